@@ -1,0 +1,18 @@
+// Renderings of the registry for `databox sources [--json]`. They never print secret values.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "registry/model.h"
+
+namespace databox::registry {
+
+//! A fixed-width text table: name, eligibility, kind, namespace, tables (comma-separated).
+std::string FormatSourcesTable(const Registry& registry);
+
+//! [{"name", "eligibility", "kind", "namespace", "tables": [...]}], in declaration order.
+nlohmann::json SourcesToJson(const Registry& registry);
+
+}  // namespace databox::registry

@@ -1,0 +1,239 @@
+// The registry model: what databox.toml declares, after defaults are applied, paths are resolved
+// against the config file's folder and ${ENV} secrets are resolved. See docs/registry.md.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "registry/secret.h"
+
+namespace databox::registry {
+
+enum class CatalogType { kSql, kRest };
+
+//! Where table metadata is committed.
+struct CatalogSettings {
+  CatalogType type = CatalogType::kSql;
+  std::string name = "databox_lake";  //!< catalog name (Iceberg JDBC catalog_name / REST prefix)
+  std::string uri;                    //!< sql: SQLite file path (default <state_dir>/catalog.sqlite);
+                                      //!< rest: base URI, e.g. http://127.0.0.1:8181/api/catalog
+  std::string warehouse;              //!< rest only: warehouse (Polaris catalog name)
+  Secret credential;                  //!< rest only: "client_id:client_secret"
+  std::string scope;                  //!< rest only: OAuth2 scope, e.g. PRINCIPAL_ROLE:ALL
+  std::string oauth2_server_uri;      //!< rest only: token endpoint; empty = ask the catalog config
+  std::string realm;                  //!< rest only: Polaris realm header value; empty = default
+};
+
+//! S3 settings used when the warehouse is an s3:// location.
+struct S3Settings {
+  std::string endpoint;           //!< empty = AWS; else e.g. http://127.0.0.1:9000
+  std::string region = "us-east-1";
+  bool path_style = false;        //!< path-style addressing (needed by most S3-compatible stores)
+  Secret access_key_id;           //!< empty = vended credentials or the default chain
+  Secret secret_access_key;
+  Secret session_token;
+};
+
+//! Where data files are written.
+struct WarehouseSettings {
+  std::string location;  //!< absolute local path or s3://bucket/prefix
+  bool is_s3 = false;    //!< true when location starts with s3://
+  S3Settings s3;
+};
+
+//! The DuckDB database that runs transformations and reads raw tables through the catalog.
+struct AnalyticsSettings {
+  std::filesystem::path database;              //!< default <state_dir>/databox.duckdb
+  std::string catalog_alias = "polaris_aws";   //!< models say <alias>.raw_<source>.<table>
+};
+
+//! The native transformation step run after every source succeeded.
+struct TransformSettings {
+  std::filesystem::path project_dir;  //!< SQLMesh project, default <config dir>/transform
+  std::vector<std::string> command;   //!< argv; default sqlmesh -p <project_dir> plan --auto-apply --no-prompts
+};
+
+//! HTTP behaviour shared by every source (a source may override timeouts and retries).
+struct HttpSettings {
+  std::optional<std::filesystem::path> replay_dir;  //!< set: answer requests from VCR recordings only
+  double connect_timeout_s = 10;
+  double timeout_s = 60;
+  int retries = 5;               //!< attempts after the first on retryable failures
+  double backoff_initial_s = 1;  //!< first backoff; doubles with jitter up to backoff_max_s
+  double backoff_max_s = 30;
+  std::string user_agent = "databox/0.1";
+};
+
+struct ProjectSettings {
+  std::string name = "databox";
+  std::filesystem::path config_dir;  //!< folder of databox.toml (absolute); relative paths resolve here
+  std::filesystem::path state_dir;   //!< absolute; default <config dir>/.databox
+  CatalogSettings catalog;
+  WarehouseSettings warehouse;
+  AnalyticsSettings analytics;
+  TransformSettings transform;
+  HttpSettings http;
+  int max_workers = 4;  //!< sources loaded concurrently in a refresh
+};
+
+enum class Eligibility {
+  kRoutine,   //!< part of every refresh
+  kExplicit,  //!< runs only when named (and, for targeted sources, given targets)
+};
+
+enum class SourceKind {
+  kRestJson,  //!< HTTP API: paths + params per resource, JSON (or RDB text) responses, pagination
+  kFile,      //!< one pinned file download, validated before anything is published
+  kTargeted,  //!< HTTP API driven by a caller-supplied target list (refuses to run without one)
+};
+
+enum class AuthType { kNone, kHeader, kQuery, kBearer };
+
+struct AuthSettings {
+  AuthType type = AuthType::kNone;
+  std::string name;  //!< header name (kHeader) or query parameter name (kQuery)
+  Secret secret;     //!< from "${ENV_VAR}"
+};
+
+//! Date window, split into chunks; resources use it through {start}/{end} placeholders.
+struct WindowSettings {
+  std::optional<std::string> start;  //!< fixed ISO date (pins a run, e.g. to a recording)
+  std::optional<std::string> end;    //!< fixed ISO date; default today (UTC)
+  int days_back = 30;                //!< used when start is not fixed: start = end - days_back
+  int chunk_days = 365;              //!< max days per request
+};
+
+enum class PaginationType {
+  kNone,
+  kOffsetLimit,  //!< limit/offset until a short/empty page, offset >= total, or max_records
+  kPageNumber,   //!< page=1..num_pages until a short page or max_records
+  kCursor,       //!< follow a next link / cursor found in the response
+};
+
+struct Pagination {
+  PaginationType type = PaginationType::kNone;
+  std::string limit_param = "limit";      //!< offset_limit: page size parameter
+  std::string offset_param = "offset";    //!< offset_limit
+  std::string total_path;                 //!< offset_limit: dotted path of the total count
+  std::string end_flag_path;              //!< offset_limit: dotted path of an "end reached" bool
+  std::string page_param = "page";        //!< page_number
+  std::string page_size_param;            //!< page_number: e.g. per_page
+  std::string num_pages_path;             //!< page_number: dotted path of the page count
+  int start_page = 1;                     //!< page_number
+  std::string next_path;                  //!< cursor: dotted path of the next URL or cursor
+  std::string cursor_param;               //!< cursor: query parameter for a cursor value;
+                                          //!< empty = next_path holds a full URL
+  int page_size = 100;                    //!< records requested per page
+  std::optional<int64_t> max_records;     //!< stop after this many records
+};
+
+enum class WriteDisposition { kAppend, kReplace, kMerge };
+enum class DuplicatePolicy {
+  kLastWins,  //!< keep the last record with a key within one batch
+  kReject,    //!< fail the load if a batch holds duplicate keys
+};
+
+enum class ResponseFormat { kJson, kRdb, kCsv, kTsv, kXlsx };
+
+//! A hint that overrides type inference for one output column. Types are dlt's:
+//! text, bigint, double, bool, timestamp, date, time, decimal, binary, json.
+struct ColumnHint {
+  std::string type;
+  std::optional<bool> nullable;  //!< unset = inferred
+  int line = 0;                  //!< where declared, for messages
+};
+
+//! One resource: requests, how to find records, and the table(s) it writes.
+struct Resource {
+  std::string name;                           //!< table name of the root table
+  bool enabled = true;                        //!< false: declared (tables listed) but not loaded
+  std::string path;                           //!< appended to base_url; may hold {placeholders}
+  std::map<std::string, std::string> params;  //!< merged over the source's params
+  std::map<std::string, std::string> headers;
+  ResponseFormat format = ResponseFormat::kJson;
+  std::string records_path;  //!< dotted selector into the response; empty = whole response
+  Pagination pagination;
+  std::optional<int> chunk_days;  //!< overrides the source window's chunk_days
+  std::vector<std::string> primary_key;
+  WriteDisposition write_disposition = WriteDisposition::kAppend;
+  DuplicatePolicy merge_duplicates = DuplicatePolicy::kLastWins;
+  std::map<std::string, ColumnHint> columns;  //!< output column name -> hint
+  std::string transform;  //!< DuckDB SQL over relation `records(record JSON)`; empty = identity
+  std::vector<std::string> child_tables;  //!< normalized child tables, "<name>__<field>"
+  std::optional<int64_t> max_response_bytes;  //!< refuse larger responses
+  int line = 0;                               //!< where declared, for messages
+};
+
+//! A pinned file (kind = file): fetched, validated, then published atomically.
+struct FileSettings {
+  std::string url;
+  std::string redirect_prefix;  //!< the one allowed redirect target prefix (signed URL: never logged)
+  std::optional<int64_t> size_bytes;
+  std::string md5;
+  std::string sheet;                  //!< xlsx: the one expected sheet
+  std::optional<int64_t> row_count;   //!< exact expected data rows
+  std::map<std::string, std::string> provenance;  //!< doi, version, license, ... added as columns
+};
+
+//! Caller-supplied targets (kind = targeted).
+struct TargetSettings {
+  int max_targets = 500;
+  std::string code_pattern = "^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$";
+  int max_text_chars = 300;
+};
+
+struct Source {
+  std::string name;  //!< ^[a-z][a-z0-9]*(_[a-z0-9]+)*$
+  std::string description;
+  Eligibility eligibility = Eligibility::kRoutine;
+  SourceKind kind = SourceKind::kRestJson;
+  std::string base_url;
+  AuthSettings auth;
+  std::map<std::string, std::string> params;   //!< sent with every request
+  std::map<std::string, std::string> headers;  //!< sent with every request
+  std::map<std::string, std::string> vars;     //!< values for {placeholders} in paths and params
+  double pause_s = 0;                          //!< pause between requests
+  std::optional<double> timeout_s;             //!< overrides project http.timeout_s
+  std::optional<int> retries;                  //!< overrides project http.retries
+  std::optional<double> backoff_initial_s;
+  std::optional<double> backoff_max_s;
+  std::optional<WindowSettings> window;
+  std::optional<FileSettings> file;
+  std::optional<TargetSettings> targets;
+  std::vector<Resource> resources;
+  int line = 0;  //!< where declared, for messages
+
+  //! "raw_<name>": the Iceberg namespace this source loads into.
+  std::string Namespace() const { return "raw_" + name; }
+  //! Every table this source writes: each resource and its child tables, in declaration order.
+  std::vector<std::string> Tables() const;
+};
+
+struct Registry {
+  std::filesystem::path config_path;  //!< absolute path of the loaded file
+  ProjectSettings project;
+  std::vector<Source> sources;
+
+  //! The source with this name, or nullptr.
+  const Source* FindSource(std::string_view name) const;
+  //! Sources in declaration order that run in a routine refresh.
+  std::vector<const Source*> RoutineSources() const;
+  //! True when HTTP is answered from recordings (secrets may then be absent).
+  bool replay() const { return project.http.replay_dir.has_value(); }
+};
+
+//! Printable names of the enums (as written in the file).
+std::string_view ToString(CatalogType v);
+std::string_view ToString(Eligibility v);
+std::string_view ToString(SourceKind v);
+std::string_view ToString(AuthType v);
+std::string_view ToString(PaginationType v);
+std::string_view ToString(WriteDisposition v);
+std::string_view ToString(DuplicatePolicy v);
+std::string_view ToString(ResponseFormat v);
+
+}  // namespace databox::registry
