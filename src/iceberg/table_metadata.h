@@ -1,0 +1,72 @@
+// Table metadata (table spec "Table Metadata"), format version 2. JSON lives in
+// metadata_json.h; changes are made through table_update.h.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "iceberg/partition_spec.h"
+#include "iceberg/schema.h"
+#include "iceberg/snapshot.h"
+#include "iceberg/sort_order.h"
+
+namespace databox::iceberg {
+
+inline constexpr int32_t kDefaultFormatVersion = 2;
+inline constexpr int32_t kMaxSupportedFormatVersion = 2;
+//! Table property bounding metadata-log length (Iceberg's name and default).
+inline constexpr const char* kPreviousVersionsMaxProperty = "write.metadata.previous-versions-max";
+inline constexpr int kPreviousVersionsMaxDefault = 100;
+
+struct TableMetadata {
+  int32_t format_version = kDefaultFormatVersion;
+  std::string table_uuid;
+  std::string location;
+  int64_t last_sequence_number = 0;
+  int64_t last_updated_ms = 0;
+  int32_t last_column_id = 0;
+  std::vector<Schema> schemas;
+  int32_t current_schema_id = 0;
+  std::vector<PartitionSpec> partition_specs;
+  int32_t default_spec_id = 0;
+  int32_t last_partition_id = kPartitionDataIdStart - 1;
+  std::map<std::string, std::string> properties;
+  std::optional<int64_t> current_snapshot_id;  //!< none when the table has no snapshot
+  std::vector<Snapshot> snapshots;
+  std::vector<SnapshotLogEntry> snapshot_log;
+  std::vector<MetadataLogEntry> metadata_log;
+  std::vector<SortOrder> sort_orders;
+  int32_t default_sort_order_id = kUnsortedOrderId;
+  std::map<std::string, SnapshotRef> refs;
+
+  const Schema* CurrentSchema() const { return SchemaById(current_schema_id); }
+  const Schema* SchemaById(int32_t id) const;
+  const PartitionSpec* DefaultSpec() const { return SpecById(default_spec_id); }
+  const PartitionSpec* SpecById(int32_t id) const;
+  const SortOrder* DefaultSortOrder() const { return SortOrderById(default_sort_order_id); }
+  const SortOrder* SortOrderById(int32_t id) const;
+  const Snapshot* CurrentSnapshot() const;
+  const Snapshot* SnapshotById(int64_t id) const;
+  const SnapshotRef* RefByName(std::string_view name) const;
+  //! The snapshot a branch or tag points at, or null.
+  const Snapshot* SnapshotForRef(std::string_view name) const;
+  //! Sequence number for the next snapshot (last-sequence-number + 1).
+  int64_t NextSequenceNumber() const { return last_sequence_number + 1; }
+  //! A random positive 63-bit snapshot id not used by any snapshot of this table.
+  int64_t NewSnapshotId() const;
+  //! Checks cross-references (current schema/spec/order exist, refs point at snapshots, ...).
+  Status Validate() const;
+
+  friend bool operator==(const TableMetadata&, const TableMetadata&) = default;
+};
+
+//! A random version-4 UUID in lowercase 8-4-4-4-12 text.
+std::string NewUuid();
+//! Milliseconds since the Unix epoch, now.
+int64_t NowMs();
+
+}  // namespace databox::iceberg
