@@ -1,0 +1,48 @@
+// FileIO: the byte store behind Iceberg tables. A location is a local path (absolute, or a
+// file:// URI) or an object-store URI (s3://bucket/key). Implementations live in fileio/local
+// and fileio/s3; RoutingFileIO (routing_file_io.h) picks one by scheme.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/error.h"
+
+namespace databox::fileio {
+
+//! One object found by FileIO::List.
+struct FileInfo {
+  std::string location;  //!< full location, in the same form as the listed prefix
+  uint64_t size = 0;     //!< bytes
+};
+
+//! Reads and writes whole objects. Every method is safe to call from several threads.
+class FileIO {
+ public:
+  virtual ~FileIO() = default;
+
+  //! The whole object; kNotFound if it does not exist.
+  virtual Result<std::string> Read(std::string_view location) = 0;
+  //! Up to `length` bytes starting at `offset` (fewer at the end of the object).
+  virtual Result<std::string> ReadRange(std::string_view location, uint64_t offset,
+                                        uint64_t length) = 0;
+  //! Object size in bytes; kNotFound if it does not exist.
+  virtual Result<uint64_t> Size(std::string_view location) = 0;
+  //! Whether the object exists.
+  virtual Result<bool> Exists(std::string_view location) = 0;
+  //! Creates the object atomically; kAlreadyExists if it exists (never overwrites).
+  //! Iceberg metadata files are written with this.
+  virtual Status WriteNew(std::string_view location, std::string_view bytes) = 0;
+  //! Creates or atomically replaces the object.
+  virtual Status Write(std::string_view location, std::string_view bytes) = 0;
+  //! Copies the local file `local_path` to `location` (create or replace).
+  virtual Status UploadFile(std::string_view local_path, std::string_view location) = 0;
+  //! Deletes the object; kNotFound if it does not exist.
+  virtual Status Delete(std::string_view location) = 0;
+  //! Every object whose location starts with `prefix` (recursively), sorted by location.
+  virtual Result<std::vector<FileInfo>> List(std::string_view prefix) = 0;
+};
+
+}  // namespace databox::fileio

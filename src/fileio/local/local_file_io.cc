@@ -1,0 +1,286 @@
+#include "fileio/local/local_file_io.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <system_error>
+
+#include "fileio/location.h"
+
+namespace databox::fileio {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kTempMarker = ".databox-tmp-";
+constexpr size_t kCopyBufferBytes = size_t{1} << 20;
+
+std::unexpected<Error> ErrnoError(std::string_view what, std::string_view path, int err) {
+  ErrorKind kind = err == ENOENT ? ErrorKind::kNotFound : ErrorKind::kIo;
+  return MakeError(kind, "could not " + std::string(what) + " '" + std::string(path) +
+                             "': " + std::strerror(err) +
+                             "; check that the path exists and is accessible to this user");
+}
+
+//! Closes a file descriptor on scope exit.
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+  //! Closes now and reports the error close(2) gives (it can report deferred write errors).
+  Status Close(std::string_view path) {
+    int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) return ErrnoError("close", path, errno);
+    return Ok();
+  }
+
+ private:
+  int fd_;  //!< -1 once closed
+};
+
+Status WriteAll(int fd, std::string_view bytes, std::string_view path) {
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoError("write", path, errno);
+    }
+    bytes.remove_prefix(static_cast<size_t>(n));
+  }
+  return Ok();
+}
+
+Status FsyncDir(const fs::path& dir) {
+  Fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (fd.get() < 0) return ErrnoError("open folder", dir.native(), errno);
+  if (::fsync(fd.get()) != 0) return ErrnoError("fsync folder", dir.native(), errno);
+  return Ok();
+}
+
+Status CreateParents(const fs::path& path) {
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  if (ec) {
+    return MakeError(ErrorKind::kIo, "could not create folder '" + path.parent_path().native() +
+                                         "': " + ec.message());
+  }
+  return Ok();
+}
+
+//! Writes a fsync'ed temporary file beside `final_path` with `fill`; returns its path.
+Result<std::string> WriteTemp(const fs::path& final_path,
+                              const std::function<Status(int fd, std::string_view tmp)>& fill) {
+  DATABOX_RETURN_IF_ERROR(CreateParents(final_path));
+  std::string tmp = (final_path.parent_path() /
+                     ("." + final_path.filename().native() + std::string(kTempMarker) + "XXXXXX"))
+                        .native();
+  Fd fd(::mkstemp(tmp.data()));
+  if (fd.get() < 0)
+    return ErrnoError("create a temporary file in the folder of", final_path.native(), errno);
+  Status written = fill(fd.get(), tmp);
+  if (written && ::fsync(fd.get()) != 0) written = ErrnoError("fsync", tmp, errno);
+  if (written) written = fd.Close(tmp);
+  if (!written) {
+    ::unlink(tmp.c_str());
+    return std::unexpected(written.error());
+  }
+  return tmp;
+}
+
+Status Fill(int fd, std::string_view bytes, std::string_view tmp) {
+  return WriteAll(fd, bytes, tmp);
+}
+
+Status CopyFrom(const std::string& source, int fd, std::string_view tmp) {
+  Fd in(::open(source.c_str(), O_RDONLY | O_CLOEXEC));
+  if (in.get() < 0) return ErrnoError("open", source, errno);
+  std::string buffer(kCopyBufferBytes, '\0');
+  while (true) {
+    ssize_t n = ::read(in.get(), buffer.data(), buffer.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoError("read", source, errno);
+    }
+    if (n == 0) return Ok();
+    DATABOX_RETURN_IF_ERROR(
+        WriteAll(fd, std::string_view(buffer.data(), static_cast<size_t>(n)), tmp));
+  }
+}
+
+//! Publishes `tmp` as `final_path` without overwriting; removes `tmp` either way.
+Status PublishNew(const std::string& tmp, const fs::path& final_path) {
+  int rc = ::link(tmp.c_str(), final_path.c_str());
+  int err = errno;
+  ::unlink(tmp.c_str());
+  if (rc != 0) {
+    if (err == EEXIST) {
+      return MakeError(ErrorKind::kAlreadyExists,
+                       "'" + final_path.native() +
+                           "' already exists and must not be overwritten; write to a new "
+                           "location");
+    }
+    return ErrnoError("publish", final_path.native(), err);
+  }
+  return FsyncDir(final_path.parent_path());
+}
+
+//! Publishes `tmp` as `final_path`, replacing it if present.
+Status PublishReplace(const std::string& tmp, const fs::path& final_path) {
+  if (::rename(tmp.c_str(), final_path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    return ErrnoError("publish", final_path.native(), err);
+  }
+  return FsyncDir(final_path.parent_path());
+}
+
+Result<struct stat> Stat(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return ErrnoError("stat", path, errno);
+  if (!S_ISREG(st.st_mode)) {
+    return MakeError(ErrorKind::kData, "'" + path + "' is not a regular file");
+  }
+  return st;
+}
+
+Result<std::string> PRead(const std::string& path, uint64_t offset, uint64_t length) {
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return ErrnoError("open", path, errno);
+  std::string out;
+  out.resize(length);
+  uint64_t done = 0;
+  while (done < length) {
+    ssize_t n =
+        ::pread(fd.get(), out.data() + done, length - done, static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoError("read", path, errno);
+    }
+    if (n == 0) break;
+    done += static_cast<uint64_t>(n);
+  }
+  out.resize(done);
+  return out;
+}
+
+bool IsTempFile(const fs::path& path) {
+  std::string name = path.filename().native();
+  return name.starts_with('.') && name.find(kTempMarker) != std::string::npos;
+}
+
+}  // namespace
+
+Result<std::string> LocalFileIO::Read(std::string_view location) {
+  DATABOX_ASSIGN_OR_RETURN(std::string path, LocalPathOf(location));
+  DATABOX_ASSIGN_OR_RETURN(struct stat st, Stat(path));
+  return PRead(path, 0, static_cast<uint64_t>(st.st_size));
+}
+
+Result<std::string> LocalFileIO::ReadRange(std::string_view location, uint64_t offset,
+                                           uint64_t length) {
+  DATABOX_ASSIGN_OR_RETURN(std::string path, LocalPathOf(location));
+  DATABOX_ASSIGN_OR_RETURN(struct stat st, Stat(path));
+  uint64_t size = static_cast<uint64_t>(st.st_size);
+  if (offset >= size) return std::string();
+  return PRead(path, offset, std::min(length, size - offset));
+}
+
+Result<uint64_t> LocalFileIO::Size(std::string_view location) {
+  DATABOX_ASSIGN_OR_RETURN(std::string path, LocalPathOf(location));
+  DATABOX_ASSIGN_OR_RETURN(struct stat st, Stat(path));
+  return static_cast<uint64_t>(st.st_size);
+}
+
+Result<bool> LocalFileIO::Exists(std::string_view location) {
+  DATABOX_ASSIGN_OR_RETURN(std::string path, LocalPathOf(location));
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) return true;
+  if (errno == ENOENT || errno == ENOTDIR) return false;
+  return ErrnoError("stat", path, errno);
+}
+
+Status LocalFileIO::WriteNew(std::string_view location, std::string_view bytes) {
+  DATABOX_ASSIGN_OR_RETURN(std::string path, LocalPathOf(location));
+  DATABOX_ASSIGN_OR_RETURN(std::string tmp, WriteTemp(path, [bytes](int fd, std::string_view t) {
+                             return Fill(fd, bytes, t);
+                           }));
+  return PublishNew(tmp, path);
+}
+
+Status LocalFileIO::Write(std::string_view location, std::string_view bytes) {
+  DATABOX_ASSIGN_OR_RETURN(std::string path, LocalPathOf(location));
+  DATABOX_ASSIGN_OR_RETURN(std::string tmp, WriteTemp(path, [bytes](int fd, std::string_view t) {
+                             return Fill(fd, bytes, t);
+                           }));
+  return PublishReplace(tmp, path);
+}
+
+Status LocalFileIO::UploadFile(std::string_view local_path, std::string_view location) {
+  DATABOX_ASSIGN_OR_RETURN(std::string source, LocalPathOf(local_path));
+  DATABOX_ASSIGN_OR_RETURN(std::string path, LocalPathOf(location));
+  DATABOX_ASSIGN_OR_RETURN(std::string tmp, WriteTemp(path, [&source](int fd, std::string_view t) {
+                             return CopyFrom(source, fd, t);
+                           }));
+  return PublishReplace(tmp, path);
+}
+
+Status LocalFileIO::Delete(std::string_view location) {
+  DATABOX_ASSIGN_OR_RETURN(std::string path, LocalPathOf(location));
+  if (::unlink(path.c_str()) != 0) return ErrnoError("delete", path, errno);
+  return Ok();
+}
+
+Result<std::vector<FileInfo>> LocalFileIO::List(std::string_view prefix) {
+  DATABOX_ASSIGN_OR_RETURN(std::string path_prefix, LocalPathOf(prefix));
+  // The location form (e.g. "file://") is whatever precedes the path in `prefix`.
+  std::string_view scheme = prefix.substr(0, prefix.size() - path_prefix.size());
+  fs::path root =
+      path_prefix.ends_with('/') ? fs::path(path_prefix) : fs::path(path_prefix).parent_path();
+  std::vector<FileInfo> out;
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) return out;
+  fs::recursive_directory_iterator it(root, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const std::string& p = it->path().native();
+    bool is_dir = it->is_directory(ec);
+    if (ec == std::errc::no_such_file_or_directory) {  // removed while we list: skip it
+      ec.clear();
+      continue;
+    }
+    if (is_dir) {
+      // Descend only into folders that can hold matches.
+      std::string dir = p + "/";
+      if (!dir.starts_with(path_prefix) && !path_prefix.starts_with(dir)) {
+        it.disable_recursion_pending();
+      }
+      continue;
+    }
+    if (!it->is_regular_file(ec) || !p.starts_with(path_prefix) || IsTempFile(it->path())) continue;
+    uint64_t size = it->file_size(ec);
+    if (ec == std::errc::no_such_file_or_directory) {
+      ec.clear();
+      continue;
+    }
+    if (ec) break;
+    out.push_back({std::string(scheme) + p, size});
+  }
+  if (ec) {
+    return MakeError(ErrorKind::kIo, "could not list '" + root.native() + "': " + ec.message());
+  }
+  std::ranges::sort(out, {}, &FileInfo::location);
+  return out;
+}
+
+}  // namespace databox::fileio
