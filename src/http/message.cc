@@ -1,0 +1,75 @@
+#include "http/message.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace databox::http {
+
+std::string_view MethodName(Method method) {
+  switch (method) {
+    case Method::kGet:
+      return "GET";
+    case Method::kHead:
+      return "HEAD";
+    case Method::kPost:
+      return "POST";
+    case Method::kPut:
+      return "PUT";
+    case Method::kPatch:
+      return "PATCH";
+    case Method::kDelete:
+      return "DELETE";
+  }
+  return "GET";
+}
+
+Result<Method> ParseMethod(std::string_view name) {
+  for (Method method : {Method::kGet, Method::kHead, Method::kPost, Method::kPut, Method::kPatch,
+                        Method::kDelete}) {
+    if (EqualsIgnoreCase(name, MethodName(method))) return method;
+  }
+  return MakeError(ErrorKind::kData, "unsupported HTTP method '" + std::string(name) +
+                                         "': expected GET, HEAD, POST, PUT, PATCH or DELETE");
+}
+
+bool IsIdempotent(Method method) { return method != Method::kPost && method != Method::kPatch; }
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  return std::ranges::equal(a, b, [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) ==
+           std::tolower(static_cast<unsigned char>(y));
+  });
+}
+
+Headers::Headers(std::initializer_list<std::pair<std::string, std::string>> fields)
+    : fields_(fields) {}
+
+void Headers::Add(std::string name, std::string value) {
+  fields_.emplace_back(std::move(name), std::move(value));
+}
+
+void Headers::Set(std::string name, std::string value) {
+  Remove(name);
+  Add(std::move(name), std::move(value));
+}
+
+void Headers::Remove(std::string_view name) {
+  std::erase_if(fields_, [&](const auto& field) { return EqualsIgnoreCase(field.first, name); });
+}
+
+std::optional<std::string_view> Headers::Get(std::string_view name) const {
+  for (const auto& [field_name, value] : fields_) {
+    if (EqualsIgnoreCase(field_name, name)) return value;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string_view> Headers::GetAll(std::string_view name) const {
+  std::vector<std::string_view> values;
+  for (const auto& [field_name, value] : fields_) {
+    if (EqualsIgnoreCase(field_name, name)) values.push_back(value);
+  }
+  return values;
+}
+
+}  // namespace databox::http
