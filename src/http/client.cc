@@ -1,5 +1,6 @@
 #include "http/client.h"
 
+#include <algorithm>
 #include <cctype>
 #include <optional>
 #include <utility>
@@ -12,6 +13,24 @@ namespace {
 //! Longest excerpt of a response body quoted in an error message.
 constexpr std::size_t kBodyExcerptChars = 300;
 
+//! Registers the values of credential query parameters (key=..., token=...).
+void RegisterQuerySecrets(std::string_view url) {
+  std::size_t query = url.find('?');
+  if (query == std::string_view::npos) return;
+  std::string_view params = url.substr(query + 1);
+  params = params.substr(0, params.find('#'));
+  while (!params.empty()) {
+    std::string_view param = params.substr(0, params.find('&'));
+    params.remove_prefix(std::min(params.size(), param.size() + 1));
+    std::size_t eq = param.find('=');
+    if (eq == std::string_view::npos || !IsCredentialParamName(UrlDecode(param.substr(0, eq)))) {
+      continue;
+    }
+    RegisterSecret(param.substr(eq + 1));
+    RegisterSecret(UrlDecode(param.substr(eq + 1)));
+  }
+}
+
 void RegisterRequestSecrets(const Request& request) {
   for (const auto& [name, value] : request.headers.fields()) {
     if (!IsCredentialHeaderName(name)) continue;
@@ -23,6 +42,7 @@ void RegisterRequestSecrets(const Request& request) {
     }
   }
   if (request.aws_sigv4) RegisterSecret(request.aws_sigv4->secret_access_key);
+  RegisterQuerySecrets(request.url);
 }
 
 bool IsRetryableStatus(long status) { return status == 429 || (status >= 500 && status != 501); }
