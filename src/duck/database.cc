@@ -1,0 +1,70 @@
+#include "duck/database.h"
+
+#include <memory>
+#include <string>
+
+#include "duck/handles_internal.h"
+
+namespace databox::duck {
+namespace {
+
+struct ConfigDeleter {
+  void operator()(duckdb_config config) const { duckdb_destroy_config(&config); }
+};
+using ConfigPtr = std::unique_ptr<_duckdb_config, ConfigDeleter>;
+
+Status Set(duckdb_config config, const std::string& name, const std::string& value) {
+  if (duckdb_set_config(config, name.c_str(), value.c_str()) == DuckDBError) {
+    return MakeError(ErrorKind::kConfig, "DuckDB rejected setting " + name + "='" + value +
+                                             "': check the name and value of this option");
+  }
+  return Ok();
+}
+
+}  // namespace
+
+std::string DefaultExtensionDirectory() { return DATABOX_DUCKDB_EXTENSION_DIR; }
+
+Result<Database> Database::Open(const std::string& path, const DatabaseOptions& options) {
+  duckdb_config raw_config = nullptr;
+  if (duckdb_create_config(&raw_config) == DuckDBError) {
+    return MakeError(ErrorKind::kInternal, "could not allocate a DuckDB configuration");
+  }
+  ConfigPtr config(raw_config);
+  DATABOX_RETURN_IF_ERROR(Set(config.get(), "autoinstall_known_extensions", "false"));
+  DATABOX_RETURN_IF_ERROR(Set(config.get(), "autoload_known_extensions", "false"));
+  DATABOX_RETURN_IF_ERROR(Set(config.get(), "extension_directory", options.extension_directory));
+  if (options.threads) {
+    DATABOX_RETURN_IF_ERROR(Set(config.get(), "threads", std::to_string(*options.threads)));
+  }
+  if (options.memory_limit) {
+    DATABOX_RETURN_IF_ERROR(Set(config.get(), "memory_limit", *options.memory_limit));
+  }
+  if (options.temp_directory) {
+    DATABOX_RETURN_IF_ERROR(Set(config.get(), "temp_directory", *options.temp_directory));
+  }
+  if (options.read_only) {
+    DATABOX_RETURN_IF_ERROR(Set(config.get(), "access_mode", "READ_ONLY"));
+  }
+  for (const auto& [name, value] : options.settings) {
+    if (name == "autoinstall_known_extensions" || name == "autoload_known_extensions") {
+      return MakeError(ErrorKind::kConfig, "setting " + name +
+                                               " is fixed to false by Databox: remove it from "
+                                               "DatabaseOptions::settings");
+    }
+    DATABOX_RETURN_IF_ERROR(Set(config.get(), name, value));
+  }
+
+  duckdb_database db = nullptr;
+  char* raw_error = nullptr;
+  const char* c_path = path.empty() ? nullptr : path.c_str();
+  if (duckdb_open_ext(c_path, &db, config.get(), &raw_error) == DuckDBError) {
+    internal::DuckStringPtr error(raw_error);
+    std::string where = path.empty() ? std::string("in-memory database") : "database " + path;
+    return MakeError(ErrorKind::kIo, "opening DuckDB " + where + ": " +
+                                         (error ? error.get() : "unknown DuckDB error"));
+  }
+  return Database(db, path, options);
+}
+
+}  // namespace databox::duck
