@@ -1,9 +1,8 @@
 // Renderings of the registry for `databox sources [--json]`. They never print secret values.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "registry/model.h"
 

@@ -19,21 +19,21 @@ enum class CatalogType { kSql, kRest };
 struct CatalogSettings {
   CatalogType type = CatalogType::kSql;
   std::string name = "databox_lake";  //!< catalog name (Iceberg JDBC catalog_name / REST prefix)
-  std::string uri;                    //!< sql: SQLite file path (default <state_dir>/catalog.sqlite);
-                                      //!< rest: base URI, e.g. http://127.0.0.1:8181/api/catalog
-  std::string warehouse;              //!< rest only: warehouse (Polaris catalog name)
-  Secret credential;                  //!< rest only: "client_id:client_secret"
-  std::string scope;                  //!< rest only: OAuth2 scope, e.g. PRINCIPAL_ROLE:ALL
-  std::string oauth2_server_uri;      //!< rest only: token endpoint; empty = ask the catalog config
-  std::string realm;                  //!< rest only: Polaris realm header value; empty = default
+  std::string uri;                //!< sql: SQLite file path (default <state_dir>/catalog.sqlite);
+                                  //!< rest: base URI, e.g. http://127.0.0.1:8181/api/catalog
+  std::string warehouse;          //!< rest only: warehouse (Polaris catalog name)
+  Secret credential;              //!< rest only: "client_id:client_secret"
+  std::string scope;              //!< rest only: OAuth2 scope, e.g. PRINCIPAL_ROLE:ALL
+  std::string oauth2_server_uri;  //!< rest only: token endpoint; empty = ask the catalog config
+  std::string realm;              //!< rest only: Polaris realm header value; empty = default
 };
 
 //! S3 settings used when the warehouse is an s3:// location.
 struct S3Settings {
-  std::string endpoint;           //!< empty = AWS; else e.g. http://127.0.0.1:9000
+  std::string endpoint;  //!< empty = AWS; else e.g. http://127.0.0.1:9000
   std::string region = "us-east-1";
-  bool path_style = false;        //!< path-style addressing (needed by most S3-compatible stores)
-  Secret access_key_id;           //!< empty = vended credentials or the default chain
+  bool path_style = false;  //!< path-style addressing (needed by most S3-compatible stores)
+  Secret access_key_id;     //!< empty = vended credentials or the default chain
   Secret secret_access_key;
   Secret session_token;
 };
@@ -47,19 +47,21 @@ struct WarehouseSettings {
 
 //! The DuckDB database that runs transformations and reads raw tables through the catalog.
 struct AnalyticsSettings {
-  std::filesystem::path database;              //!< default <state_dir>/databox.duckdb
-  std::string catalog_alias = "polaris_aws";   //!< models say <alias>.raw_<source>.<table>
+  std::filesystem::path database;             //!< default <state_dir>/databox.duckdb
+  std::string catalog_alias = "polaris_aws";  //!< models say <alias>.raw_<source>.<table>
 };
 
 //! The native transformation step run after every source succeeded.
 struct TransformSettings {
   std::filesystem::path project_dir;  //!< SQLMesh project, default <config dir>/transform
-  std::vector<std::string> command;   //!< argv; default sqlmesh -p <project_dir> plan --auto-apply --no-prompts
+  std::vector<std::string>
+      command;  //!< argv; default sqlmesh -p <project_dir> plan --auto-apply --no-prompts
 };
 
 //! HTTP behaviour shared by every source (a source may override timeouts and retries).
 struct HttpSettings {
-  std::optional<std::filesystem::path> replay_dir;  //!< set: answer requests from VCR recordings only
+  std::optional<std::filesystem::path>
+      replay_dir;  //!< set: answer requests from VCR recordings only
   double connect_timeout_s = 10;
   double timeout_s = 60;
   int retries = 5;               //!< attempts after the first on retryable failures
@@ -70,8 +72,9 @@ struct HttpSettings {
 
 struct ProjectSettings {
   std::string name = "databox";
-  std::filesystem::path config_dir;  //!< folder of databox.toml (absolute); relative paths resolve here
-  std::filesystem::path state_dir;   //!< absolute; default <config dir>/.databox
+  std::filesystem::path
+      config_dir;  //!< folder of databox.toml (absolute); relative paths resolve here
+  std::filesystem::path state_dir;  //!< absolute; default <config dir>/.databox
   CatalogSettings catalog;
   WarehouseSettings warehouse;
   AnalyticsSettings analytics;
@@ -116,19 +119,19 @@ enum class PaginationType {
 
 struct Pagination {
   PaginationType type = PaginationType::kNone;
-  std::string limit_param = "limit";      //!< offset_limit: page size parameter
-  std::string offset_param = "offset";    //!< offset_limit
-  std::string total_path;                 //!< offset_limit: dotted path of the total count
-  std::string end_flag_path;              //!< offset_limit: dotted path of an "end reached" bool
-  std::string page_param = "page";        //!< page_number
-  std::string page_size_param;            //!< page_number: e.g. per_page
-  std::string num_pages_path;             //!< page_number: dotted path of the page count
-  int start_page = 1;                     //!< page_number
-  std::string next_path;                  //!< cursor: dotted path of the next URL or cursor
-  std::string cursor_param;               //!< cursor: query parameter for a cursor value;
-                                          //!< empty = next_path holds a full URL
-  int page_size = 100;                    //!< records requested per page
-  std::optional<int64_t> max_records;     //!< stop after this many records
+  std::string limit_param = "limit";    //!< offset_limit: page size parameter
+  std::string offset_param = "offset";  //!< offset_limit
+  std::string total_path;               //!< offset_limit: dotted path of the total count
+  std::string end_flag_path;            //!< offset_limit: dotted path of an "end reached" bool
+  std::string page_param = "page";      //!< page_number
+  std::string page_size_param;          //!< page_number: e.g. per_page
+  std::string num_pages_path;           //!< page_number: dotted path of the page count
+  int start_page = 1;                   //!< page_number
+  std::string next_path;                //!< cursor: dotted path of the next URL or cursor
+  std::string cursor_param;             //!< cursor: query parameter for a cursor value;
+                                        //!< empty = next_path holds a full URL
+  int page_size = 100;                  //!< records requested per page
+  std::optional<int64_t> max_records;   //!< stop after this many records
 };
 
 enum class WriteDisposition { kAppend, kReplace, kMerge };
@@ -163,7 +166,7 @@ struct Resource {
   DuplicatePolicy merge_duplicates = DuplicatePolicy::kLastWins;
   std::map<std::string, ColumnHint> columns;  //!< output column name -> hint
   std::string transform;  //!< DuckDB SQL over relation `records(record JSON)`; empty = identity
-  std::vector<std::string> child_tables;  //!< normalized child tables, "<name>__<field>"
+  std::vector<std::string> child_tables;      //!< normalized child tables, "<name>__<field>"
   std::optional<int64_t> max_response_bytes;  //!< refuse larger responses
   int line = 0;                               //!< where declared, for messages
 };
@@ -171,11 +174,12 @@ struct Resource {
 //! A pinned file (kind = file): fetched, validated, then published atomically.
 struct FileSettings {
   std::string url;
-  std::string redirect_prefix;  //!< the one allowed redirect target prefix (signed URL: never logged)
+  std::string
+      redirect_prefix;  //!< the one allowed redirect target prefix (signed URL: never logged)
   std::optional<int64_t> size_bytes;
   std::string md5;
-  std::string sheet;                  //!< xlsx: the one expected sheet
-  std::optional<int64_t> row_count;   //!< exact expected data rows
+  std::string sheet;                              //!< xlsx: the one expected sheet
+  std::optional<int64_t> row_count;               //!< exact expected data rows
   std::map<std::string, std::string> provenance;  //!< doi, version, license, ... added as columns
 };
 

@@ -46,8 +46,8 @@ struct LoadOptions {
 //! whose message lists all problems (same text as Validate(path).ToString()).
 Result<Registry> LoadRegistry(const std::filesystem::path& path, const LoadOptions& options = {});
 
-//! All problems in the file at `path` (empty report = valid). In replay mode (project.http.replay set)
-//! a referenced secret may be absent from the environment; otherwise its absence is a problem.
+//! All problems in the file at `path` (empty report = valid). In replay mode (project.http.replay
+//! set) a referenced secret may be absent from the environment; otherwise its absence is a problem.
 ValidationReport Validate(const std::filesystem::path& path, const LoadOptions& options = {});
 
 }  // namespace databox::registry

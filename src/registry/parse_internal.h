@@ -1,0 +1,43 @@
+// Internal: the parts of the registry parser, sharing one context.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "registry/model.h"
+#include "registry/registry.h"
+#include "registry/toml_reader_internal.h"
+
+namespace databox::registry::internal {
+
+//! What every parsing step needs: where problems go and how secrets resolve.
+struct ParseContext {
+  Problems& problems;
+  std::filesystem::path config_dir;            //!< absolute folder of the config file
+  EnvLookup env;                               //!< process environment (or a test fake)
+  std::map<std::string, std::string> dot_env;  //!< from <config_dir>/.env
+  std::string dot_env_path;                    //!< for hints
+};
+
+//! Reads a secret field that must be "${ENV_VAR}". A literal value is a problem (and is never
+//! echoed). A missing variable is a problem unless `may_be_absent`.
+Secret ReadSecret(TableReader& reader, std::string_view key, ParseContext& ctx, bool may_be_absent);
+
+//! Absolute, normalized path: `text` itself if absolute, else relative to the config folder.
+std::filesystem::path ResolvePath(const ParseContext& ctx, const std::string& text);
+
+//! Problem text for a URL that is not absolute http(s) without user info; empty when fine.
+std::string CheckHttpUrl(std::string_view url);
+
+//! Parses [project] (defaults applied when the table is absent).
+ProjectSettings ParseProject(const toml::table* project, ParseContext& ctx);
+
+//! Parses one [[source]] table. `replay` relaxes missing-secret problems.
+Source ParseSource(const toml::table& table, bool replay, ParseContext& ctx);
+
+//! Cross-source checks: duplicate source names and duplicate tables.
+void CheckSources(const std::vector<Source>& sources, ParseContext& ctx);
+
+}  // namespace databox::registry::internal

@@ -1,0 +1,208 @@
+#include <regex>
+
+#include "registry/parse_internal.h"
+
+namespace databox::registry::internal {
+namespace {
+
+constexpr int kMaxWorkers = 64;
+constexpr double kMaxTimeoutS = 3600;
+constexpr int kMaxRetries = 20;
+
+CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::path& state_dir,
+                             ParseContext& ctx) {
+  CatalogSettings catalog;
+  if (table == nullptr) {
+    catalog.uri = (state_dir / "catalog.sqlite").string();
+    return catalog;
+  }
+  TableReader r(*table, "[project.catalog]", ctx.problems);
+  catalog.type =
+      r.Enum<CatalogType>("type", {{"sql", CatalogType::kSql}, {"rest", CatalogType::kRest}})
+          .value_or(CatalogType::kSql);
+  if (auto name = r.String("name")) {
+    if (name->empty()) r.Report("name", "'name' must not be empty", "omit it for databox_lake");
+    catalog.name = *name;
+  }
+  auto uri = r.String("uri");
+  const bool rest = catalog.type == CatalogType::kRest;
+  // REST-only keys are read in any case so that they count as known; misuse is reported below.
+  const char* rest_only[] = {"warehouse", "credential", "scope", "oauth2_server_uri", "realm"};
+  catalog.warehouse = r.String("warehouse").value_or("");
+  catalog.credential = ReadSecret(r, "credential", ctx, /*may_be_absent=*/!rest);
+  catalog.scope = r.String("scope").value_or("");
+  catalog.oauth2_server_uri = r.String("oauth2_server_uri").value_or("");
+  catalog.realm = r.String("realm").value_or("");
+  if (rest) {
+    if (!uri) {
+      r.Report("uri", "missing required key 'uri' for type = \"rest\"",
+               "e.g. uri = \"http://127.0.0.1:8181/api/catalog\"");
+    } else if (auto bad = CheckHttpUrl(*uri); !bad.empty()) {
+      r.Report("uri", "'uri' " + bad);
+    }
+    if (catalog.warehouse.empty()) {
+      r.Report("warehouse", "missing required key 'warehouse' for type = \"rest\"",
+               "set it to the Polaris catalog name");
+    }
+    if (!catalog.oauth2_server_uri.empty()) {
+      if (auto bad = CheckHttpUrl(catalog.oauth2_server_uri); !bad.empty()) {
+        r.Report("oauth2_server_uri", "'oauth2_server_uri' " + bad);
+      }
+    }
+    catalog.uri = uri.value_or("");
+  } else {
+    for (const char* key : rest_only) {
+      if (r.Has(key)) {
+        r.Report(key, "'" + std::string(key) + "' is only used when type = \"rest\"",
+                 "remove it or set type = \"rest\"");
+      }
+    }
+    catalog.uri = uri ? ResolvePath(ctx, *uri).string() : (state_dir / "catalog.sqlite").string();
+  }
+  r.ReportUnknownKeys();
+  return catalog;
+}
+
+WarehouseSettings ParseWarehouse(const toml::table* table, const std::filesystem::path& state_dir,
+                                 ParseContext& ctx) {
+  WarehouseSettings warehouse;
+  warehouse.location = (state_dir / "warehouse").string();
+  if (table == nullptr) return warehouse;
+  TableReader r(*table, "[project.warehouse]", ctx.problems);
+  if (auto location = r.String("location")) {
+    if (location->starts_with("s3://")) {
+      warehouse.is_s3 = true;
+      warehouse.location = *location;
+      if (location->size() <= 5 || (*location)[5] == '/') {
+        r.Report("location", "'location' has no bucket", "write s3://bucket/prefix");
+      }
+    } else if (location->find("://") != std::string::npos) {
+      r.Report("location", "'location' must be a local path or s3://bucket/prefix");
+    } else {
+      warehouse.location = ResolvePath(ctx, *location).string();
+    }
+  }
+  if (const toml::table* s3 = r.Table("s3")) {
+    TableReader s(*s3, "[project.warehouse.s3]", ctx.problems);
+    if (!warehouse.is_s3) {
+      r.Report("s3", "[project.warehouse.s3] is only used with an s3:// location",
+               "remove it or set location = \"s3://bucket/prefix\"");
+    }
+    warehouse.s3.endpoint = s.String("endpoint").value_or("");
+    if (!warehouse.s3.endpoint.empty()) {
+      if (auto bad = CheckHttpUrl(warehouse.s3.endpoint); !bad.empty()) {
+        s.Report("endpoint", "'endpoint' " + bad);
+      }
+    }
+    if (auto region = s.String("region")) warehouse.s3.region = *region;
+    warehouse.s3.path_style = s.Bool("path_style").value_or(false);
+    warehouse.s3.access_key_id = ReadSecret(s, "access_key_id", ctx, false);
+    warehouse.s3.secret_access_key = ReadSecret(s, "secret_access_key", ctx, false);
+    warehouse.s3.session_token = ReadSecret(s, "session_token", ctx, false);
+    if (warehouse.s3.access_key_id.empty() != warehouse.s3.secret_access_key.empty()) {
+      s.Report("access_key_id", "'access_key_id' and 'secret_access_key' must be set together",
+               "set both, or neither to use vended credentials");
+    }
+    s.ReportUnknownKeys();
+  }
+  r.ReportUnknownKeys();
+  return warehouse;
+}
+
+AnalyticsSettings ParseAnalytics(const toml::table* table, const std::filesystem::path& state_dir,
+                                 ParseContext& ctx) {
+  AnalyticsSettings analytics;
+  analytics.database = state_dir / "databox.duckdb";
+  if (table == nullptr) return analytics;
+  TableReader r(*table, "[project.analytics]", ctx.problems);
+  if (auto database = r.String("database")) analytics.database = ResolvePath(ctx, *database);
+  if (auto alias = r.String("catalog_alias")) {
+    static const std::regex kIdentifier("^[a-z_][a-z0-9_]*$");
+    if (!std::regex_match(*alias, kIdentifier)) {
+      r.Report("catalog_alias", "'catalog_alias' = \"" + *alias + "\" is not a valid identifier",
+               "use lowercase letters, digits and underscores, e.g. polaris_aws");
+    }
+    analytics.catalog_alias = *alias;
+  }
+  r.ReportUnknownKeys();
+  return analytics;
+}
+
+TransformSettings ParseTransform(const toml::table* table, ParseContext& ctx) {
+  TransformSettings transform;
+  transform.project_dir = ResolvePath(ctx, "transform");
+  if (table != nullptr) {
+    TableReader r(*table, "[project.transform]", ctx.problems);
+    if (auto dir = r.String("project_dir")) transform.project_dir = ResolvePath(ctx, *dir);
+    if (auto command = r.StringList("command")) {
+      if (command->empty() || command->front().empty()) {
+        r.Report("command", "'command' must name a program", "e.g. command = [\"sqlmesh\", ...]");
+      }
+      transform.command = *command;
+    }
+    r.ReportUnknownKeys();
+  }
+  if (transform.command.empty()) {
+    transform.command = {"sqlmesh", "-p",           transform.project_dir.string(),
+                         "plan",    "--auto-apply", "--no-prompts"};
+  }
+  return transform;
+}
+
+HttpSettings ParseHttp(const toml::table* table, ParseContext& ctx) {
+  HttpSettings http;
+  if (table == nullptr) return http;
+  TableReader r(*table, "[project.http]", ctx.problems);
+  if (auto replay = r.String("replay")) {
+    if (replay->empty()) {
+      r.Report("replay", "'replay' must not be empty", "omit it for live HTTP");
+    } else {
+      http.replay_dir = ResolvePath(ctx, *replay);
+      std::error_code ec;
+      if (!std::filesystem::is_directory(*http.replay_dir, ec)) {
+        r.Report("replay", "replay folder " + http.replay_dir->string() + " does not exist",
+                 "point it at a folder of VCR recordings (relative paths resolve against the "
+                 "config file's folder)");
+      }
+    }
+  }
+  http.connect_timeout_s =
+      r.Number("connect_timeout_s", 0.1, kMaxTimeoutS).value_or(http.connect_timeout_s);
+  http.timeout_s = r.Number("timeout_s", 0.1, kMaxTimeoutS).value_or(http.timeout_s);
+  http.retries = static_cast<int>(r.Int("retries", 0, kMaxRetries).value_or(http.retries));
+  http.backoff_initial_s =
+      r.Number("backoff_initial_s", 0, kMaxTimeoutS).value_or(http.backoff_initial_s);
+  http.backoff_max_s = r.Number("backoff_max_s", 0, kMaxTimeoutS).value_or(http.backoff_max_s);
+  if (http.backoff_max_s < http.backoff_initial_s) {
+    r.Report("backoff_max_s", "'backoff_max_s' is smaller than 'backoff_initial_s'");
+  }
+  if (auto agent = r.String("user_agent")) http.user_agent = *agent;
+  r.ReportUnknownKeys();
+  return http;
+}
+
+}  // namespace
+
+ProjectSettings ParseProject(const toml::table* project, ParseContext& ctx) {
+  ProjectSettings settings;
+  settings.config_dir = ctx.config_dir;
+  settings.state_dir = ResolvePath(ctx, ".databox");
+  static const toml::table kEmpty;
+  TableReader r(project != nullptr ? *project : kEmpty, "[project]", ctx.problems);
+  if (auto name = r.String("name")) settings.name = *name;
+  if (auto state_dir = r.String("state_dir")) {
+    if (state_dir->empty()) r.Report("state_dir", "'state_dir' must not be empty");
+    settings.state_dir = ResolvePath(ctx, *state_dir);
+  }
+  settings.max_workers =
+      static_cast<int>(r.Int("max_workers", 1, kMaxWorkers).value_or(settings.max_workers));
+  settings.catalog = ParseCatalog(r.Table("catalog"), settings.state_dir, ctx);
+  settings.warehouse = ParseWarehouse(r.Table("warehouse"), settings.state_dir, ctx);
+  settings.analytics = ParseAnalytics(r.Table("analytics"), settings.state_dir, ctx);
+  settings.transform = ParseTransform(r.Table("transform"), ctx);
+  settings.http = ParseHttp(r.Table("http"), ctx);
+  r.ReportUnknownKeys();
+  return settings;
+}
+
+}  // namespace databox::registry::internal

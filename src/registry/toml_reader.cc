@@ -1,0 +1,228 @@
+#include <algorithm>
+#include <limits>
+#include <sstream>
+
+#include "registry/toml_reader_internal.h"
+
+namespace databox::registry::internal {
+namespace {
+
+std::string_view TypeName(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a float";
+    case toml::node_type::boolean:
+      return "a boolean";
+    default:
+      return "a date/time";
+  }
+}
+
+//! Shortest text for a bound ("0.5", "30", "1e+06").
+std::string FormatNumber(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+}  // namespace
+
+void Problems::Add(int line, std::string message, std::string hint) {
+  problems_.push_back(Problem{file_, line, std::move(message), std::move(hint)});
+}
+
+ValidationReport Problems::Take() {
+  std::stable_sort(problems_.begin(), problems_.end(),
+                   [](const Problem& a, const Problem& b) { return a.line < b.line; });
+  return ValidationReport{std::move(problems_)};
+}
+
+int LineOf(const toml::node& node) { return static_cast<int>(node.source().begin.line); }
+
+std::size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+int TableReader::LineOf(std::string_view key) const {
+  const toml::node* node = table_.get(key);
+  return node != nullptr ? internal::LineOf(*node) : line();
+}
+
+bool TableReader::Has(std::string_view key) const { return table_.contains(key); }
+
+void TableReader::Report(std::string_view key, const std::string& message, std::string hint) const {
+  problems_.Add(LineOf(key), context_ + ": " + message, std::move(hint));
+}
+
+const toml::node* TableReader::Get(std::string_view key) {
+  known_.insert(std::string(key));
+  return table_.get(key);
+}
+
+std::optional<std::string> TableReader::String(std::string_view key, bool required) {
+  const toml::node* node = Get(key);
+  if (node == nullptr) {
+    if (required) {
+      problems_.Add(line(), context_ + ": missing required key '" + std::string(key) + "'",
+                    "add " + std::string(key) + " = \"...\"");
+    }
+    return std::nullopt;
+  }
+  if (const auto* s = node->as_string()) return s->get();
+  Report(key, "'" + std::string(key) + "' must be a string, not " + std::string(TypeName(*node)),
+         "quote the value");
+  return std::nullopt;
+}
+
+std::optional<int64_t> TableReader::Int(std::string_view key, int64_t min, int64_t max) {
+  const toml::node* node = Get(key);
+  if (node == nullptr) return std::nullopt;
+  const auto* i = node->as_integer();
+  if (i == nullptr) {
+    Report(key,
+           "'" + std::string(key) + "' must be an integer, not " + std::string(TypeName(*node)));
+    return std::nullopt;
+  }
+  if (i->get() < min || i->get() > max) {
+    Report(key, "'" + std::string(key) + "' = " + std::to_string(i->get()) + " is out of range",
+           "use a value from " + std::to_string(min) + " to " + std::to_string(max));
+    return std::nullopt;
+  }
+  return i->get();
+}
+
+std::optional<double> TableReader::Number(std::string_view key, double min, double max) {
+  const toml::node* node = Get(key);
+  if (node == nullptr) return std::nullopt;
+  std::optional<double> value;
+  if (const auto* i = node->as_integer()) value = static_cast<double>(i->get());
+  if (const auto* f = node->as_floating_point()) value = f->get();
+  if (!value) {
+    Report(key, "'" + std::string(key) + "' must be a number, not " + std::string(TypeName(*node)));
+    return std::nullopt;
+  }
+  if (!(*value >= min && *value <= max)) {
+    Report(key, "'" + std::string(key) + "' is out of range",
+           "use a value from " + FormatNumber(min) + " to " + FormatNumber(max));
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<bool> TableReader::Bool(std::string_view key) {
+  const toml::node* node = Get(key);
+  if (node == nullptr) return std::nullopt;
+  if (const auto* b = node->as_boolean()) return b->get();
+  Report(key,
+         "'" + std::string(key) + "' must be true or false, not " + std::string(TypeName(*node)));
+  return std::nullopt;
+}
+
+const toml::table* TableReader::Table(std::string_view key) {
+  const toml::node* node = Get(key);
+  if (node == nullptr) return nullptr;
+  if (const auto* t = node->as_table()) return t;
+  Report(key, "'" + std::string(key) + "' must be a table, not " + std::string(TypeName(*node)));
+  return nullptr;
+}
+
+const toml::array* TableReader::Array(std::string_view key) {
+  const toml::node* node = Get(key);
+  if (node == nullptr) return nullptr;
+  if (const auto* a = node->as_array()) return a;
+  Report(key, "'" + std::string(key) + "' must be an array, not " + std::string(TypeName(*node)));
+  return nullptr;
+}
+
+std::optional<std::vector<std::string>> TableReader::StringList(std::string_view key) {
+  const toml::node* node = Get(key);
+  if (node == nullptr) return std::nullopt;
+  if (const auto* s = node->as_string()) return std::vector<std::string>{s->get()};
+  const auto* array = node->as_array();
+  std::vector<std::string> values;
+  bool ok = array != nullptr;
+  if (ok) {
+    for (const toml::node& element : *array) {
+      const auto* s = element.as_string();
+      if (s == nullptr) {
+        ok = false;
+        break;
+      }
+      values.push_back(s->get());
+    }
+  }
+  if (!ok) {
+    Report(key, "'" + std::string(key) + "' must be a string or an array of strings",
+           "e.g. " + std::string(key) + " = [\"a\", \"b\"]");
+    return std::nullopt;
+  }
+  return values;
+}
+
+std::optional<std::map<std::string, std::string>> TableReader::StringMap(std::string_view key) {
+  const toml::table* table = Table(key);
+  if (table == nullptr) return std::nullopt;
+  std::map<std::string, std::string> values;
+  bool ok = true;
+  for (const auto& [name, node] : *table) {
+    if (const auto* s = node.as_string()) {
+      values[std::string(name.str())] = s->get();
+    } else if (const auto* i = node.as_integer()) {
+      values[std::string(name.str())] = std::to_string(i->get());
+    } else if (const auto* b = node.as_boolean()) {
+      values[std::string(name.str())] = b->get() ? "true" : "false";
+    } else {
+      problems_.Add(internal::LineOf(node),
+                    context_ + ": '" + std::string(key) + "." + std::string(name.str()) +
+                        "' must be a string, integer or boolean, not " +
+                        std::string(TypeName(node)),
+                    "quote the value as it should appear in the request");
+      ok = false;
+    }
+  }
+  if (!ok) return std::nullopt;
+  return values;
+}
+
+void TableReader::ReportUnknownKeys() {
+  for (const auto& [key, node] : table_) {
+    const std::string_view name = key.str();
+    if (known_.contains(name)) continue;
+    std::string best;
+    std::size_t best_distance = std::numeric_limits<std::size_t>::max();
+    for (const std::string& candidate : known_) {
+      const std::size_t d = EditDistance(name, candidate);
+      if (d < best_distance) {
+        best_distance = d;
+        best = candidate;
+      }
+    }
+    std::string hint = "remove it or fix its spelling";
+    if (!best.empty() && best_distance <= std::max<std::size_t>(2, name.size() / 3)) {
+      hint = "did you mean '" + best + "'?";
+    }
+    problems_.Add(internal::LineOf(node), context_ + ": unknown key '" + std::string(name) + "'",
+                  hint);
+  }
+}
+
+}  // namespace databox::registry::internal

@@ -1,0 +1,96 @@
+// Internal: typed, problem-collecting access to one TOML table. Every accessor records the key as
+// known, so ReportUnknownKeys() can flag everything else (with a "did you mean" hint).
+#pragma once
+
+#include <toml++/toml.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "registry/registry.h"
+
+namespace databox::registry::internal {
+
+//! Collects problems for one file.
+class Problems {
+ public:
+  explicit Problems(std::string file) : file_(std::move(file)) {}
+
+  void Add(int line, std::string message, std::string hint = "");
+  //! The problems sorted by line (stable, so same-line problems keep their order).
+  ValidationReport Take();
+
+ private:
+  std::string file_;
+  std::vector<Problem> problems_;
+};
+
+//! 1-based line where `node` starts (0 if unknown).
+int LineOf(const toml::node& node);
+
+class TableReader {
+ public:
+  //! `context` prefixes messages, e.g. "[project.catalog]" or "source 'ebird' resource 'hotspots'".
+  TableReader(const toml::table& table, std::string context, Problems& problems)
+      : table_(table), context_(std::move(context)), problems_(problems) {}
+
+  const std::string& context() const { return context_; }
+  int line() const { return internal::LineOf(table_); }
+  //! Line of `key`'s value, or of the table when absent.
+  int LineOf(std::string_view key) const;
+  bool Has(std::string_view key) const;
+  //! Reports a problem at `key` (or the table) with this reader's context.
+  void Report(std::string_view key, const std::string& message, std::string hint = "") const;
+
+  std::optional<std::string> String(std::string_view key, bool required = false);
+  std::optional<int64_t> Int(std::string_view key, int64_t min, int64_t max);
+  //! Accepts integers and floats.
+  std::optional<double> Number(std::string_view key, double min, double max);
+  std::optional<bool> Bool(std::string_view key);
+  const toml::table* Table(std::string_view key);
+  const toml::array* Array(std::string_view key);
+  //! A string or an array of strings.
+  std::optional<std::vector<std::string>> StringList(std::string_view key);
+  //! A table of scalars; numbers and booleans are converted to their TOML text.
+  std::optional<std::map<std::string, std::string>> StringMap(std::string_view key);
+
+  //! A string that must be one of `choices`.
+  template <typename E>
+  std::optional<E> Enum(std::string_view key,
+                        std::initializer_list<std::pair<std::string_view, E>> choices) {
+    auto text = String(key);
+    if (!text) return std::nullopt;
+    std::string allowed;
+    for (const auto& [name, value] : choices) {
+      if (*text == name) return value;
+      allowed += allowed.empty() ? "" : ", ";
+      allowed += name;
+    }
+    Report(key, "'" + std::string(key) + "' has unknown value '" + *text + "'",
+           "use one of: " + allowed);
+    return std::nullopt;
+  }
+
+  //! Flags keys never asked about. Call after every accessor for this table ran.
+  void ReportUnknownKeys();
+
+ private:
+  const toml::node* Get(std::string_view key);
+
+  const toml::table& table_;
+  std::string context_;
+  Problems& problems_;
+  std::set<std::string, std::less<>> known_;
+};
+
+//! Levenshtein distance, for "did you mean" hints.
+std::size_t EditDistance(std::string_view a, std::string_view b);
+
+}  // namespace databox::registry::internal
