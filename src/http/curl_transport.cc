@@ -82,9 +82,7 @@ Result<Slist> BuildHeaderList(const Headers& headers) {
 Error TransferError(CURLcode code, const char* detail, const Transfer& transfer,
                     const AttemptLimits& limits) {
   if (transfer.body_too_large || code == CURLE_FILESIZE_EXCEEDED) {
-    return Error{ErrorKind::kData,
-                 "response body exceeds the cap of " + std::to_string(limits.max_response_bytes) +
-                     " bytes: raise max_response_bytes or request less data per call"};
+    return ResponseTooLargeError(limits.max_response_bytes);
   }
   std::string reason = curl_easy_strerror(code);
   if (detail[0] != '\0') reason += " (" + std::string(detail) + ")";

@@ -16,6 +16,9 @@ struct AttemptLimits {
   std::size_t max_response_bytes;
 };
 
+//! The kData error for a body larger than AttemptLimits::max_response_bytes.
+Error ResponseTooLargeError(std::size_t cap);
+
 class Transport {
  public:
   virtual ~Transport() = default;
