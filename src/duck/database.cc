@@ -3,7 +3,9 @@
 #include <memory>
 #include <string>
 
+#include "duck/error_internal.h"
 #include "duck/handles_internal.h"
+#include "duck/quote.h"
 
 namespace databox::duck {
 namespace {
@@ -46,13 +48,14 @@ Result<Database> Database::Open(const std::string& path, const DatabaseOptions& 
   if (options.read_only) {
     DATABOX_RETURN_IF_ERROR(Set(config.get(), "access_mode", "READ_ONLY"));
   }
-  for (const auto& [name, value] : options.settings) {
-    if (name == "autoinstall_known_extensions" || name == "autoload_known_extensions") {
+  for (const auto& setting : options.settings) {
+    const std::string& name = setting.first;
+    if (name == "autoinstall_known_extensions" || name == "autoload_known_extensions" ||
+        name == "extension_directory") {
       return MakeError(ErrorKind::kConfig, "setting " + name +
-                                               " is fixed to false by Databox: remove it from "
+                                               " is fixed by Databox: remove it from "
                                                "DatabaseOptions::settings");
     }
-    DATABOX_RETURN_IF_ERROR(Set(config.get(), name, value));
   }
 
   duckdb_database db = nullptr;
@@ -64,7 +67,29 @@ Result<Database> Database::Open(const std::string& path, const DatabaseOptions& 
     return MakeError(ErrorKind::kIo, "opening DuckDB " + where + ": " +
                                          (error ? error.get() : "unknown DuckDB error"));
   }
-  return Database(db, path, options);
+  Database database(db, path, options);
+  DATABOX_RETURN_IF_ERROR(database.ApplySettings());
+  return database;
+}
+
+Status Database::ApplySettings() {
+  if (options_.settings.empty()) return Ok();
+  duckdb_connection raw = nullptr;
+  if (duckdb_connect(db_.get(), &raw) == DuckDBError) {
+    return MakeError(ErrorKind::kInternal, "connecting to a just-opened DuckDB database failed");
+  }
+  std::unique_ptr<_duckdb_connection, void (*)(duckdb_connection)> conn(
+      raw, [](duckdb_connection c) { duckdb_disconnect(&c); });
+  for (const auto& [name, value] : options_.settings) {
+    internal::ResultGuard guard;
+    const std::string sql = "SET GLOBAL " + QuoteIdentifier(name) + " = " + QuoteLiteral(value);
+    if (duckdb_query(conn.get(), sql.c_str(), &guard.result) == DuckDBError) {
+      Error error = internal::ResultError(&guard.result, "applying DuckDB setting " + name);
+      error.kind = ErrorKind::kConfig;
+      return std::unexpected(std::move(error));
+    }
+  }
+  return Ok();
 }
 
 }  // namespace databox::duck

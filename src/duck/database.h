@@ -22,15 +22,16 @@ struct DatabaseOptions {
   //! Where LOAD looks for <version>/<platform>/<name>.duckdb_extension.
   std::string extension_directory = DefaultExtensionDirectory();
   //! Worker threads; DuckDB's default (all cores) when unset.
-  std::optional<int> threads;
+  std::optional<int> threads{};
   //! e.g. "2GB"; DuckDB's default (80% of RAM) when unset.
-  std::optional<std::string> memory_limit;
+  std::optional<std::string> memory_limit{};
   //! Spill directory for larger-than-memory work; DuckDB's default when unset.
-  std::optional<std::string> temp_directory;
+  std::optional<std::string> temp_directory{};
   //! Open the file read-only (several processes may then share it).
   bool read_only = false;
-  //! Further DuckDB settings, applied in order (name, value), e.g. {"TimeZone", "UTC"}.
-  std::vector<std::pair<std::string, std::string>> settings;
+  //! Further DuckDB settings, applied in order with SET GLOBAL after opening (so settings of
+  //! built-in extensions such as ICU's TimeZone work), e.g. {"TimeZone", "UTC"}.
+  std::vector<std::pair<std::string, std::string>> settings{};
 };
 
 //! An open database. Move-only; closing happens in the destructor. Connections keep the
@@ -55,6 +56,8 @@ class Database {
   struct Closer {
     void operator()(duckdb_database db) const { duckdb_close(&db); }
   };
+  //! Runs SET GLOBAL for each of options_.settings.
+  Status ApplySettings();
   Database(duckdb_database db, std::string path, DatabaseOptions options)
       : db_(db), path_(std::move(path)), options_(std::move(options)) {}
 

@@ -18,9 +18,9 @@ namespace databox::duck {
 //! The field id of one column, and of its nested fields. A STRUCT's children are its fields; a
 //! LIST has one child named "element"; a MAP has children "key" and "value".
 struct FieldIdNode {
-  std::string name;                   //!< column or field name, exactly as in the query
-  int32_t id = 0;                     //!< Iceberg field id
-  std::vector<FieldIdNode> children;  //!< nested fields; empty for primitives
+  std::string name{};                   //!< column or field name, exactly as in the query
+  int32_t id = 0;                       //!< Iceberg field id
+  std::vector<FieldIdNode> children{};  //!< nested fields; empty for primitives
 };
 
 //! The FIELD_IDS value for COPY: {a: 1, s: {__duckdb_field_id: 2, x: 3}} (names quoted).
@@ -29,20 +29,20 @@ std::string RenderFieldIds(std::span<const FieldIdNode> fields);
 //! How CopyToParquet writes.
 struct ParquetCopyOptions {
   //! Field ids for every column (may be empty: then the file has none).
-  std::vector<FieldIdNode> field_ids;
+  std::vector<FieldIdNode> field_ids{};
   //! uncompressed, snappy, gzip, zstd, lz4, lz4_raw or brotli.
   std::string compression = "zstd";
   //! Codec level (zstd: 1-22); DuckDB's default when unset.
-  std::optional<int> compression_level;
+  std::optional<int> compression_level{};
   //! Rows per row group; DuckDB's default (122880) when unset.
-  std::optional<uint64_t> row_group_size;
+  std::optional<uint64_t> row_group_size{};
   //! When set, `destination` is a directory and DuckDB starts a new file once the current one
   //! reaches this many (compressed) bytes. Files roll at row-group boundaries, so a file can
   //! exceed the target by up to one row group.
-  std::optional<uint64_t> file_size_bytes;
+  std::optional<uint64_t> file_size_bytes{};
   //! With file_size_bytes: file names, "{i}" = sequence number, "{uuid}" = a random UUID
   //! (DuckDB's default "data_{i}"). Use "{uuid}" when several loads write into one directory.
-  std::string file_name_pattern;
+  std::string file_name_pattern{};
   //! With file_size_bytes: replace a non-empty destination directory (else it is an error).
   bool overwrite = false;
 };

@@ -59,9 +59,11 @@ Result<std::vector<ValuePtr>> ReadRange(duckdb_vector child, duckdb_logical_type
   return values;
 }
 
+//! Raw handles of `values`. Never returns a null data() (the C API rejects a null array even
+//! for zero elements), so it always reserves at least one slot.
 std::vector<duckdb_value> Raw(const std::vector<ValuePtr>& values) {
   std::vector<duckdb_value> raw;
-  raw.reserve(values.size());
+  raw.reserve(values.size() + 1);
   for (const auto& v : values) raw.push_back(v.get());
   return raw;
 }
