@@ -1,0 +1,93 @@
+// Catalog: where table names meet metadata files. The loader commits through this
+// interface; SqlCatalog (catalog/sql) and the REST catalog (catalog/rest) implement it.
+//
+// Commits follow the REST spec's requirement/update model: the catalog checks the
+// requirements against the current metadata and applies the updates atomically. A commit
+// that loses a race fails with ErrorKind::kConflict: the caller reloads, re-plans and retries.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/identifier.h"
+#include "common/error.h"
+#include "iceberg/partition_spec.h"
+#include "iceberg/schema.h"
+#include "iceberg/sort_order.h"
+#include "iceberg/table_metadata.h"
+#include "iceberg/table_requirement.h"
+#include "iceberg/table_update.h"
+
+namespace databox::catalog {
+
+using Properties = std::map<std::string, std::string>;
+
+//! A table as the catalog currently points at it.
+struct LoadedTable {
+  std::string metadata_location;    //!< the metadata file the catalog points at
+  iceberg::TableMetadata metadata;  //!< its parsed content
+};
+
+//! One table's part of a commit.
+struct TableCommit {
+  TableIdentifier identifier;
+  std::vector<iceberg::TableRequirement> requirements;  //!< AssertCreate allows a missing table
+  std::vector<iceberg::TableUpdate> updates;
+};
+
+class Catalog {
+ public:
+  virtual ~Catalog() = default;
+
+  //! The catalog's name (the JDBC catalog_name, the REST warehouse).
+  virtual std::string_view Name() const = 0;
+
+  //! Creates a namespace; kAlreadyExists if it exists.
+  virtual Status CreateNamespace(const Namespace& ns, const Properties& properties) = 0;
+  //! The direct children of `parent` (top-level namespaces for an empty parent), sorted.
+  virtual Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) = 0;
+  virtual Result<bool> NamespaceExists(const Namespace& ns) = 0;
+  //! kNotFound if the namespace does not exist.
+  virtual Result<Properties> LoadNamespaceProperties(const Namespace& ns) = 0;
+  //! Removes then sets properties; kNotFound if the namespace does not exist.
+  virtual Status UpdateNamespaceProperties(const Namespace& ns,
+                                           std::span<const std::string> removals,
+                                           const Properties& updates) = 0;
+  //! kNotFound if absent; kConflict if it still holds tables or child namespaces.
+  virtual Status DropNamespace(const Namespace& ns) = 0;
+
+  //! Tables directly in `ns`, sorted; kNotFound if the namespace does not exist.
+  virtual Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) = 0;
+  virtual Result<bool> TableExists(const TableIdentifier& table) = 0;
+  //! kNotFound if the table does not exist.
+  virtual Result<LoadedTable> LoadTable(const TableIdentifier& table) = 0;
+  //! Creates an empty table (fresh field ids, see iceberg::NewTableMetadata) at `location`,
+  //! or at the catalog's default location when none is given. kAlreadyExists if the table
+  //! exists; kNotFound if the namespace does not.
+  virtual Result<LoadedTable> CreateTable(const TableIdentifier& table,
+                                          const iceberg::Schema& schema,
+                                          const iceberg::PartitionSpec& spec,
+                                          const iceberg::SortOrder& sort_order,
+                                          const Properties& properties,
+                                          std::optional<std::string> location) = 0;
+  //! Commits one table. With an AssertCreate requirement the table is created by the commit
+  //! (schema, data and all in one step). kConflict when a requirement fails or a concurrent
+  //! commit won; the new metadata otherwise.
+  virtual Result<LoadedTable> CommitTable(const TableCommit& commit) = 0;
+  //! Commits several tables atomically: all land or none. Results are in input order.
+  virtual Result<std::vector<LoadedTable>> CommitTransaction(
+      std::span<const TableCommit> commits) = 0;
+  //! Forgets the table (its files stay); kNotFound if absent.
+  virtual Status DropTable(const TableIdentifier& table) = 0;
+  //! kNotFound if `from` or the target namespace is absent; kAlreadyExists if `to` exists.
+  virtual Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) = 0;
+  //! Adds a table whose metadata file already exists; kAlreadyExists if the name is taken.
+  virtual Result<LoadedTable> RegisterTable(const TableIdentifier& table,
+                                            std::string_view metadata_location) = 0;
+};
+
+}  // namespace databox::catalog
