@@ -4,20 +4,20 @@
 
 #include <array>
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include "common/error.h"
 #include "iceberg/types.h"
 
 namespace databox::iceberg {
 
-__extension__ typedef __int128 Int128;  // decimals up to precision 38
+__extension__ typedef __int128 Int128;            // decimals up to precision 38
+__extension__ typedef unsigned __int128 UInt128;  // bit manipulation of Int128
 
 //! Unscaled decimal value; the scale lives in the literal's type.
 struct DecimalValue {
@@ -34,8 +34,8 @@ using Bytes = std::vector<uint8_t>;
 //! uuid UuidBytes; fixed, binary Bytes.
 class Literal {
  public:
-  using Value =
-      std::variant<bool, int32_t, int64_t, float, double, DecimalValue, std::string, UuidBytes, Bytes>;
+  using Value = std::variant<bool, int32_t, int64_t, float, double, DecimalValue, std::string,
+                             UuidBytes, Bytes>;
 
   static Literal Boolean(bool v) { return Literal(Type::Boolean(), v); }
   static Literal Int(int32_t v) { return Literal(Type::Int(), v); }

@@ -1,10 +1,9 @@
 // Table metadata JSON (the vN.metadata.json file and the REST "metadata" object).
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "common/error.h"
 #include "iceberg/table_metadata.h"

@@ -2,11 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "common/error.h"
 #include "iceberg/types.h"
@@ -27,7 +26,9 @@ class Schema {
   const std::vector<NestedField>& fields() const { return fields_; }
   std::vector<NestedField>& mutable_fields() { return fields_; }
   const std::vector<int32_t>& identifier_field_ids() const { return identifier_field_ids_; }
-  void set_identifier_field_ids(std::vector<int32_t> ids) { identifier_field_ids_ = std::move(ids); }
+  void set_identifier_field_ids(std::vector<int32_t> ids) {
+    identifier_field_ids_ = std::move(ids);
+  }
 
   //! The schema as a struct type (fields only).
   Type AsStruct() const { return Type::Struct(fields_); }

@@ -3,12 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <variant>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "common/error.h"
 #include "iceberg/table_metadata.h"
@@ -31,7 +30,8 @@ struct AssertRefSnapshotId {
 };
 struct AssertLastAssignedFieldId {
   int32_t last_assigned_field_id = 0;
-  friend bool operator==(const AssertLastAssignedFieldId&, const AssertLastAssignedFieldId&) = default;
+  friend bool operator==(const AssertLastAssignedFieldId&,
+                         const AssertLastAssignedFieldId&) = default;
 };
 struct AssertCurrentSchemaId {
   int32_t current_schema_id = 0;
@@ -48,7 +48,8 @@ struct AssertDefaultSpecId {
 };
 struct AssertDefaultSortOrderId {
   int32_t default_sort_order_id = 0;
-  friend bool operator==(const AssertDefaultSortOrderId&, const AssertDefaultSortOrderId&) = default;
+  friend bool operator==(const AssertDefaultSortOrderId&,
+                         const AssertDefaultSortOrderId&) = default;
 };
 
 using TableRequirement =
@@ -65,6 +66,7 @@ const char* TableRequirementType(const TableRequirement& requirement);
 //! Checks every requirement against the current metadata (null = the table does not
 //! exist). The first failure is returned as kConflict naming the requirement, the expected
 //! and the actual value. Any requirement other than assert-create fails on a missing table.
-Status CheckRequirements(const TableMetadata* current, std::span<const TableRequirement> requirements);
+Status CheckRequirements(const TableMetadata* current,
+                         std::span<const TableRequirement> requirements);
 
 }  // namespace databox::iceberg

@@ -38,7 +38,10 @@ class Transform {
   //! Partition value type: identity/truncate/void keep the source type; bucket, year,
   //! month, hour give int; day gives date (as Iceberg Java and pyiceberg do).
   Result<Type> ResultType(const Type& source) const;
-  //! Applies the transform. Year/month/day/hour count from 1970 and floor toward -inf.
+  //! Whether every result is null (the void transform); Apply fails for it.
+  bool produces_null() const { return kind_ == TransformKind::kVoid; }
+  //! Applies the transform. Year/month/day/hour count from 1970 and floor toward -inf;
+  //! truncate of a string keeps W code points. kInternal for void (see produces_null).
   Result<Literal> Apply(const Literal& value) const;
 
   friend bool operator==(const Transform&, const Transform&) = default;
