@@ -102,6 +102,8 @@ std::string_view ToString(DuplicatePolicy v) {
   switch (v) {
     case DuplicatePolicy::kLastWins:
       return "last_wins";
+    case DuplicatePolicy::kFirstWins:
+      return "first_wins";
     case DuplicatePolicy::kReject:
       return "reject";
   }

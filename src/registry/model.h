@@ -136,8 +136,9 @@ struct Pagination {
 
 enum class WriteDisposition { kAppend, kReplace, kMerge };
 enum class DuplicatePolicy {
-  kLastWins,  //!< keep the last record with a key within one batch
-  kReject,    //!< fail the load if a batch holds duplicate keys
+  kLastWins,   //!< keep the last record with a key within one batch
+  kFirstWins,  //!< keep the first record with a key within one batch (later ones dropped)
+  kReject,     //!< fail the load if a batch holds duplicate keys
 };
 
 enum class ResponseFormat { kJson, kRdb, kCsv, kTsv, kXlsx };
@@ -158,7 +159,9 @@ struct Resource {
   std::map<std::string, std::string> params;  //!< merged over the source's params
   std::map<std::string, std::string> headers;
   ResponseFormat format = ResponseFormat::kJson;
-  std::string records_path;  //!< dotted selector into the response; empty = whole response
+  std::string records_path;  //!< dotted selector into the response ("" = whole response; an
+                             //!< array yields one record per element; "$" = whole response as one)
+  std::string error_path;    //!< dotted path; if present in a response the source fails
   Pagination pagination;
   std::optional<int> chunk_days;  //!< overrides the source window's chunk_days
   std::vector<std::string> primary_key;

@@ -323,6 +323,7 @@ Resource ParseResource(const toml::table& table, const Source& source, ParseCont
                                                   {"xlsx", ResponseFormat::kXlsx}})
                    .value_or(ResponseFormat::kJson);
   res.records_path = rr.String("records_path").value_or("");
+  res.error_path = rr.String("error_path").value_or("");
   if (const toml::table* pagination = rr.Table("pagination")) {
     res.pagination = ParsePagination(*pagination, ctx, context);
   }
@@ -352,6 +353,7 @@ Resource ParseResource(const toml::table& table, const Source& source, ParseCont
   }
   res.merge_duplicates =
       rr.Enum<DuplicatePolicy>("merge_duplicates", {{"last_wins", DuplicatePolicy::kLastWins},
+                                                    {"first_wins", DuplicatePolicy::kFirstWins},
                                                     {"reject", DuplicatePolicy::kReject}})
           .value_or(DuplicatePolicy::kLastWins);
   if (rr.Has("merge_duplicates") && res.write_disposition != WriteDisposition::kMerge) {

@@ -1,0 +1,437 @@
+#include "registry/registry.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "common/redact.h"
+#include "registry/format.h"
+
+namespace databox::registry {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+const std::filesystem::path kExample =
+    std::filesystem::path(DATABOX_SOURCE_DIR) / "examples/databox/databox.toml";
+
+//! An environment with no variables at all.
+std::optional<std::string> NoEnv(const std::string&) { return std::nullopt; }
+
+//! A temporary folder holding one databox.toml (and optionally a .env).
+class TempConfig {
+ public:
+  explicit TempConfig(const std::string& toml) {
+    char pattern[] = "/tmp/registry_test_XXXXXX";
+    dir_ = mkdtemp(pattern);
+    Write("databox.toml", toml);
+  }
+  ~TempConfig() { std::filesystem::remove_all(dir_); }
+  void Write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir_ / name) << text;
+  }
+  std::filesystem::path path() const { return dir_ / "databox.toml"; }
+  const std::filesystem::path& dir() const { return dir_; }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+//! A valid minimal source, appended to test-specific text.
+const char kMinimalSource[] = R"(
+[[source]]
+name = "quakes"
+eligibility = "routine"
+base_url = "https://example.org/feed.json"
+
+[[source.resource]]
+name = "events"
+records_path = "features"
+primary_key = ["id"]
+write_disposition = "merge"
+)";
+
+//! True if some problem is on `line` and its message contains `text`.
+bool HasProblem(const ValidationReport& report, int line, const std::string& text) {
+  for (const Problem& p : report.problems) {
+    if (p.line == line && p.message.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(RegistryExampleTest, LoadsWithoutAnyEnvironmentInReplayMode) {
+  auto registry = LoadRegistry(kExample, {.env = NoEnv});
+  ASSERT_TRUE(registry.has_value()) << registry.error().message;
+  EXPECT_TRUE(registry->replay());
+  EXPECT_EQ(registry->sources.size(), 8u);
+  std::vector<std::string> routine;
+  for (const Source* s : registry->RoutineSources()) routine.push_back(s->name);
+  EXPECT_THAT(routine, ::testing::ElementsAre("ebird", "noaa", "usgs", "usgs_earthquakes", "gbif",
+                                              "xeno_canto"));
+  EXPECT_EQ(registry->FindSource("avonet")->eligibility, Eligibility::kExplicit);
+  EXPECT_EQ(registry->FindSource("usfws")->kind, SourceKind::kTargeted);
+  EXPECT_EQ(registry->FindSource("nope"), nullptr);
+  EXPECT_THAT(
+      registry->FindSource("ebird")->Tables(),
+      ::testing::IsSupersetOf({"taxonomy", "taxonomy__banding_codes", "taxonomy__com_name_codes",
+                               "taxonomy__sci_name_codes", "region_stats"}));
+  const Source* ebird = registry->FindSource("ebird");
+  EXPECT_EQ(ebird->auth.secret.env_var(), "EBIRD_API_TOKEN");
+  EXPECT_FALSE(ebird->auth.secret.resolved());
+  const std::filesystem::path replay = *registry->project.http.replay_dir;
+  EXPECT_TRUE(std::filesystem::is_directory(replay / "ebird")) << replay;
+}
+
+//! Query parameters of a URL, decoded, without credential parameters.
+std::multiset<std::string> QueryOf(const std::string& url) {
+  std::multiset<std::string> params;
+  const auto q = url.find('?');
+  if (q == std::string::npos) return params;
+  std::stringstream in(url.substr(q + 1));
+  std::string pair;
+  while (std::getline(in, pair, '&')) {
+    const auto eq = pair.find('=');
+    const std::string name = UrlDecode(pair.substr(0, eq));
+    if (IsCredentialParamName(name)) continue;
+    params.insert(name + "=" + UrlDecode(eq == std::string::npos ? "" : pair.substr(eq + 1)));
+  }
+  return params;
+}
+
+std::string Fill(std::string text, const WindowSettings* window) {
+  for (auto [name, value] : {std::pair<std::string, std::optional<std::string>>{
+                                 "{start}", window ? window->start : std::nullopt},
+                             {"{end}", window ? window->end : std::nullopt}}) {
+    if (auto at = text.find(name); at != std::string::npos && value) {
+      text.replace(at, name.size(), *value);
+    }
+  }
+  return text;
+}
+
+// The example must request exactly what was recorded, or replay cannot answer it. This rebuilds
+// the first request of every enabled routine resource and looks for it among the recorded URIs.
+TEST(RegistryExampleTest, FirstRequestOfEveryEnabledRoutineResourceIsRecorded) {
+  auto registry = LoadRegistry(kExample, {.env = NoEnv});
+  ASSERT_TRUE(registry.has_value()) << registry.error().message;
+  for (const Source* source : registry->RoutineSources()) {
+    std::vector<std::pair<std::string, std::multiset<std::string>>> recorded;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(*registry->project.http.replay_dir / source->name)) {
+      std::ifstream in(entry.path());
+      std::string line;
+      while (std::getline(in, line)) {
+        const auto at = line.find("uri: ");
+        if (at == std::string::npos) continue;
+        const std::string uri = line.substr(at + 5);
+        recorded.emplace_back(uri.substr(0, uri.find('?')), QueryOf(uri));
+      }
+    }
+    const WindowSettings* window = source->window ? &*source->window : nullptr;
+    for (const Resource& resource : source->resources) {
+      if (!resource.enabled) continue;
+      std::multiset<std::string> query;
+      std::map<std::string, std::string> params = source->params;
+      for (const auto& [k, v] : resource.params) params[k] = v;
+      for (const auto& [k, v] : params) query.insert(k + "=" + Fill(v, window));
+      const Pagination& p = resource.pagination;
+      if (p.type == PaginationType::kOffsetLimit) {
+        query.insert(p.limit_param + "=" + std::to_string(p.page_size));
+        query.insert(p.offset_param + "=0");
+      } else if (p.type == PaginationType::kPageNumber) {
+        query.insert(p.page_param + "=" + std::to_string(p.start_page));
+        query.insert(p.page_size_param + "=" + std::to_string(p.page_size));
+      }
+      const std::string url = source->base_url + resource.path;
+      bool found = false;
+      for (const auto& [recorded_url, recorded_query] : recorded) {
+        found = found || (recorded_url == url && recorded_query == query);
+      }
+      EXPECT_TRUE(found) << source->name << "." << resource.name << ": " << url
+                         << " with the configured params is not in the recordings";
+    }
+  }
+}
+
+TEST(RegistryDefaultsTest, MinimalFileGetsDocumentedDefaults) {
+  TempConfig config(kMinimalSource);
+  auto registry = LoadRegistry(config.path(), {.env = NoEnv});
+  ASSERT_TRUE(registry.has_value()) << registry.error().message;
+  const ProjectSettings& p = registry->project;
+  const auto dir = std::filesystem::canonical(config.dir());
+  EXPECT_EQ(p.state_dir, dir / ".databox");
+  EXPECT_EQ(p.catalog.type, CatalogType::kSql);
+  EXPECT_EQ(p.catalog.name, "databox_lake");
+  EXPECT_EQ(p.catalog.uri, (dir / ".databox/catalog.sqlite").string());
+  EXPECT_EQ(p.warehouse.location, (dir / ".databox/warehouse").string());
+  EXPECT_FALSE(p.warehouse.is_s3);
+  EXPECT_EQ(p.analytics.database, dir / ".databox/databox.duckdb");
+  EXPECT_EQ(p.analytics.catalog_alias, "polaris_aws");
+  EXPECT_EQ(p.transform.project_dir, dir / "transform");
+  EXPECT_EQ(p.transform.command.front(), "sqlmesh");
+  EXPECT_FALSE(registry->replay());
+  EXPECT_EQ(p.max_workers, 4);
+  const Source& s = registry->sources.at(0);
+  EXPECT_EQ(s.Namespace(), "raw_quakes");
+  EXPECT_EQ(s.kind, SourceKind::kRestJson);
+  EXPECT_EQ(s.resources.at(0).merge_duplicates, DuplicatePolicy::kLastWins);
+  EXPECT_EQ(s.resources.at(0).pagination.type, PaginationType::kNone);
+}
+
+TEST(RegistryDefaultsTest, StateDirAndS3WarehouseAreResolved) {
+  TempConfig config(std::string(R"([project]
+state_dir = "state"
+[project.warehouse]
+location = "s3://bucket/lake"
+[project.warehouse.s3]
+endpoint = "http://127.0.0.1:9000"
+path_style = true
+)") + kMinimalSource);
+  auto registry = LoadRegistry(config.path(), {.env = NoEnv});
+  ASSERT_TRUE(registry.has_value()) << registry.error().message;
+  const auto dir = std::filesystem::canonical(config.dir());
+  EXPECT_EQ(registry->project.state_dir, dir / "state");
+  EXPECT_EQ(registry->project.catalog.uri, (dir / "state/catalog.sqlite").string());
+  EXPECT_TRUE(registry->project.warehouse.is_s3);
+  EXPECT_EQ(registry->project.warehouse.location, "s3://bucket/lake");
+  EXPECT_TRUE(registry->project.warehouse.s3.path_style);
+}
+
+TEST(RegistryValidationTest, ReportsEveryProblemWithItsLine) {
+  TempConfig config(R"([project]
+max_workrs = 3
+
+[[source]]
+name = "Bad-Name"
+eligibility = "sometimes"
+base_url = "ftp://example.org"
+
+[[source.resource]]
+name = "events"
+write_disposition = "upsert"
+
+[[source]]
+name = "dup"
+eligibility = "routine"
+base_url = "https://example.org"
+
+[[source.resource]]
+name = "things"
+write_disposition = "merge"
+
+[[source.resource]]
+name = "things"
+primary_key = "id"
+write_disposition = "append"
+
+[[source]]
+name = "dup"
+eligibility = "explicit"
+base_url = "https://example.org"
+
+[[source.resource]]
+name = "other"
+write_disposition = "replace"
+)");
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 2, "unknown key 'max_workrs'")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 5, "source name 'Bad-Name' is invalid")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 6, "'eligibility' has unknown value 'sometimes'"))
+      << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 7, "'base_url' must start with http")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 11, "'write_disposition' has unknown value 'upsert'"))
+      << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 20, "merge\" needs a primary_key")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 22, "table 'things' is declared twice (first at line 18)")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 27, "source 'dup' is declared twice (first at line 13)")) << report.ToString();
+  EXPECT_EQ(report.problems.size(), 8u) << report.ToString();
+  // Hints go with problems, and the report renders as file:line: message (hint: ...).
+  EXPECT_THAT(report.ToString(),
+              HasSubstr(config.path().string() +
+                        ":2: [project]: unknown key 'max_workrs' (hint: did you mean "
+                        "'max_workers'?)"));
+  auto loaded = LoadRegistry(config.path(), {.env = NoEnv});
+  ASSERT_FALSE(loaded.has_value());
+  EXPECT_EQ(loaded.error().kind, ErrorKind::kConfig);
+  EXPECT_THAT(loaded.error().message, HasSubstr("8 problems"));
+  EXPECT_THAT(loaded.error().message, HasSubstr(report.ToString()));
+}
+
+TEST(RegistryValidationTest, UnknownKeysInNestedTables) {
+  TempConfig config(R"(
+[[source]]
+name = "quakes"
+eligibility = "routine"
+base_url = "https://example.org"
+
+[[source.resource]]
+name = "events"
+write_disposition = "append"
+pagination = { type = "page_number", page_sise = 10 }
+columns = { mag = { type = "double", nulable = true } }
+)");
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 10, "unknown key 'page_sise'")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 11, "unknown key 'nulable'")) << report.ToString();
+  EXPECT_EQ(report.problems.size(), 2u) << report.ToString();
+}
+
+TEST(RegistryValidationTest, ChildTablePlaceholderAndColumnProblems) {
+  TempConfig config(R"(
+[[source]]
+name = "birds"
+eligibility = "routine"
+base_url = "https://example.org"
+
+[[source.resource]]
+name = "taxonomy"
+path = "/ref/{regoin}"
+write_disposition = "replace"
+child_tables = ["banding_codes"]
+columns = { how_many = "integer" }
+transform = "SELECT 1"
+)");
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 9, "unknown placeholder {regoin}")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 11, "child table 'banding_codes' must be named 'taxonomy__"))
+      << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 12, "unknown type 'integer'")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 13, "does not read the relation `records`")) << report.ToString();
+}
+
+TEST(RegistryValidationTest, SyntaxErrorHasLine) {
+  TempConfig config("[project]\nname = \"x\"\nmax_workers = = 3\n");
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  ASSERT_EQ(report.problems.size(), 1u);
+  EXPECT_EQ(report.problems[0].line, 3);
+  EXPECT_THAT(report.problems[0].message, HasSubstr("TOML syntax error"));
+}
+
+TEST(RegistryValidationTest, MissingFileIsAProblem) {
+  const ValidationReport report = Validate("/nonexistent/databox.toml", {.env = NoEnv});
+  ASSERT_EQ(report.problems.size(), 1u);
+  EXPECT_THAT(report.problems[0].message, HasSubstr("not found"));
+}
+
+const char kAuthSource[] = R"(
+[[source]]
+name = "birds"
+eligibility = "routine"
+base_url = "https://example.org"
+
+[source.auth]
+type = "header"
+name = "X-Token"
+secret = "${BIRDS_TOKEN}"
+
+[[source.resource]]
+name = "obs"
+write_disposition = "append"
+)";
+
+TEST(RegistrySecretTest, MissingEnvVarNamesTheVariable) {
+  TempConfig config(kAuthSource);
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  ASSERT_EQ(report.problems.size(), 1u) << report.ToString();
+  EXPECT_EQ(report.problems[0].line, 10);
+  EXPECT_THAT(report.problems[0].message,
+              HasSubstr("environment variable BIRDS_TOKEN (referenced by 'secret') is not set"));
+}
+
+TEST(RegistrySecretTest, ReplayModeAllowsAbsentSecrets) {
+  TempConfig config("[project.http]\nreplay = \".\"\n" + std::string(kAuthSource));
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  EXPECT_TRUE(report.ok()) << report.ToString();
+}
+
+TEST(RegistrySecretTest, LiteralSecretIsRejectedWithoutEchoingIt) {
+  std::string text = kAuthSource;
+  text.replace(text.find("${BIRDS_TOKEN}"), 14, "hunter2-literal-token");
+  text +=
+      "\n[[source.resource]]\nname = \"x\"\nparams = { api_key = \"abc-literal-key\" }\n"
+      "write_disposition = \"append\"\n";
+  TempConfig config(text);
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 10, "must be an ${ENV_VAR} reference")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 18, "'params.api_key' looks like a credential"))
+      << report.ToString();
+  EXPECT_THAT(report.ToString(), Not(HasSubstr("hunter2-literal-token")));
+  EXPECT_THAT(report.ToString(), Not(HasSubstr("abc-literal-key")));
+}
+
+TEST(RegistrySecretTest, SecretValueNeverAppearsInOutput) {
+  const std::string value = "s3cr3t-VALUE-9f8e7d";
+  auto env = [&](const std::string& name) -> std::optional<std::string> {
+    if (name == "BIRDS_TOKEN") return value;
+    return std::nullopt;
+  };
+  TempConfig good(kAuthSource);
+  auto registry = LoadRegistry(good.path(), {.env = env});
+  ASSERT_TRUE(registry.has_value()) << registry.error().message;
+  const Secret& secret = registry->sources[0].auth.secret;
+  EXPECT_TRUE(secret.resolved());
+  EXPECT_EQ(secret.Reveal(), value);
+  std::ostringstream printed;
+  printed << secret;
+  EXPECT_EQ(printed.str(), "***");
+  EXPECT_THAT(FormatSourcesTable(*registry), Not(HasSubstr(value)));
+  EXPECT_THAT(SourcesToJson(*registry).dump(), Not(HasSubstr(value)));
+
+  // An invalid file that references the same secret: the error lists problems, never the value.
+  std::string bad = kAuthSource;
+  bad.replace(bad.find("\"append\""), 8, "\"upsert\"");
+  TempConfig broken(bad);
+  auto failed = LoadRegistry(broken.path(), {.env = env});
+  ASSERT_FALSE(failed.has_value());
+  EXPECT_THAT(failed.error().message, HasSubstr("upsert"));
+  EXPECT_THAT(failed.error().message, Not(HasSubstr(value)));
+}
+
+TEST(RegistrySecretTest, DotEnvBesideTheConfigResolvesAndEnvironmentWins) {
+  TempConfig config(kAuthSource);
+  config.Write(".env", "# comment\nexport BIRDS_TOKEN=\"from-dot-env\"\nOTHER=1\n");
+  auto from_file = LoadRegistry(config.path(), {.env = NoEnv});
+  ASSERT_TRUE(from_file.has_value()) << from_file.error().message;
+  EXPECT_EQ(from_file->sources[0].auth.secret.Reveal(), "from-dot-env");
+
+  auto env = [](const std::string& name) -> std::optional<std::string> {
+    if (name == "BIRDS_TOKEN") return "from-environment";
+    return std::nullopt;
+  };
+  auto from_env = LoadRegistry(config.path(), {.env = env});
+  ASSERT_TRUE(from_env.has_value()) << from_env.error().message;
+  EXPECT_EQ(from_env->sources[0].auth.secret.Reveal(), "from-environment");
+}
+
+TEST(RegistrySecretTest, MalformedDotEnvIsAProblem) {
+  TempConfig config(kAuthSource);
+  config.Write(".env", "BIRDS_TOKEN=x\nthis line has no equals sign\n");
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  // The broken .env is reported (by line, not content) and is not used at all.
+  EXPECT_TRUE(HasProblem(report, 0, ".env:2: expected KEY=VALUE")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 10, "BIRDS_TOKEN")) << report.ToString();
+  EXPECT_THAT(report.ToString(), Not(HasSubstr("equals sign")));
+}
+
+TEST(RegistryFormatTest, SourcesTableAndJsonListNamespacesAndTables) {
+  auto registry = LoadRegistry(kExample, {.env = NoEnv});
+  ASSERT_TRUE(registry.has_value()) << registry.error().message;
+  const std::string table = FormatSourcesTable(*registry);
+  EXPECT_THAT(table, HasSubstr("SOURCE"));
+  EXPECT_THAT(table,
+              ::testing::ContainsRegex("avonet +explicit +file +raw_avonet +species_traits"));
+  const nlohmann::json json = SourcesToJson(*registry);
+  ASSERT_EQ(json.size(), 8u);
+  EXPECT_EQ(json[1]["name"], "noaa");
+  EXPECT_EQ(json[1]["namespace"], "raw_noaa");
+  EXPECT_EQ(json[1]["eligibility"], "routine");
+  EXPECT_EQ(json[1]["tables"], nlohmann::json({"daily_weather", "stations", "datasets"}));
+}
+
+}  // namespace
+}  // namespace databox::registry
