@@ -1,0 +1,67 @@
+#include "normalize/naming.h"
+
+#include <gtest/gtest.h>
+
+#include "normalize/digest.h"
+
+namespace databox::normalize {
+namespace {
+
+TEST(NamingTest, SplitsCamelCaseAndAcronyms) {
+  EXPECT_EQ(NormalizeIdentifier("camelCase"), "camel_case");
+  EXPECT_EQ(NormalizeIdentifier("DealFlow"), "deal_flow");
+  EXPECT_EQ(NormalizeIdentifier("acceptedScientificName"), "accepted_scientific_name");
+  EXPECT_EQ(NormalizeIdentifier("gbifID"), "gbif_id");
+  EXPECT_EQ(NormalizeIdentifier("HTTPServer"), "http_server");
+  EXPECT_EQ(NormalizeIdentifier("elevationUnit"), "elevation_unit");
+  EXPECT_EQ(NormalizeIdentifier("numSpeciesAllTime"), "num_species_all_time");
+  EXPECT_EQ(NormalizeIdentifier("already_snake"), "already_snake");
+  EXPECT_EQ(NormalizeIdentifier("ABCdefGHi"), "ab_cdef_g_hi");
+  EXPECT_EQ(NormalizeIdentifier("aBCDe"), "a_bc_de");
+}
+
+TEST(NamingTest, ReducesAlphabetAndUnderscores) {
+  EXPECT_EQ(NormalizeIdentifier("  spaced name  "), "spaced_name");
+  EXPECT_EQ(NormalizeIdentifier("a.b/c"), "a_b_c");
+  EXPECT_EQ(NormalizeIdentifier("a+b*c@d|e-f"), "axbxcadle_f");
+  EXPECT_EQ(NormalizeIdentifier("a  ..  b"), "a_b");
+  EXPECT_EQ(NormalizeIdentifier("a__b"), "a_b");
+  EXPECT_EQ(NormalizeIdentifier("trailing__"), "trailingxx");
+  EXPECT_EQ(NormalizeIdentifier("Größe"), "gr_e");
+}
+
+TEST(NamingTest, PrefixesLeadingDigits) {
+  EXPECT_EQ(NormalizeIdentifier("1st"), "_1st");
+  EXPECT_EQ(NormalizeIdentifier("2024Value"), "_2024_value");
+}
+
+TEST(NamingTest, BlankKeysGetTheEmptyName) {
+  EXPECT_EQ(NormalizeIdentifier(""), "_empty");
+  EXPECT_EQ(NormalizeIdentifier("   "), "_empty");
+}
+
+TEST(NamingTest, PathsKeepTheirSeparator) {
+  EXPECT_EQ(NormalizePath("geometry__coordinateType"), "geometry__coordinate_type");
+  EXPECT_EQ(NormalizePath("a____b"), "a__b");
+  EXPECT_EQ(ShortenFragments({"taxonomy", "banding_codes"}), "taxonomy__banding_codes");
+  EXPECT_EQ(ShortenFragments({"a", "", "b"}), "a__b");
+}
+
+TEST(NamingTest, ShortensWithHashTagLikeDlt) {
+  // Tag = lower(base64(shake_128("a_very_long_identifier").digest(4))) with /+ -> ab, computed
+  // with Python's hashlib.
+  EXPECT_EQ(NormalizeIdentifier("a_very_long_identifier", 10), "a_5pamiwer");
+  EXPECT_EQ(NormalizeIdentifier("a_very_long_identifier", 64), "a_very_long_identifier");
+  EXPECT_EQ(NormalizeIdentifier("aVeryLongIdentifier", 10).size(), 10u);
+}
+
+TEST(DigestTest, MatchesPythonBase64AndShake) {
+  EXPECT_EQ(Base64NoPad(std::string("\x00\x01\x02\xff\xfe", 5)), "AAEC//4");
+  // base64(shake_128("ROOTID_t__tags_0").digest(10)) from Python's hashlib.
+  EXPECT_EQ(Digest128("ROOTID_t__tags_0"), "up74rXjQR/EjEA");
+  EXPECT_EQ(RandomDltId().size(), 14u);
+  EXPECT_NE(RandomDltId(), RandomDltId());
+}
+
+}  // namespace
+}  // namespace databox::normalize

@@ -1,0 +1,287 @@
+#include "normalize/normalizer.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "normalize/iso_datetime.h"
+
+namespace databox::normalize {
+namespace {
+
+using ::testing::ElementsAre;
+
+std::unique_ptr<Normalizer> MakeNormalizer(ResourceHints hints) {
+  NormalizerOptions options;
+  options.row_id_generator = [] { return std::string("ROOTID"); };
+  auto normalizer = Normalizer::Make(std::move(hints), "1752600000.123456", options);
+  EXPECT_TRUE(normalizer.has_value()) << normalizer.error().ToString();
+  return std::move(*normalizer);
+}
+
+ResourceHints Hints(WriteDisposition disposition = WriteDisposition::kAppend) {
+  ResourceHints hints;
+  hints.resource = "things";
+  hints.table_name = "t";
+  hints.write_disposition = disposition;
+  return hints;
+}
+
+std::vector<std::string> ColumnNames(const TableSchema& schema) {
+  std::vector<std::string> names;
+  for (const Column& column : schema.columns) names.push_back(column.name);
+  return names;
+}
+
+const TableBatch* FindBatch(const std::vector<TableBatch>& batches, std::string_view name) {
+  for (const TableBatch& batch : batches) {
+    if (batch.schema.name == name) return &batch;
+  }
+  return nullptr;
+}
+
+template <typename Values>
+const Values& ColumnOf(const TableBatch& batch, std::string_view name) {
+  for (std::size_t i = 0; i < batch.schema.columns.size(); ++i) {
+    if (batch.schema.columns[i].name == name) return std::get<Values>(batch.columns[i]);
+  }
+  ADD_FAILURE() << "no column " << name << " in " << batch.schema.name;
+  static const Values kEmpty;
+  return kEmpty;
+}
+
+TEST(NormalizerTest, FlattensObjectsAndNamesColumnsSnakeCase) {
+  auto n = MakeNormalizer(Hints());
+  ASSERT_TRUE(
+      n->Add(Json::parse(R"({"eventId": 7, "geometry": {"type": "Point", "depthKm": 1.5}})")));
+  auto schemas = n->Schemas();
+  ASSERT_EQ(schemas.size(), 1u);
+  EXPECT_THAT(
+      ColumnNames(schemas[0]),
+      ElementsAre("event_id", "geometry__type", "geometry__depth_km", "_dlt_load_id", "_dlt_id"));
+  const Column* id = schemas[0].FindColumn("_dlt_id");
+  ASSERT_NE(id, nullptr);
+  EXPECT_TRUE(id->row_key && id->unique && !id->nullable);
+  EXPECT_EQ(schemas[0].FindColumn("event_id")->data_type, DataType::kBigint);
+  EXPECT_EQ(schemas[0].FindColumn("geometry__depth_km")->data_type, DataType::kDouble);
+  auto batches = n->Flush();
+  ASSERT_EQ(batches.size(), 1u);
+  EXPECT_EQ(ColumnOf<StringValues>(batches[0], "_dlt_load_id")[0], "1752600000.123456");
+}
+
+TEST(NormalizerTest, ListsBecomeChildTablesWithDeterministicIds) {
+  auto n = MakeNormalizer(Hints(WriteDisposition::kMerge));
+  ASSERT_TRUE(n->Add(
+      Json::parse(R"({"id": 1, "tags": ["a", "b"], "items": [{"x": 1, "sub": [10, 20]}]})")));
+  auto schemas = n->Schemas();
+  ASSERT_EQ(schemas.size(), 4u);
+  EXPECT_EQ(schemas[0].name, "t");
+  EXPECT_EQ(schemas[1].name, "t__tags");
+  EXPECT_EQ(schemas[1].parent, "t");
+  EXPECT_EQ(schemas[2].name, "t__items");
+  EXPECT_EQ(schemas[3].name, "t__items__sub");
+  EXPECT_EQ(schemas[3].parent, "t__items");
+  // Root rows carry the load id; child rows carry parent, index and (merge) root id instead.
+  EXPECT_THAT(ColumnNames(schemas[0]), ElementsAre("id", "_dlt_load_id", "_dlt_id"));
+  EXPECT_THAT(ColumnNames(schemas[1]),
+              ElementsAre("value", "_dlt_root_id", "_dlt_parent_id", "_dlt_list_idx", "_dlt_id"));
+  EXPECT_THAT(ColumnNames(schemas[2]),
+              ElementsAre("x", "_dlt_root_id", "_dlt_parent_id", "_dlt_list_idx", "_dlt_id"));
+  const Column* root_id = schemas[1].FindColumn("_dlt_root_id");
+  EXPECT_TRUE(root_id->root_key && !root_id->nullable);
+  EXPECT_TRUE(schemas[1].FindColumn("_dlt_parent_id")->parent_key);
+  EXPECT_EQ(schemas[1].FindColumn("_dlt_list_idx")->data_type, DataType::kBigint);
+
+  auto batches = n->Flush();
+  const TableBatch* tags = FindBatch(batches, "t__tags");
+  ASSERT_NE(tags, nullptr);
+  EXPECT_EQ(tags->num_rows, 2u);
+  EXPECT_THAT(ColumnOf<StringValues>(*tags, "value"), ElementsAre("a", "b"));
+  EXPECT_THAT(ColumnOf<StringValues>(*tags, "_dlt_parent_id"), ElementsAre("ROOTID", "ROOTID"));
+  EXPECT_THAT(ColumnOf<StringValues>(*tags, "_dlt_root_id"), ElementsAre("ROOTID", "ROOTID"));
+  EXPECT_THAT(ColumnOf<Int64Values>(*tags, "_dlt_list_idx"), ElementsAre(0, 1));
+  // base64(shake_128(f"{parent_id}_{table}_{idx}").digest(10)), from Python's hashlib.
+  EXPECT_EQ(ColumnOf<StringValues>(*tags, "_dlt_id")[0], "up74rXjQR/EjEA");
+  const TableBatch* items = FindBatch(batches, "t__items");
+  ASSERT_NE(items, nullptr);
+  EXPECT_EQ(ColumnOf<StringValues>(*items, "_dlt_id")[0], "bOr1kAtAJatTNg");
+  const TableBatch* sub = FindBatch(batches, "t__items__sub");
+  ASSERT_NE(sub, nullptr);
+  EXPECT_THAT(ColumnOf<StringValues>(*sub, "_dlt_parent_id"),
+              ElementsAre("bOr1kAtAJatTNg", "bOr1kAtAJatTNg"));
+  EXPECT_EQ(ColumnOf<StringValues>(*sub, "_dlt_id")[1], "a0OpULpiWniGJw");
+  EXPECT_THAT(ColumnOf<StringValues>(*sub, "_dlt_root_id"), ElementsAre("ROOTID", "ROOTID"));
+}
+
+TEST(NormalizerTest, RootKeyIsPropagatedOnlyForMerge) {
+  auto n = MakeNormalizer(Hints(WriteDisposition::kReplace));
+  ASSERT_TRUE(n->Add(Json::parse(R"({"id": 1, "tags": ["a"]})")));
+  auto schemas = n->Schemas();
+  ASSERT_EQ(schemas.size(), 2u);
+  EXPECT_EQ(schemas[1].FindColumn("_dlt_root_id"), nullptr);
+  EXPECT_NE(schemas[1].FindColumn("_dlt_parent_id"), nullptr);
+}
+
+TEST(NormalizerTest, ListsOfListsGetAListTable) {
+  auto n = MakeNormalizer(Hints());
+  ASSERT_TRUE(n->Add(Json::parse(R"({"coords": [[1, 2], [3, 4]]})")));
+  auto schemas = n->Schemas();
+  ASSERT_EQ(schemas.size(), 3u);
+  EXPECT_EQ(schemas[1].name, "t__coords");
+  EXPECT_EQ(schemas[2].name, "t__coords__list");
+  EXPECT_EQ(n->Flush()[2].num_rows, 4u);
+}
+
+TEST(NormalizerTest, ConflictingTypesCreateVariantColumns) {
+  auto n = MakeNormalizer(Hints());
+  ASSERT_TRUE(n->Add(Json::parse(R"({"a": 1})")));
+  ASSERT_TRUE(n->Add(Json::parse(R"({"a": "12"})")));  // coerces to bigint
+  ASSERT_TRUE(n->Add(Json::parse(R"({"a": "twelve"})")));
+  ASSERT_TRUE(n->Add(Json::parse(R"({"a": 2.5})")));
+  ASSERT_TRUE(n->Add(Json::parse(R"({"a": 3.0})")));  // integral double fits bigint
+  auto schema = n->Schemas()[0];
+  EXPECT_THAT(ColumnNames(schema),
+              ElementsAre("a", "_dlt_load_id", "_dlt_id", "a__v_text", "a__v_double"));
+  EXPECT_TRUE(schema.FindColumn("a__v_text")->variant);
+  EXPECT_EQ(schema.FindColumn("a__v_text")->data_type, DataType::kText);
+  auto batch = n->Flush()[0];
+  EXPECT_THAT(ColumnOf<Int64Values>(batch, "a"), ElementsAre(1, 12, std::nullopt, std::nullopt, 3));
+  EXPECT_THAT(ColumnOf<StringValues>(batch, "a__v_text"),
+              ElementsAre(std::nullopt, std::nullopt, "twelve", std::nullopt, std::nullopt));
+  EXPECT_THAT(ColumnOf<DoubleValues>(batch, "a__v_double"),
+              ElementsAre(std::nullopt, std::nullopt, std::nullopt, 2.5, std::nullopt));
+}
+
+TEST(NormalizerTest, TextColumnsTakeOtherScalarsAsText) {
+  auto n = MakeNormalizer(Hints());
+  ASSERT_TRUE(n->Add(Json::parse(R"({"s": "x"})")));
+  ASSERT_TRUE(n->Add(Json::parse(R"({"s": 5})")));
+  ASSERT_TRUE(n->Add(Json::parse(R"({"s": 1.0})")));
+  ASSERT_TRUE(n->Add(Json::parse(R"({"s": true})")));
+  auto batch = n->Flush()[0];
+  EXPECT_THAT(ColumnOf<StringValues>(batch, "s"), ElementsAre("x", "5", "1.0", "True"));
+}
+
+TEST(NormalizerTest, DetectsIsoTimestampsButNotDates) {
+  auto n = MakeNormalizer(Hints());
+  ASSERT_TRUE(n->Add(Json::parse(
+      R"({"at": "2026-01-02T16:52:33+01:00", "day": "2022-05-29", "local": "2026-01-03T08:41"})")));
+  auto schema = n->Schemas()[0];
+  EXPECT_EQ(schema.FindColumn("at")->data_type, DataType::kTimestamp);
+  EXPECT_EQ(schema.FindColumn("local")->data_type, DataType::kTimestamp);
+  EXPECT_EQ(schema.FindColumn("day")->data_type, DataType::kText);
+  auto batch = n->Flush()[0];
+  // 2026-01-02T15:52:33Z: 20455 days since the epoch (date -d 2026-01-02 +%s / 86400).
+  const int64_t expected = (20455LL * 86400 + 15 * 3600 + 52 * 60 + 33) * 1'000'000;
+  EXPECT_EQ(ColumnOf<Int64Values>(batch, "at")[0], expected);
+}
+
+TEST(NormalizerTest, NullOnlyColumnsAreNotCreatedButHintedOnesAre) {
+  ResourceHints hints = Hints();
+  hints.columns.push_back(ColumnHint{"loadedAt", DataType::kTimestamp, std::nullopt, false});
+  auto n = MakeNormalizer(hints);
+  ASSERT_TRUE(n->Add(Json::parse(R"({"a": null, "b": 1})")));
+  auto schema = n->Schemas()[0];
+  EXPECT_THAT(ColumnNames(schema), ElementsAre("loaded_at", "b", "_dlt_load_id", "_dlt_id"));
+  EXPECT_TRUE(schema.FindColumn("loaded_at")->nullable);
+  ASSERT_TRUE(n->Add(Json::parse(R"({"a": "now seen"})")));
+  EXPECT_NE(n->Schemas()[0].FindColumn("a"), nullptr);
+}
+
+TEST(NormalizerTest, HintsOverrideInference) {
+  ResourceHints hints = Hints(WriteDisposition::kMerge);
+  hints.primary_key = {"id"};
+  hints.columns.push_back(ColumnHint{"eventDate", DataType::kText, std::nullopt, false});
+  hints.columns.push_back(ColumnHint{"ratio", DataType::kDouble, std::nullopt, false});
+  auto n = MakeNormalizer(hints);
+  ASSERT_TRUE(
+      n->Add(Json::parse(R"({"id": "x1", "eventDate": "2026-01-02T16:52:33", "ratio": 1})")));
+  auto schema = n->Schemas()[0];
+  EXPECT_EQ(schema.FindColumn("event_date")->data_type, DataType::kText);
+  EXPECT_EQ(schema.FindColumn("ratio")->data_type, DataType::kDouble);
+  const Column* id = schema.FindColumn("id");
+  ASSERT_NE(id, nullptr);
+  EXPECT_TRUE(id->primary_key);
+  EXPECT_FALSE(id->nullable);
+  EXPECT_EQ(id->data_type, DataType::kText);
+  auto batch = n->Flush()[0];
+  EXPECT_THAT(ColumnOf<DoubleValues>(batch, "ratio"), ElementsAre(1.0));
+}
+
+TEST(NormalizerTest, NullPrimaryKeyFailsAndStopsTheNormalizer) {
+  ResourceHints hints = Hints(WriteDisposition::kMerge);
+  hints.primary_key = {"id"};
+  auto n = MakeNormalizer(hints);
+  ASSERT_TRUE(n->Add(Json::parse(R"({"id": 1})")));
+  auto status = n->Add(Json::parse(R"({"id": null})"));
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().kind, ErrorKind::kData);
+  EXPECT_THAT(status.error().message, ::testing::HasSubstr("'id'"));
+  EXPECT_FALSE(n->Add(Json::parse(R"({"id": 2})")));
+}
+
+TEST(NormalizerTest, JsonHintKeepsNestedValueWhole) {
+  ResourceHints hints = Hints();
+  hints.columns.push_back(ColumnHint{"geometry", DataType::kJson, std::nullopt, false});
+  auto n = MakeNormalizer(hints);
+  ASSERT_TRUE(n->Add(Json::parse(R"({"geometry": {"type": "Point", "coordinates": [1.5, 2]}})")));
+  auto schemas = n->Schemas();
+  ASSERT_EQ(schemas.size(), 1u);
+  auto batch = n->Flush()[0];
+  EXPECT_THAT(ColumnOf<StringValues>(batch, "geometry"),
+              ElementsAre(R"({"type":"Point","coordinates":[1.5,2]})"));
+}
+
+TEST(NormalizerTest, MaxNestingKeepsDeeperValuesAsJson) {
+  ResourceHints hints = Hints();
+  hints.max_nesting = 1;
+  auto n = MakeNormalizer(hints);
+  ASSERT_TRUE(n->Add(Json::parse(R"({"a": {"b": {"c": 1}}, "l": [{"m": [1]}]})")));
+  auto schemas = n->Schemas();
+  ASSERT_EQ(schemas.size(), 2u);
+  EXPECT_EQ(schemas[0].FindColumn("a__b")->data_type, DataType::kJson);
+  EXPECT_EQ(schemas[1].name, "t__l");
+  EXPECT_EQ(schemas[1].FindColumn("m")->data_type, DataType::kJson);
+}
+
+TEST(NormalizerTest, FlushKeepsSchemaGrowingAcrossBatches) {
+  auto n = MakeNormalizer(Hints());
+  ASSERT_TRUE(n->Add(Json::parse(R"({"a": 1})")));
+  ASSERT_TRUE(n->Add(Json::parse(R"({"a": 2, "b": "x"})")));
+  EXPECT_EQ(n->BufferedRows(), 2u);
+  auto first = n->Flush();
+  EXPECT_EQ(n->BufferedRows(), 0u);
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_THAT(ColumnOf<StringValues>(first[0], "b"), ElementsAre(std::nullopt, "x"));
+  ASSERT_TRUE(n->Add(Json::parse(R"({"c": true})")));
+  auto second = n->Flush();
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_EQ(second[0].num_rows, 1u);
+  EXPECT_EQ(second[0].schema.columns.size(), first[0].schema.columns.size() + 1);
+  EXPECT_THAT(ColumnOf<BoolValues>(second[0], "c"), ElementsAre(true));
+  EXPECT_THAT(ColumnOf<Int64Values>(second[0], "a"), ElementsAre(std::nullopt));
+  EXPECT_TRUE(n->Flush().empty());
+}
+
+TEST(NormalizerTest, RejectsEmptyTableName) {
+  ResourceHints hints = Hints();
+  hints.table_name = "";
+  auto n = Normalizer::Make(hints, "1.0");
+  ASSERT_FALSE(n);
+  EXPECT_EQ(n.error().kind, ErrorKind::kConfig);
+}
+
+TEST(IsoDateTimeTest, ParsesOnlyWellFormedValues) {
+  EXPECT_TRUE(IsIsoTimestamp("2026-02-08T00:00:00"));
+  EXPECT_TRUE(IsIsoTimestamp("2026-02-08 00:00:00.123Z"));
+  EXPECT_TRUE(IsIsoTimestamp("20260208T000000+0100"));
+  EXPECT_FALSE(IsIsoTimestamp("2026-02-08"));
+  EXPECT_FALSE(IsIsoTimestamp("2026-02-30T00:00:00"));
+  EXPECT_FALSE(IsIsoTimestamp("2026-02-08T25:00"));
+  EXPECT_FALSE(IsIsoTimestamp("flight call"));
+  EXPECT_FALSE(IsIsoTimestamp("12:30"));
+  EXPECT_EQ(ParseIsoLike("1970-01-02")->value, 1);
+  EXPECT_EQ(ParseIsoLike("12:30")->kind, IsoKind::kTime);
+}
+
+}  // namespace
+}  // namespace databox::normalize
