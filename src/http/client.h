@@ -48,6 +48,12 @@ class HttpClient {
   //! serve the clients of several workers; the transport must then be thread-safe.
   static HttpClient WithTransport(std::shared_ptr<Transport> transport, ClientOptions options = {});
 
+  //! Move-only: copies would share one connection cache between threads.
+  HttpClient(HttpClient&&) = default;
+  HttpClient& operator=(HttpClient&&) = default;
+  HttpClient(const HttpClient&) = delete;
+  HttpClient& operator=(const HttpClient&) = delete;
+
   Result<Response> Send(Request request);
   //! GET `url`; the body of a 2xx response or an error.
   Result<Response> Get(std::string url, Headers headers = {});

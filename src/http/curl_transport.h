@@ -16,7 +16,9 @@ struct CurlOptions {
   //! PEM bundle of trusted CAs; the system store when empty.
   std::string ca_bundle;
   std::string user_agent = "databox/0.1";
-  //! Follow up to 5 redirects (file downloads often redirect to a CDN).
+  //! Follow up to 5 redirects (file downloads often redirect to a CDN). libcurl drops
+  //! Authorization and Cookie on a change of host, but not other credential headers (such as
+  //! "token"): turn this off for requests whose credentials must not reach another host.
   bool follow_redirects = true;
 };
 

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
+#include <mutex>
+#include <thread>
 
 #include "http/client.h"
 
@@ -147,6 +150,27 @@ TEST_F(CassetteTest, RepeatedRequestsAreServedInOrderThenTheLastRepeats) {
   for (int i = 0; i < 4; ++i)
     bodies.push_back((*replay)->Send(Get("https://H/x?p=1"), Limits())->body);
   EXPECT_EQ(bodies, (std::vector<std::string>{"first", "second", "third", "third"}));
+}
+
+TEST_F(CassetteTest, ConcurrentClientsShareTheSequence) {
+  Write("a.yaml", "interactions:\n" + Interaction("https://h/x", "first") +
+                      Interaction("https://h/x", "second") + "version: 1\n");
+  auto replay = ReplayTransport::Load(folder_);
+  ASSERT_TRUE(replay.has_value()) << replay.error().ToString();
+  std::mutex mutex;
+  std::map<std::string, int> counts;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 25; ++i) {
+        auto response = (*replay)->Send(Get("https://h/x"), Limits());
+        std::lock_guard lock(mutex);
+        ++counts[response ? response->body : "error"];
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(counts, (std::map<std::string, int>{{"first", 1}, {"second", 99}}));
 }
 
 TEST_F(CassetteTest, CopiesOfACassetteReplayLikeOne) {
