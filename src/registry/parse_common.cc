@@ -25,6 +25,7 @@ Secret ReadSecret(TableReader& reader, std::string_view key, ParseContext& ctx,
   if (!value) {
     if (auto it = ctx.dot_env.find(*name); it != ctx.dot_env.end()) value = it->second;
   }
+  if (value && value->empty()) value.reset();  // an empty assignment counts as unset
   if (!value && !may_be_absent) {
     reader.Report(
         key,

@@ -247,8 +247,10 @@ write_disposition = "replace"
   EXPECT_TRUE(HasProblem(report, 11, "'write_disposition' has unknown value 'upsert'"))
       << report.ToString();
   EXPECT_TRUE(HasProblem(report, 20, "merge\" needs a primary_key")) << report.ToString();
-  EXPECT_TRUE(HasProblem(report, 22, "table 'things' is declared twice (first at line 18)")) << report.ToString();
-  EXPECT_TRUE(HasProblem(report, 27, "source 'dup' is declared twice (first at line 13)")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 22, "table 'things' is declared twice (first at line 18)"))
+      << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 27, "source 'dup' is declared twice (first at line 13)"))
+      << report.ToString();
   EXPECT_EQ(report.problems.size(), 8u) << report.ToString();
   // Hints go with problems, and the report renders as file:line: message (hint: ...).
   EXPECT_THAT(report.ToString(),
@@ -341,6 +343,14 @@ TEST(RegistrySecretTest, MissingEnvVarNamesTheVariable) {
   EXPECT_EQ(report.problems[0].line, 10);
   EXPECT_THAT(report.problems[0].message,
               HasSubstr("environment variable BIRDS_TOKEN (referenced by 'secret') is not set"));
+}
+
+TEST(RegistrySecretTest, EmptyValueCountsAsUnset) {
+  TempConfig config(kAuthSource);
+  config.Write(".env", "BIRDS_TOKEN=\n");
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 10, "BIRDS_TOKEN (referenced by 'secret') is not set"))
+      << report.ToString();
 }
 
 TEST(RegistrySecretTest, ReplayModeAllowsAbsentSecrets) {
