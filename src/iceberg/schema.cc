@@ -88,6 +88,15 @@ Status Schema::Validate() const {
   return Ok();
 }
 
+void AssignFreshFieldIds(std::vector<NestedField>& fields, int32_t& next_id,
+                         std::unordered_map<int32_t, int32_t>* old_to_new) {
+  for (auto& f : fields) {
+    if (old_to_new != nullptr) (*old_to_new)[f.id] = next_id;
+    f.id = next_id++;
+  }
+  for (auto& f : fields) AssignFreshFieldIds(f.type.mutable_fields(), next_id, old_to_new);
+}
+
 nlohmann::json Schema::ToJson() const {
   nlohmann::json j = AsStruct().ToJson();
   j["schema-id"] = schema_id_;

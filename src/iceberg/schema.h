@@ -5,6 +5,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "common/error.h"
@@ -58,5 +59,10 @@ class Schema {
   std::vector<NestedField> fields_;
   std::vector<int32_t> identifier_field_ids_;
 };
+
+//! Renumbers `fields` from `next_id` (advanced past the last id used), a struct's own fields
+//! before their children, as Iceberg's create does. Records old id -> new id if asked.
+void AssignFreshFieldIds(std::vector<NestedField>& fields, int32_t& next_id,
+                         std::unordered_map<int32_t, int32_t>* old_to_new = nullptr);
 
 }  // namespace databox::iceberg
