@@ -13,6 +13,7 @@
 
 #include "iceberg/avro/container_reader.h"
 #include "iceberg/avro/container_writer.h"
+#include "iceberg/avro/test_util.h"
 
 namespace databox::avro {
 namespace {
@@ -35,44 +36,13 @@ class InteropTest : public ::testing::Test {
     fs::remove_all(dir_, ignored);
   }
 
-  //! Runs a python script with arguments; returns its combined output, failing the test on a
-  //! non-zero exit.
-  std::string RunPython(const std::string& script, const std::string& args) {
-    const fs::path script_path = dir_ / "script.py";
-    const fs::path log_path = dir_ / "script.log";
-    std::ofstream(script_path) << script;
-    const std::string command =
-        kPython + " " + script_path.string() + " " + args + " > " + log_path.string() + " 2>&1";
-    const int rc = std::system(command.c_str());
-    std::string log = ReadFile(log_path);
-    EXPECT_EQ(rc, 0) << log;
-    return log;
+  std::string RunPython(std::string_view script, const std::string& args) {
+    return RunVenvPython(dir_, script, args);
   }
-
-  static std::string ReadFile(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-  }
+  static std::string ReadFile(const fs::path& path) { return ReadFileBytes(path); }
 
   fs::path dir_;
 };
-
-constexpr std::string_view kDuckDbReader = R"py(
-import json, sys, duckdb
-path, ext_dir, out = sys.argv[1], sys.argv[2], sys.argv[3]
-con = duckdb.connect(config={'extension_directory': ext_dir, 'autoinstall_known_extensions': False,
-                             'autoload_known_extensions': False})
-con.load_extension('avro')
-rel = con.sql("select * from read_avro('" + path.replace("'", "''") + "')")
-def plain(v):
-    if isinstance(v, (bytes, bytearray)): return v.hex()
-    if isinstance(v, dict): return {str(k): plain(x) for k, x in v.items()}
-    if isinstance(v, list): return [plain(x) for x in v]
-    return v
-json.dump({'columns': rel.columns, 'rows': [[plain(v) for v in row] for row in rel.fetchall()]}, open(out, 'w'))
-)py";
 
 TEST_F(InteropTest, DuckDbReadsWhatWeWrite) {
   auto schema = Schema::Parse(R"({"type": "record", "name": "row", "fields": [
@@ -111,7 +81,7 @@ TEST_F(InteropTest, DuckDbReadsWhatWeWrite) {
     const fs::path avro_path = dir_ / "ours.avro";
     const fs::path json_path = dir_ / "duck.json";
     std::ofstream(avro_path, std::ios::binary) << file;
-    RunPython(std::string(kDuckDbReader),
+    RunPython(kDuckDbAvroReader,
               avro_path.string() + " " + kExtensionDir + " " + json_path.string());
 
     const auto result = nlohmann::json::parse(ReadFile(json_path));
