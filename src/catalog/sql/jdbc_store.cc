@@ -234,12 +234,21 @@ Status JdbcStore::InsertTable(const TableIdentifier& table, std::string_view met
 }
 
 Status JdbcStore::SwapMetadataLocation(const LocationSwap& swap) {
+  if (!swap.expected) {
+    Status inserted = InsertTable(swap.table, swap.next);
+    if (!inserted && inserted.error().kind == ErrorKind::kAlreadyExists) {
+      return MakeError(ErrorKind::kConflict, "table '" + swap.table.ToString() +
+                                                 "' was created by a concurrent commit; reload "
+                                                 "it and retry");
+    }
+    return inserted;
+  }
   DATABOX_ASSIGN_OR_RETURN(
       int64_t changed,
       db_->Run("UPDATE iceberg_tables SET metadata_location = ?5, previous_metadata_location = ?4 "
                "WHERE catalog_name = ?1 AND table_namespace = ?2 AND table_name = ?3 AND "
                "metadata_location = ?4",
-               {catalog_name_, NamespaceToString(swap.table.ns), swap.table.name, swap.expected,
+               {catalog_name_, NamespaceToString(swap.table.ns), swap.table.name, *swap.expected,
                 swap.next}));
   if (changed == 0) {
     return MakeError(ErrorKind::kConflict,

@@ -30,8 +30,9 @@ namespace databox::catalog::sql {
 //! One metadata-location swap inside a transaction.
 struct LocationSwap {
   TableIdentifier table;
-  std::string expected;  //!< current metadata location the commit was planned on
-  std::string next;      //!< the new metadata file
+  //! Current metadata location the commit was planned on; nullopt = the table is created.
+  std::optional<std::string> expected;
+  std::string next;  //!< the new metadata file
 };
 
 class JdbcStore {
@@ -61,7 +62,8 @@ class JdbcStore {
   //! Adds a table row; kAlreadyExists if the name is taken.
   Status InsertTable(const TableIdentifier& table, std::string_view metadata_location);
   //! Compare-and-swap of metadata_location (previous_metadata_location := expected);
-  //! kConflict if the row no longer has `expected` (or was dropped).
+  //! kConflict if the row no longer has `expected` (or was dropped), or, for a create,
+  //! if the table exists.
   Status SwapMetadataLocation(const LocationSwap& swap);
   //! All swaps in one transaction: all land or none (kConflict names the first miss).
   Status SwapMetadataLocations(std::span<const LocationSwap> swaps);

@@ -1,0 +1,265 @@
+#include "catalog/sql/sql_catalog.h"
+
+#include <algorithm>
+
+#include "catalog/metadata_files.h"
+#include "fileio/location.h"
+#include "iceberg/metadata_json.h"
+
+namespace databox::catalog::sql {
+namespace {
+
+constexpr std::string_view kSqliteUriPrefix = "sqlite:///";
+
+Result<std::string> SqlitePathOf(std::string_view uri) {
+  if (uri.starts_with(kSqliteUriPrefix)) uri.remove_prefix(kSqliteUriPrefix.size() - 1);
+  if (!uri.starts_with('/')) {
+    return MakeError(ErrorKind::kConfig,
+                     "SQL catalog uri '" + std::string(uri) +
+                         "' is not supported; use sqlite:///<absolute path> or an absolute path");
+  }
+  return std::string(uri);
+}
+
+//! `result`, with `context` prefixed to its error message if it failed.
+template <typename T>
+std::expected<T, Error> Annotate(std::expected<T, Error> result, const std::string& context) {
+  if (!result) return std::unexpected(result.error().WithContext(context));
+  return result;
+}
+
+bool HasAssertCreate(const TableCommit& commit) {
+  return std::ranges::any_of(commit.requirements, [](const iceberg::TableRequirement& r) {
+    return std::holds_alternative<iceberg::AssertCreate>(r);
+  });
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SqlCatalog>> SqlCatalog::Open(SqlCatalogOptions options,
+                                                     std::shared_ptr<fileio::FileIO> io) {
+  if (options.name.empty()) {
+    return MakeError(ErrorKind::kConfig, "SQL catalog needs a name (catalog_name)");
+  }
+  if (io == nullptr) return MakeError(ErrorKind::kInternal, "SQL catalog opened without a FileIO");
+  DATABOX_RETURN_IF_ERROR(Annotate(fileio::SchemeOf(options.warehouse),
+                                   "SQL catalog '" + options.name + "' warehouse"));
+  DATABOX_ASSIGN_OR_RETURN(std::string path, SqlitePathOf(options.uri));
+  DATABOX_ASSIGN_OR_RETURN(auto store,
+                           JdbcStore::Open(path, options.name, options.busy_timeout_ms));
+  return std::unique_ptr<SqlCatalog>(
+      new SqlCatalog(std::move(options), std::move(io), std::move(store)));
+}
+
+std::string SqlCatalog::DefaultTableLocation(const TableIdentifier& table) const {
+  std::string location = options_.warehouse;
+  for (const std::string& level : table.ns) location = fileio::JoinLocation(location, level);
+  return fileio::JoinLocation(location, table.name);
+}
+
+Status SqlCatalog::CreateNamespace(const Namespace& ns, const Properties& properties) {
+  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+  std::lock_guard lock(store_mutex_);
+  return store_->CreateNamespace(ns, properties);
+}
+
+Result<std::vector<Namespace>> SqlCatalog::ListNamespaces(const Namespace& parent) {
+  DATABOX_RETURN_IF_ERROR(ValidateNamespace(parent, /*allow_root=*/true));
+  if (!parent.empty()) DATABOX_RETURN_IF_ERROR(RequireNamespace(parent));
+  std::lock_guard lock(store_mutex_);
+  return store_->ListNamespaces(parent);
+}
+
+Result<bool> SqlCatalog::NamespaceExists(const Namespace& ns) {
+  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+  std::lock_guard lock(store_mutex_);
+  return store_->NamespaceExists(ns);
+}
+
+Result<Properties> SqlCatalog::LoadNamespaceProperties(const Namespace& ns) {
+  DATABOX_RETURN_IF_ERROR(RequireNamespace(ns));
+  std::lock_guard lock(store_mutex_);
+  return store_->NamespaceProperties(ns);
+}
+
+Status SqlCatalog::UpdateNamespaceProperties(const Namespace& ns,
+                                             std::span<const std::string> removals,
+                                             const Properties& updates) {
+  DATABOX_RETURN_IF_ERROR(RequireNamespace(ns));
+  std::lock_guard lock(store_mutex_);
+  return store_->UpdateNamespaceProperties(ns, removals, updates);
+}
+
+Status SqlCatalog::DropNamespace(const Namespace& ns) {
+  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+  std::lock_guard lock(store_mutex_);
+  return store_->DropNamespace(ns);
+}
+
+Result<std::vector<TableIdentifier>> SqlCatalog::ListTables(const Namespace& ns) {
+  DATABOX_RETURN_IF_ERROR(RequireNamespace(ns));
+  std::lock_guard lock(store_mutex_);
+  return store_->ListTables(ns);
+}
+
+Result<bool> SqlCatalog::TableExists(const TableIdentifier& table) {
+  DATABOX_ASSIGN_OR_RETURN(auto location, Locate(table));
+  return location.has_value();
+}
+
+Result<LoadedTable> SqlCatalog::LoadTable(const TableIdentifier& table) {
+  DATABOX_ASSIGN_OR_RETURN(auto location, Locate(table));
+  if (!location) {
+    return MakeError(
+        ErrorKind::kNotFound,
+        "table '" + table.ToString() + "' does not exist in catalog '" + options_.name + "'");
+  }
+  DATABOX_ASSIGN_OR_RETURN(iceberg::TableMetadata metadata, ReadMetadata(table, *location));
+  return LoadedTable{.metadata_location = *location, .metadata = std::move(metadata)};
+}
+
+Result<LoadedTable> SqlCatalog::CreateTable(const TableIdentifier& table,
+                                            const iceberg::Schema& schema,
+                                            const iceberg::PartitionSpec& spec,
+                                            const iceberg::SortOrder& sort_order,
+                                            const Properties& properties,
+                                            std::optional<std::string> location) {
+  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+  DATABOX_RETURN_IF_ERROR(RequireNamespace(table.ns));
+  DATABOX_ASSIGN_OR_RETURN(auto existing, Locate(table));
+  if (existing) {
+    return MakeError(
+        ErrorKind::kAlreadyExists,
+        "table '" + table.ToString() + "' already exists in catalog '" + options_.name + "'");
+  }
+  DATABOX_ASSIGN_OR_RETURN(
+      iceberg::TableMetadata metadata,
+      iceberg::NewTableMetadata(schema, spec, sort_order,
+                                location.value_or(DefaultTableLocation(table)), properties));
+  std::string metadata_location = NewMetadataLocation(metadata, std::nullopt);
+  DATABOX_RETURN_IF_ERROR(
+      io_->WriteNew(metadata_location, iceberg::TableMetadataToJsonString(metadata)));
+  {
+    std::lock_guard lock(store_mutex_);
+    DATABOX_RETURN_IF_ERROR(store_->InsertTable(table, metadata_location));
+  }
+  return LoadedTable{.metadata_location = metadata_location, .metadata = std::move(metadata)};
+}
+
+Result<SqlCatalog::Staged> SqlCatalog::Stage(const TableCommit& commit) {
+  const TableIdentifier& table = commit.identifier;
+  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+  DATABOX_ASSIGN_OR_RETURN(auto current_location, Locate(table));
+  std::optional<iceberg::TableMetadata> current;
+  if (current_location) {
+    DATABOX_ASSIGN_OR_RETURN(current, ReadMetadata(table, *current_location));
+  } else if (!HasAssertCreate(commit)) {
+    return MakeError(ErrorKind::kNotFound, "cannot commit to table '" + table.ToString() +
+                                               "': it does not exist in catalog '" + options_.name +
+                                               "'; create it (assert-create) first");
+  } else {
+    DATABOX_RETURN_IF_ERROR(RequireNamespace(table.ns));
+  }
+  const iceberg::TableMetadata* base = current ? &*current : nullptr;
+  std::string context = "committing to '" + table.ToString() + "'";
+  DATABOX_RETURN_IF_ERROR(Annotate(iceberg::CheckRequirements(base, commit.requirements), context));
+  if (current && commit.updates.empty()) {
+    // Nothing to change: the swap re-asserts that the table is still at this version.
+    return Staged{.swap = {table, current_location, *current_location},
+                  .result = {*current_location, std::move(*current)}};
+  }
+  DATABOX_ASSIGN_OR_RETURN(iceberg::TableMetadata next,
+                           Annotate(iceberg::ApplyUpdates(base, commit.updates), context));
+  if (next.location.empty()) next.location = DefaultTableLocation(table);
+  if (current) iceberg::AppendMetadataLog(next, *current_location, current->last_updated_ms);
+  std::string next_location = NewMetadataLocation(next, current_location);
+  DATABOX_RETURN_IF_ERROR(
+      Annotate(io_->WriteNew(next_location, iceberg::TableMetadataToJsonString(next)), context));
+  return Staged{.swap = {table, current_location, next_location},
+                .result = {next_location, std::move(next)}};
+}
+
+Result<LoadedTable> SqlCatalog::CommitTable(const TableCommit& commit) {
+  DATABOX_ASSIGN_OR_RETURN(Staged staged, Stage(commit));
+  std::lock_guard lock(store_mutex_);
+  DATABOX_RETURN_IF_ERROR(store_->SwapMetadataLocation(staged.swap));
+  return std::move(staged.result);
+}
+
+Result<std::vector<LoadedTable>> SqlCatalog::CommitTransaction(
+    std::span<const TableCommit> commits) {
+  for (size_t i = 0; i < commits.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (commits[i].identifier == commits[j].identifier) {
+        return MakeError(ErrorKind::kConfig, "transaction commits table '" +
+                                                 commits[i].identifier.ToString() +
+                                                 "' twice; merge its updates into one commit");
+      }
+    }
+  }
+  std::vector<LocationSwap> swaps;
+  std::vector<LoadedTable> results;
+  for (const TableCommit& commit : commits) {
+    DATABOX_ASSIGN_OR_RETURN(Staged staged, Stage(commit));
+    swaps.push_back(std::move(staged.swap));
+    results.push_back(std::move(staged.result));
+  }
+  std::lock_guard lock(store_mutex_);
+  DATABOX_RETURN_IF_ERROR(store_->SwapMetadataLocations(swaps));
+  return results;
+}
+
+Status SqlCatalog::DropTable(const TableIdentifier& table) {
+  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+  std::lock_guard lock(store_mutex_);
+  return store_->DropTable(table);
+}
+
+Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
+  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(from));
+  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(to));
+  DATABOX_RETURN_IF_ERROR(RequireNamespace(to.ns));
+  std::lock_guard lock(store_mutex_);
+  return store_->RenameTable(from, to);
+}
+
+Result<LoadedTable> SqlCatalog::RegisterTable(const TableIdentifier& table,
+                                              std::string_view metadata_location) {
+  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+  DATABOX_RETURN_IF_ERROR(RequireNamespace(table.ns));
+  std::string location(metadata_location);
+  DATABOX_ASSIGN_OR_RETURN(iceberg::TableMetadata metadata, ReadMetadata(table, location));
+  {
+    std::lock_guard lock(store_mutex_);
+    DATABOX_RETURN_IF_ERROR(store_->InsertTable(table, location));
+  }
+  return LoadedTable{.metadata_location = std::move(location), .metadata = std::move(metadata)};
+}
+
+Result<std::optional<std::string>> SqlCatalog::Locate(const TableIdentifier& table) {
+  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+  std::lock_guard lock(store_mutex_);
+  return store_->MetadataLocation(table);
+}
+
+Result<iceberg::TableMetadata> SqlCatalog::ReadMetadata(const TableIdentifier& table,
+                                                        const std::string& location) {
+  std::string context =
+      "reading metadata of table '" + table.ToString() + "' at '" + location + "'";
+  DATABOX_ASSIGN_OR_RETURN(std::string text, Annotate(io_->Read(location), context));
+  return Annotate(iceberg::ParseTableMetadata(text), context);
+}
+
+Status SqlCatalog::RequireNamespace(const Namespace& ns) {
+  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+  std::lock_guard lock(store_mutex_);
+  DATABOX_ASSIGN_OR_RETURN(bool exists, store_->NamespaceExists(ns));
+  if (!exists) {
+    return MakeError(ErrorKind::kNotFound, "namespace '" + NamespaceToString(ns) +
+                                               "' does not exist in catalog '" + options_.name +
+                                               "'; create it first");
+  }
+  return Ok();
+}
+
+}  // namespace databox::catalog::sql

@@ -1,0 +1,88 @@
+// SqlCatalog: the embedded default catalog. Table pointers live in a SQLite database laid out
+// as the Iceberg JDBC catalog (jdbc_store.h), so pyiceberg's SqlCatalog and Iceberg Java's
+// JdbcCatalog read and write the same tables; metadata files go through FileIO.
+//
+// A commit: load the current metadata, check the requirements, apply the updates, write
+// <metadata folder>/<version>-<uuid>.metadata.json with FileIO::WriteNew, then swap the
+// table's metadata_location only if it is still the one the commit started from. A lost
+// race is kConflict (reload and retry). A file written by a commit that then failed is left
+// in place: it is unreferenced, and removing orphans is maintenance's job.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "catalog/catalog.h"
+#include "catalog/sql/jdbc_store.h"
+#include "fileio/file_io.h"
+
+namespace databox::catalog::sql {
+
+struct SqlCatalogOptions {
+  std::string name;       //!< catalog_name in the database
+  std::string uri;        //!< "sqlite:///abs/path.db" or an absolute path to the database file
+  std::string warehouse;  //!< root location of new tables ("file:///…", "/…" or "s3://…")
+  int busy_timeout_ms = 30000;  //!< how long a writer waits for another process's lock
+};
+
+class SqlCatalog final : public Catalog {
+ public:
+  //! Opens (and initialises if new) the catalog database.
+  static Result<std::unique_ptr<SqlCatalog>> Open(SqlCatalogOptions options,
+                                                  std::shared_ptr<fileio::FileIO> io);
+
+  //! <warehouse>/<namespace levels>/<table>.
+  std::string DefaultTableLocation(const TableIdentifier& table) const;
+
+  std::string_view Name() const override { return options_.name; }
+  Status CreateNamespace(const Namespace& ns, const Properties& properties) override;
+  Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override;
+  Result<bool> NamespaceExists(const Namespace& ns) override;
+  Result<Properties> LoadNamespaceProperties(const Namespace& ns) override;
+  Status UpdateNamespaceProperties(const Namespace& ns, std::span<const std::string> removals,
+                                   const Properties& updates) override;
+  Status DropNamespace(const Namespace& ns) override;
+  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override;
+  Result<bool> TableExists(const TableIdentifier& table) override;
+  Result<LoadedTable> LoadTable(const TableIdentifier& table) override;
+  Result<LoadedTable> CreateTable(const TableIdentifier& table, const iceberg::Schema& schema,
+                                  const iceberg::PartitionSpec& spec,
+                                  const iceberg::SortOrder& sort_order,
+                                  const Properties& properties,
+                                  std::optional<std::string> location) override;
+  Result<LoadedTable> CommitTable(const TableCommit& commit) override;
+  Result<std::vector<LoadedTable>> CommitTransaction(std::span<const TableCommit> commits) override;
+  Status DropTable(const TableIdentifier& table) override;
+  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override;
+  Result<LoadedTable> RegisterTable(const TableIdentifier& table,
+                                    std::string_view metadata_location) override;
+
+ private:
+  //! A commit whose metadata file is written and which only awaits its swap.
+  struct Staged {
+    LocationSwap swap;
+    LoadedTable result;
+  };
+
+  SqlCatalog(SqlCatalogOptions options, std::shared_ptr<fileio::FileIO> io,
+             std::unique_ptr<JdbcStore> store)
+      : options_(std::move(options)), io_(std::move(io)), store_(std::move(store)) {}
+
+  //! The table's metadata location, or nullopt if it does not exist.
+  Result<std::optional<std::string>> Locate(const TableIdentifier& table);
+  //! Reads and parses a metadata file.
+  Result<iceberg::TableMetadata> ReadMetadata(const TableIdentifier& table,
+                                              const std::string& location);
+  //! kNotFound unless the namespace exists.
+  Status RequireNamespace(const Namespace& ns);
+  //! Loads, checks, applies and writes the new metadata file of one commit.
+  Result<Staged> Stage(const TableCommit& commit);
+
+  SqlCatalogOptions options_;
+  std::shared_ptr<fileio::FileIO> io_;
+  std::mutex store_mutex_;            //!< serializes use of the one database connection
+  std::unique_ptr<JdbcStore> store_;  //!< guarded by store_mutex_
+};
+
+}  // namespace databox::catalog::sql
