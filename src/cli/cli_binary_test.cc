@@ -1,0 +1,191 @@
+// Runs the built `databox` binary as a user would and checks exit codes and output.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+//! Runs the binary with `args` and extra environment entries ("NAME=value").
+RunResult RunDatabox(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
+                     const fs::path& cwd = fs::current_path()) {
+  const fs::path dir = fs::temp_directory_path() / ("databox_cli_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const fs::path out = dir / "out", err = dir / "err";
+  pid_t pid = fork();
+  if (pid == 0) {
+    int fo = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int fe = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(fo, 1);
+    dup2(fe, 2);
+    if (chdir(cwd.c_str()) != 0) _exit(127);
+    for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(DATABOX_BINARY));
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(DATABOX_BINARY, argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  RunResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = Slurp(out);
+  r.err = Slurp(err);
+  fs::remove_all(dir);
+  return r;
+}
+
+bool Contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+TEST(DataboxBinary, HelpListsEveryCommand) {
+  auto r = RunDatabox({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* cmd :
+       {"validate", "sources", "run", "refresh", "status", "inspect", "query", "catalog"}) {
+    EXPECT_TRUE(Contains(r.out, std::string("  ") + cmd)) << cmd << "\n" << r.out;
+  }
+  EXPECT_TRUE(Contains(r.out, "Exit codes"));
+}
+
+TEST(DataboxBinary, VersionNamesDuckDb) {
+  auto r = RunDatabox({"--version"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(Contains(r.out, "databox ")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "DuckDB v1.5.5")) << r.out;
+}
+
+TEST(DataboxBinary, EverySubcommandHasHelp) {
+  for (const char* cmd :
+       {"validate", "sources", "run", "refresh", "status", "inspect", "query", "catalog"}) {
+    auto r = RunDatabox({cmd, "--help"});
+    EXPECT_EQ(r.exit_code, 0) << cmd;
+    EXPECT_TRUE(Contains(r.out, std::string("Usage: databox ") + cmd)) << cmd << ": " << r.out;
+  }
+}
+
+TEST(DataboxBinary, UsageErrorsExitTwo) {
+  auto unknown = RunDatabox({"frobnicate"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_TRUE(Contains(unknown.err, "unknown command 'frobnicate'")) << unknown.err;
+
+  auto bad_option = RunDatabox({"sources", "--colour"});
+  EXPECT_EQ(bad_option.exit_code, 2);
+  EXPECT_TRUE(Contains(bad_option.err, "--colour")) << bad_option.err;
+
+  auto nothing = RunDatabox({});
+  EXPECT_EQ(nothing.exit_code, 2);
+}
+
+//! A minimal valid registry with one live (not replayed) source whose token is a secret.
+std::string MinimalRegistry(const std::string& source_name, const std::string& extra_resource_key) {
+  return "[project]\nstate_dir = \"state\"\n\n"
+         "[[source]]\n"
+         "name = \"" +
+         source_name +
+         "\"\n"
+         "eligibility = \"routine\"\n"
+         "kind = \"rest_json\"\n"
+         "base_url = \"https://api.example.org/v1\"\n"
+         "[source.auth]\n"
+         "type = \"header\"\n"
+         "name = \"X-Token\"\n"
+         "secret = \"${DATABOX_TEST_TOKEN}\"\n"
+         "[[source.resource]]\n"
+         "name = \"items\"\n"
+         "path = \"/items\"\n"
+         "primary_key = [\"id\"]\n"
+         "write_disposition = \"merge\"\n" +
+         extra_resource_key +
+         "[[source.resource]]\n"
+         "name = \"items\"\n"
+         "path = \"/items2\"\n"
+         "write_disposition = \"append\"\n";
+}
+
+fs::path WriteTemp(const std::string& name, const std::string& text) {
+  const fs::path dir = fs::temp_directory_path() / ("databox_cli_cfg_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / name) << text;
+  return dir / name;
+}
+
+TEST(DataboxBinary, ValidateAcceptsTheExampleRegistry) {
+  const std::string example = std::string(DATABOX_SOURCE_DIR) + "/examples/databox/databox.toml";
+  auto r = RunDatabox({"--config", example, "validate"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(Contains(r.out, "valid")) << r.out;
+}
+
+TEST(DataboxBinary, ValidateReportsEveryProblemWithFileAndLineAndNoSecret) {
+  // Bad source name (line 5), the token variable missing from the environment (line 12), an
+  // unknown key (line 18), and a second resource "items" (its table opens on line 19).
+  const fs::path cfg = WriteTemp("bad.toml", MinimalRegistry("Bad-Name", "colour = \"red\"\n"));
+  auto missing = RunDatabox({"--config", cfg.string(), "validate"});
+  EXPECT_EQ(missing.exit_code, 2);
+  const std::string file = cfg.string();
+  EXPECT_TRUE(Contains(missing.err, file + ":5:")) << missing.err;
+  EXPECT_TRUE(Contains(missing.err, "Bad-Name")) << missing.err;
+  EXPECT_TRUE(Contains(missing.err, file + ":18:")) << missing.err;
+  EXPECT_TRUE(Contains(missing.err, "colour")) << missing.err;
+  EXPECT_TRUE(Contains(missing.err, file + ":19:")) << missing.err;
+  EXPECT_TRUE(Contains(missing.err, "declared twice")) << missing.err;
+  EXPECT_TRUE(Contains(missing.err, file + ":12:")) << missing.err;
+  EXPECT_TRUE(Contains(missing.err, "DATABOX_TEST_TOKEN")) << missing.err;
+
+  // With the variable set, its value appears in no output, even though problems remain.
+  const std::string secret = "sekret-Value-9f3b7c";
+  auto with_secret =
+      RunDatabox({"--config", cfg.string(), "validate"}, {"DATABOX_TEST_TOKEN=" + secret});
+  EXPECT_EQ(with_secret.exit_code, 2);
+  EXPECT_FALSE(Contains(with_secret.err + with_secret.out, secret));
+  auto sources =
+      RunDatabox({"--config", cfg.string(), "sources", "--json"}, {"DATABOX_TEST_TOKEN=" + secret});
+  EXPECT_EQ(sources.exit_code, 2);
+  EXPECT_FALSE(Contains(sources.err + sources.out, secret));
+}
+
+TEST(DataboxBinary, SourcesListsTheExampleSources) {
+  const std::string example = std::string(DATABOX_SOURCE_DIR) + "/examples/databox/databox.toml";
+  auto r = RunDatabox({"--config", example, "sources", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* name :
+       {"ebird", "noaa", "usgs", "usgs_earthquakes", "gbif", "xeno_canto", "avonet", "usfws"}) {
+    EXPECT_TRUE(Contains(r.out, std::string("\"") + name + "\"")) << name;
+  }
+  EXPECT_TRUE(Contains(r.out, "raw_noaa"));
+  EXPECT_TRUE(Contains(r.out, "explicit"));
+}
+
+TEST(DataboxBinary, UnbuiltCommandSaysSoAndExitsTwo) {
+  auto r = RunDatabox({"catalog", "bootstrap"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(Contains(r.err, "not built yet")) << r.err;
+}
+
+}  // namespace

@@ -1,0 +1,11 @@
+// Factories of the subcommands that are built; see commands.cc for the full table.
+#pragma once
+
+#include "cli/command.h"
+
+namespace databox::cli {
+
+Command ValidateCommand();
+Command SourcesCommand();
+
+}  // namespace databox::cli
