@@ -184,8 +184,7 @@ Result<TableMetadata> TableMetadataFromJson(const nlohmann::json& json) {
   DATABOX_ASSIGN_OR_RETURN(md.refs, ReadRefs(json));
   // Metadata without refs (v1, old writers) has an implicit main branch at the current snapshot.
   if (md.current_snapshot_id && !md.refs.contains(kMainBranch)) {
-    md.refs[kMainBranch] =
-        SnapshotRef{*md.current_snapshot_id, SnapshotRefType::kBranch, {}, {}, {}};
+    md.refs[kMainBranch] = SnapshotRef::Branch(*md.current_snapshot_id);
   }
   if (auto main = md.refs.find(kMainBranch); main != md.refs.end()) {
     md.current_snapshot_id = main->second.snapshot_id;

@@ -47,6 +47,14 @@ struct SnapshotRef {
   std::optional<int64_t> max_snapshot_age_ms;    //!< branches only
   std::optional<int64_t> max_ref_age_ms;
 
+  //! A branch / tag at `snapshot_id` with default retention.
+  static SnapshotRef Branch(int64_t snapshot_id) {
+    return SnapshotRef{snapshot_id, SnapshotRefType::kBranch, {}, {}, {}};
+  }
+  static SnapshotRef Tag(int64_t snapshot_id) {
+    return SnapshotRef{snapshot_id, SnapshotRefType::kTag, {}, {}, {}};
+  }
+
   //! {"snapshot-id":..,"type":"branch"|"tag",...retention}
   nlohmann::json ToJson() const;
   static Result<SnapshotRef> FromJson(const nlohmann::json& json);
