@@ -243,6 +243,14 @@ Status JdbcStore::SwapMetadataLocation(const LocationSwap& swap) {
     }
     return inserted;
   }
+  if (swap.next == *swap.expected) {
+    // A commit without changes only re-asserts the version; previous_metadata_location stays.
+    DATABOX_ASSIGN_OR_RETURN(auto current, MetadataLocation(swap.table));
+    if (current == swap.expected) return Ok();
+    return MakeError(ErrorKind::kConflict, "table '" + swap.table.ToString() +
+                                               "' was changed (or dropped) by a concurrent "
+                                               "commit; reload it and retry");
+  }
   DATABOX_ASSIGN_OR_RETURN(
       int64_t changed,
       db_->Run("UPDATE iceberg_tables SET metadata_location = ?5, previous_metadata_location = ?4 "

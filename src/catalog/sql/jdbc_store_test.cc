@@ -95,6 +95,9 @@ TEST_F(JdbcStoreTest, CompareAndSwapDetectsConcurrentCommitAcrossConnections) {
   ASSERT_FALSE(lost.has_value());
   EXPECT_EQ(lost.error().kind, ErrorKind::kConflict);
   EXPECT_EQ(store_->MetadataLocation(t).value(), "/m1-other");
+  // A swap to the same location re-asserts the version without touching the row.
+  EXPECT_EQ(store_->SwapMetadataLocation({t, "/m0", "/m0"}).error().kind, ErrorKind::kConflict);
+  ASSERT_TRUE(store_->SwapMetadataLocation({t, "/m1-other", "/m1-other"}).has_value());
   // Planned on the current location, it lands.
   ASSERT_TRUE(store_->SwapMetadataLocation({t, "/m1-other", "/m2"}).has_value());
   EXPECT_EQ(other->MetadataLocation(t).value(), "/m2");
@@ -112,6 +115,11 @@ TEST_F(JdbcStoreTest, MultiTableSwapIsAllOrNothing) {
   EXPECT_EQ(result.error().kind, ErrorKind::kConflict);
   EXPECT_EQ(store_->MetadataLocation(a).value(), "/a0");  // a's swap was rolled back
   EXPECT_EQ(store_->MetadataLocation(b).value(), "/b1-other");
+
+  // A create in a transaction fails if the table appeared meanwhile.
+  std::vector<LocationSwap> creates = {{a, "/a0", "/a1"}, {b, std::nullopt, "/b-new"}};
+  EXPECT_EQ(store_->SwapMetadataLocations(creates).error().kind, ErrorKind::kConflict);
+  EXPECT_EQ(store_->MetadataLocation(a).value(), "/a0");
 
   swaps[1].expected = "/b1-other";
   ASSERT_TRUE(store_->SwapMetadataLocations(swaps).has_value());
