@@ -95,15 +95,9 @@ class MetadataBuilder {
   }
 
   Status Apply(const TableUpdate& u, const SetCurrentSchema& a) {
-    int32_t id = a.schema_id;
-    if (id == kLastAdded) {
-      if (!last_schema_)
-        return CannotApply(u, "schema-id -1 but no schema was added in this commit");
-      id = *last_schema_;
-    }
-    if (md_.SchemaById(id) == nullptr)
-      return CannotApply(u, "no schema with id " + std::to_string(id));
-    md_.current_schema_id = id;
+    DATABOX_ASSIGN_OR_RETURN(md_.current_schema_id,
+                             Resolve(u, a.schema_id, last_schema_, "schema",
+                                     [&](int32_t id) { return md_.SchemaById(id) != nullptr; }));
     return Ok();
   }
 
@@ -129,14 +123,9 @@ class MetadataBuilder {
   }
 
   Status Apply(const TableUpdate& u, const SetDefaultSpec& a) {
-    int32_t id = a.spec_id;
-    if (id == kLastAdded) {
-      if (!last_spec_) return CannotApply(u, "spec-id -1 but no spec was added in this commit");
-      id = *last_spec_;
-    }
-    if (md_.SpecById(id) == nullptr)
-      return CannotApply(u, "no partition spec with id " + std::to_string(id));
-    md_.default_spec_id = id;
+    DATABOX_ASSIGN_OR_RETURN(md_.default_spec_id,
+                             Resolve(u, a.spec_id, last_spec_, "partition spec",
+                                     [&](int32_t id) { return md_.SpecById(id) != nullptr; }));
     return Ok();
   }
 
@@ -160,15 +149,9 @@ class MetadataBuilder {
   }
 
   Status Apply(const TableUpdate& u, const SetDefaultSortOrder& a) {
-    int32_t id = a.sort_order_id;
-    if (id == kLastAdded) {
-      if (!last_order_)
-        return CannotApply(u, "sort-order-id -1 but no sort order was added in this commit");
-      id = *last_order_;
-    }
-    if (md_.SortOrderById(id) == nullptr)
-      return CannotApply(u, "no sort order with id " + std::to_string(id));
-    md_.default_sort_order_id = id;
+    DATABOX_ASSIGN_OR_RETURN(md_.default_sort_order_id,
+                             Resolve(u, a.sort_order_id, last_order_, "sort order",
+                                     [&](int32_t id) { return md_.SortOrderById(id) != nullptr; }));
     return Ok();
   }
 
@@ -254,6 +237,19 @@ class MetadataBuilder {
   Status Apply(const TableUpdate&, const RemoveProperties& a) {
     for (const auto& k : a.removals) md_.properties.erase(k);
     return Ok();
+  }
+
+  //! The id a set-current/set-default update names: kLastAdded resolves to `last_added`.
+  template <typename Exists>
+  static Result<int32_t> Resolve(const TableUpdate& u, int32_t id,
+                                 std::optional<int32_t> last_added, const std::string& what,
+                                 Exists exists) {
+    if (id == kLastAdded) {
+      if (!last_added) return CannotApply(u, "id -1 but no " + what + " was added in this commit");
+      id = *last_added;
+    }
+    if (!exists(id)) return CannotApply(u, "no " + what + " with id " + std::to_string(id));
+    return id;
   }
 
   TableMetadata md_;
