@@ -1,5 +1,7 @@
 #include "iceberg/table_metadata.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <random>
 #include <set>
@@ -19,12 +21,17 @@ const T* FindIf(const std::vector<T>& items, Pred pred) {
   return nullptr;
 }
 
+//! A per-thread generator, reseeded when the process id changes: a child created by fork()
+//! inherits the parent's state and would otherwise repeat its uuids and snapshot ids.
 std::mt19937_64& Rng() {
-  thread_local std::mt19937_64 rng = [] {
+  thread_local std::mt19937_64 rng;
+  thread_local pid_t seeded_for = 0;
+  if (const pid_t pid = ::getpid(); pid != seeded_for) {
     std::random_device device;
     std::seed_seq seed{device(), device(), device(), device()};
-    return std::mt19937_64(seed);
-  }();
+    rng.seed(seed);
+    seeded_for = pid;
+  }
   return rng;
 }
 
