@@ -23,11 +23,10 @@ std::string Setting(Connection& conn, const std::string& name) {
 TEST(DatabaseTest, LibraryVersionIsPinned) { EXPECT_EQ(LibraryVersion(), "v1.5.5"); }
 
 TEST(DatabaseTest, InMemoryOpenAppliesDataboxSettings) {
-  DatabaseOptions options;
-  options.threads = 1;
-  options.memory_limit = "256MB";
-  options.extension_directory = "/nonexistent/ext-dir";
-  options.settings = {{"TimeZone", "UTC"}};
+  const DatabaseOptions options{.extension_directory = "/nonexistent/ext-dir",
+                                .threads = 1,
+                                .memory_limit = "256MB",
+                                .settings = {{"TimeZone", "UTC"}}};
   auto db = Database::Open("", options);
   ASSERT_TRUE(db.has_value()) << db.error().ToString();
   auto conn = Connection::Open(*db);

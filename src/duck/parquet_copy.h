@@ -49,9 +49,12 @@ struct ParquetCopyOptions {
 
 //! What DuckDB reported for one leaf column of one file.
 struct ParquetColumnStats {
-  std::vector<std::string> path;              //!< ["s", "x"] for field x of struct s
-  std::optional<std::string> min;             //!< as DuckDB prints it; absent when all NULL
-  std::optional<std::string> max;             //!< as DuckDB prints it; absent when all NULL
+  std::vector<std::string> path;  //!< ["s", "x"] for field x of struct s
+  //! Lower bound as DuckDB prints it; absent when all NULL. Strings over 256 bytes: a prefix.
+  std::optional<std::string> min;
+  //! Upper bound as DuckDB prints it; absent when all NULL. Strings over 256 bytes: a truncated
+  //! prefix with its last byte incremented (still an upper bound, not a value).
+  std::optional<std::string> max;
   std::optional<uint64_t> null_count;         //!< NULL values
   std::optional<uint64_t> num_values;         //!< values incl. NULLs (list elements for lists)
   std::optional<uint64_t> column_size_bytes;  //!< compressed size of the column chunks

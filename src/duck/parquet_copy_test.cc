@@ -171,6 +171,19 @@ TEST(CopyToParquetTest, AllNullColumnHasNoMinMax) {
   EXPECT_EQ(n.null_count, 3u);
 }
 
+TEST(CopyToParquetTest, LongStringBoundsStillBracketTheValues) {
+  auto mem = testing::OpenMemoryDb();
+  testing::TempDir dir;
+  const std::string base(1000, 'a');
+  auto files = CopyToParquet(mem.conn, "SELECT repeat('a', 1000) || i AS s FROM range(3) t(i)",
+                             dir.File("long.parquet"));
+  ASSERT_TRUE(files.has_value()) << files.error().ToString();
+  const auto& s = files->at(0).columns.at("s");
+  ASSERT_TRUE(s.min.has_value() && s.max.has_value());
+  EXPECT_LE(*s.min, base + "0");
+  EXPECT_GE(*s.max, base + "2");
+}
+
 TEST(CopyToParquetTest, RollsIntoSeveralFilesAtTargetSize) {
   auto mem = testing::OpenMemoryDb();
   testing::TempDir dir;
