@@ -203,11 +203,10 @@ TEST_F(ManifestInteropTest, DuckDbReadsOurManifestAndList) {
     EXPECT_EQ(data_file["record_count"], 10 * (i + 1));
     EXPECT_EQ(data_file["content"], 0);
     // date logical type: 19000 days after 1970-01-01 is 2022-01-08.
-    EXPECT_EQ(data_file["partition"]["day"], "2022-01-0" + std::to_string(8 + i))
-        << data_file.dump();
-    EXPECT_EQ(
-        data_file["value_counts"],
-        nlohmann::json::parse("[{\"key\": 1, \"value\": " + std::to_string(10 * (i + 1)) + "}]"));
+    const char* const kDays[] = {"2022-01-08", "2022-01-09", "2022-01-10"};
+    EXPECT_EQ(data_file["partition"]["day"], kDays[i]) << data_file.dump();
+    // DuckDB reads Iceberg's logicalType "map" arrays as MAPs.
+    EXPECT_EQ(data_file["value_counts"], nlohmann::json({{"1", 10 * (i + 1)}}));
   }
 
   avro::RunVenvPython(dir_, avro::kDuckDbAvroReader,

@@ -62,7 +62,7 @@ def plain(v):
     if isinstance(v, dict): return {str(k): plain(x) for k, x in v.items()}
     if isinstance(v, list): return [plain(x) for x in v]
     return v
-json.dump({'columns': rel.columns, 'rows': [[plain(v) for v in row] for row in rel.fetchall()]}, open(out, 'w'))
+json.dump({'columns': rel.columns, 'rows': [[plain(v) for v in row] for row in rel.fetchall()]}, open(out, 'w'), default=str)
 )py";
 
 }  // namespace databox::avro
