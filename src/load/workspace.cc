@@ -1,0 +1,49 @@
+#include "load/workspace.h"
+
+#include <system_error>
+
+#include "catalog/sql/sql_catalog.h"
+#include "fileio/local/local_file_io.h"
+#include "fileio/routing_file_io.h"
+
+namespace databox::load {
+namespace {
+
+Status MakeFolder(const std::filesystem::path& dir, std::string_view what) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    return MakeError(ErrorKind::kIo, "cannot create the " + std::string(what) + " folder " +
+                                         dir.string() + ": " + ec.message());
+  }
+  return Ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Workspace>> Workspace::Open(const registry::Registry& registry) {
+  const registry::ProjectSettings& project = registry.project;
+  DATABOX_RETURN_IF_ERROR(MakeFolder(project.state_dir, "state"));
+  if (!project.warehouse.is_s3) {
+    DATABOX_RETURN_IF_ERROR(MakeFolder(project.warehouse.location, "warehouse"));
+  }
+  auto routing = std::make_shared<fileio::RoutingFileIO>();
+  routing->Register(fileio::Scheme::kLocal, std::make_shared<fileio::LocalFileIO>());
+  if (project.warehouse.is_s3) {
+    return MakeError(ErrorKind::kConfig,
+                     "warehouse " + project.warehouse.location +
+                         ": S3 storage is not built yet (issue #6); use a local warehouse");
+  }
+  if (project.catalog.type != registry::CatalogType::kSql) {
+    return MakeError(ErrorKind::kConfig,
+                     "catalog type \"rest\" is not built yet (issue #6); use type = \"sql\"");
+  }
+  catalog::sql::SqlCatalogOptions options;
+  options.name = project.catalog.name;
+  options.uri = project.catalog.uri;
+  options.warehouse = project.warehouse.location;
+  DATABOX_ASSIGN_OR_RETURN(auto sql_catalog, catalog::sql::SqlCatalog::Open(options, routing));
+  return std::unique_ptr<Workspace>(new Workspace(&registry, routing, std::move(sql_catalog)));
+}
+
+}  // namespace databox::load

@@ -1,0 +1,40 @@
+// The open handles of one project: its state folder, storage and catalog, built from the
+// registry. Everything that loads, inspects or queries tables starts from a Workspace.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+
+#include "catalog/catalog.h"
+#include "common/error.h"
+#include "fileio/file_io.h"
+#include "registry/model.h"
+
+namespace databox::load {
+
+class Workspace {
+ public:
+  //! Creates the state folder and the local warehouse folder if missing and opens the catalog.
+  //! The catalog is the embedded SQLite one for `type = "sql"`; a REST catalog is not built yet
+  //! and gives a kConfig error that says so.
+  static Result<std::unique_ptr<Workspace>> Open(const registry::Registry& registry);
+
+  const registry::Registry& registry() const { return *registry_; }
+  catalog::Catalog& catalog() { return *catalog_; }
+  std::shared_ptr<fileio::FileIO> file_io() const { return file_io_; }
+  //! The project's state folder (absolute).
+  const std::filesystem::path& state_dir() const { return registry_->project.state_dir; }
+  //! Root of the load packages: <state_dir>/loads.
+  std::filesystem::path loads_dir() const { return state_dir() / "loads"; }
+
+ private:
+  Workspace(const registry::Registry* registry, std::shared_ptr<fileio::FileIO> file_io,
+            std::unique_ptr<catalog::Catalog> catalog)
+      : registry_(registry), file_io_(std::move(file_io)), catalog_(std::move(catalog)) {}
+
+  const registry::Registry* registry_;         //!< outlives the workspace
+  std::shared_ptr<fileio::FileIO> file_io_;    //!< routes local paths (and s3:// later)
+  std::unique_ptr<catalog::Catalog> catalog_;  //!< never null
+};
+
+}  // namespace databox::load
