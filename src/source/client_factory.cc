@@ -1,0 +1,48 @@
+#include "source/client_factory.h"
+
+#include <memory>
+
+#include "http/replay.h"
+
+namespace databox::source {
+namespace {
+
+std::chrono::milliseconds Millis(double seconds) {
+  return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+}
+
+}  // namespace
+
+http::ClientOptions SourceClientOptions(const registry::ProjectSettings& project,
+                                        const registry::Source& source) {
+  const registry::HttpSettings& h = project.http;
+  http::ClientOptions options;
+  options.timeout = Millis(source.timeout_s.value_or(h.timeout_s));
+  options.connect_timeout = Millis(h.connect_timeout_s);
+  options.retry.max_attempts = source.retries.value_or(h.retries) + 1;
+  options.retry.base_delay = Millis(source.backoff_initial_s.value_or(h.backoff_initial_s));
+  options.retry.max_delay = Millis(source.backoff_max_s.value_or(h.backoff_max_s));
+  return options;
+}
+
+Result<http::HttpClient> MakeSourceClient(const registry::ProjectSettings& project,
+                                          const registry::Source& source,
+                                          http::RetryTiming* timing) {
+  http::ClientOptions options = SourceClientOptions(project, source);
+  options.timing = timing;
+  if (project.http.replay_dir) {
+    const auto folder = *project.http.replay_dir / source.name;
+    auto replay = http::ReplayTransport::Load(folder);
+    if (!replay) {
+      return std::unexpected(replay.error().WithContext(
+          "source " + source.name + ": replay needs recordings in " + folder.string()));
+    }
+    return http::HttpClient::WithTransport(std::shared_ptr<http::Transport>(std::move(*replay)),
+                                           options);
+  }
+  http::CurlOptions curl;
+  curl.user_agent = project.http.user_agent;
+  return http::HttpClient::Make(options, curl);
+}
+
+}  // namespace databox::source

@@ -1,0 +1,315 @@
+#include "source/extractor.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <thread>
+
+#include "common/redact.h"
+#include "source/pager.h"
+#include "source/request_builder.h"
+#include "source/transform.h"
+#include "source/window.h"
+
+namespace databox::source {
+namespace {
+
+//! Guard against endpoints that never stop paginating.
+constexpr int64_t kMaxPagesPerChunk = 100'000;
+//! Longest part of an upstream error payload quoted in a message.
+constexpr std::size_t kMaxQuotedError = 200;
+
+std::string FileExtension(registry::ResponseFormat format) {
+  return std::string(registry::ToString(format));
+}
+
+std::string PageFileName(int64_t n, registry::ResponseFormat format) {
+  char name[32];
+  std::snprintf(name, sizeof name, "page-%06lld.", static_cast<long long>(n));
+  return name + FileExtension(format);
+}
+
+//! How many records SelectJsonRecords would feed for this document.
+int64_t CountJsonRecords(const Json& doc, const std::string& records_path) {
+  if (records_path == "$") return 1;
+  const Json* node = FindPath(doc, records_path);
+  if (node == nullptr || node->is_null()) return 0;
+  return node->is_array() ? static_cast<int64_t>(node->size()) : 1;
+}
+
+ErrorKind KindOfStatus(long status) {
+  if (status == 401 || status == 403) return ErrorKind::kAuth;
+  if (status == 404) return ErrorKind::kNotFound;
+  if (status == 429 || status >= 500) return ErrorKind::kNetwork;
+  return ErrorKind::kData;
+}
+
+std::string HintOfStatus(long status) {
+  switch (KindOfStatus(status)) {
+    case ErrorKind::kAuth:
+      return "check the source's credential in [source.auth]";
+    case ErrorKind::kNotFound:
+      return "check the resource's path and [source.vars]";
+    case ErrorKind::kNetwork:
+      return "the service is unavailable or rate-limiting; retry the load later";
+    default:
+      return "check the resource's params";
+  }
+}
+
+//! True when the resource's path or params use a window placeholder.
+bool UsesWindow(const registry::Source& source, const registry::Resource& resource) {
+  if (UsesWindowPlaceholder(resource.path)) return true;
+  for (const auto* params : {&source.params, &resource.params}) {
+    for (const auto& [name, value] : *params) {
+      if (UsesWindowPlaceholder(value)) return true;
+    }
+  }
+  return false;
+}
+
+std::map<std::string, std::string> Merge(std::map<std::string, std::string> base,
+                                         const std::map<std::string, std::string>& over) {
+  for (const auto& [k, v] : over) base[k] = v;
+  return base;
+}
+
+}  // namespace
+
+std::string ResourceLabel(const registry::Source& source, const registry::Resource& resource) {
+  return "source " + source.name + ", resource " + resource.name;
+}
+
+Result<Extractor> Extractor::Make(const registry::Source& source, http::HttpClient* client,
+                                  LoadContext context) {
+  if (source.kind != registry::SourceKind::kRestJson) {
+    return MakeError(ErrorKind::kConfig,
+                     "source " + source.name + " is of kind " +
+                         std::string(registry::ToString(source.kind)) +
+                         "; the rest_json extractor runs only rest_json sources");
+  }
+  if (client == nullptr) return MakeError(ErrorKind::kInternal, "Extractor needs an HTTP client");
+  return Extractor(source, client, std::move(context));
+}
+
+void Extractor::Pause() {
+  if (requests_sent_++ == 0 || source_->pause_s <= 0) return;
+  const auto pause = std::chrono::milliseconds(static_cast<int64_t>(source_->pause_s * 1000));
+  if (context_.sleep) {
+    context_.sleep(pause);
+  } else {
+    std::this_thread::sleep_for(pause);
+  }
+}
+
+Result<ResourceStats> Extractor::ExtractToFolder(const registry::Resource& resource,
+                                                 const std::filesystem::path& folder) {
+  const registry::Source& source = *source_;
+  const std::string label = ResourceLabel(source, resource);
+  if (resource.format == registry::ResponseFormat::kXlsx) {
+    return MakeError(ErrorKind::kConfig,
+                     label + ": format xlsx is read by the file source runner, not by rest_json");
+  }
+  const std::filesystem::path dir = folder / resource.name;
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    return MakeError(ErrorKind::kIo,
+                     label + ": cannot create " + dir.string() + ": " + ec.message());
+  }
+
+  // One request sequence per window chunk; a resource without window placeholders has one.
+  std::vector<std::map<std::string, std::string>> chunks;
+  bool per_day = false;
+  if (UsesWindow(source, resource) && source.window) {
+    auto planned = PlanWindow(*source.window, resource.chunk_days, context_.today);
+    if (!planned) return std::unexpected(planned.error().WithContext(label));
+    for (const WindowChunk& c : *planned) chunks.push_back(c.Vars());
+    per_day = planned->size() > 1 && resource.chunk_days.value_or(source.window->chunk_days) == 1;
+  } else {
+    chunks.emplace_back();
+  }
+
+  PageIndex index{.source = source.name,
+                  .resource = resource.name,
+                  .format = FileExtension(resource.format),
+                  .load_id = context_.load_id,
+                  .loaded_at = context_.loaded_at,
+                  .pages = {},
+                  .skipped = {}};
+  ResourceStats stats;
+  stats.resource = resource.name;
+  const registry::Pagination& pagination = resource.pagination;
+  int64_t remaining = pagination.max_records.value_or(std::numeric_limits<int64_t>::max());
+  const std::string origin = UrlOrigin(source.base_url);
+
+  for (const auto& chunk : chunks) {
+    if (remaining <= 0) break;
+    const auto vars = Merge(source.vars, chunk);
+    Pager pager(pagination);
+    auto request = BuildRequest(source, resource, vars, pager.FirstParams());
+    if (!request) return std::unexpected(request.error().WithContext(label));
+    for (int64_t page = 1;; ++page) {
+      const std::string url = RedactUrl(request->url);
+      const std::string where = label + ", GET " + url;
+      if (page > kMaxPagesPerChunk) {
+        return MakeError(ErrorKind::kData, where + ": more than " +
+                                               std::to_string(kMaxPagesPerChunk) +
+                                               " pages; set pagination.max_records");
+      }
+      Pause();
+      ++stats.requests;
+      auto response = client_->Send(*request);
+      if (!response) return std::unexpected(response.error().WithContext(label));
+      if (!response->ok()) {
+        const long status = response->status;
+        if (per_day && KindOfStatus(status) != ErrorKind::kAuth) {
+          stats.skipped.push_back({url, status, chunk});
+          break;
+        }
+        return MakeError(KindOfStatus(status), where + " answered HTTP " + std::to_string(status) +
+                                                   "; " + HintOfStatus(status));
+      }
+
+      int64_t count = 0;
+      std::optional<Json> doc;
+      if (resource.format == registry::ResponseFormat::kJson) {
+        auto parsed = ParseJsonBody(response->body, where);
+        if (!parsed) return std::unexpected(parsed.error());
+        doc = std::move(*parsed);
+        if (!resource.error_path.empty()) {
+          const Json* error = FindPath(*doc, resource.error_path);
+          if (error != nullptr && !error->is_null()) {
+            std::string quoted =
+                Redact(error->is_string() ? error->get<std::string>() : error->dump());
+            if (quoted.size() > kMaxQuotedError) quoted = quoted.substr(0, kMaxQuotedError) + "...";
+            return MakeError(ErrorKind::kData, where + ": the response reports an error at '" +
+                                                   resource.error_path + "': " + quoted);
+          }
+        }
+        count = CountJsonRecords(*doc, resource.records_path);
+      } else {
+        auto counted = ParseTextRecords(
+            response->body, resource.format, std::numeric_limits<int64_t>::max(),
+            [](Json) { return Ok(); }, nullptr);
+        if (!counted) return std::unexpected(counted.error().WithContext(where));
+        count = *counted;
+      }
+
+      const int64_t kept = std::min(count, remaining);
+      remaining -= kept;
+      PageEntry entry{.file = PageFileName(stats.pages + 1, resource.format),
+                      .url = url,
+                      .status = response->status,
+                      .page = page,
+                      .chunk = chunk,
+                      .records = kept};
+      if (auto written = WriteFileBytes(dir / entry.file, response->body); !written) {
+        return std::unexpected(written.error().WithContext(label));
+      }
+      index.pages.push_back(std::move(entry));
+      ++stats.pages;
+      stats.extracted += kept;
+      if (remaining <= 0) break;
+
+      auto next = pager.Advance(count, doc ? &*doc : nullptr);
+      if (!next) return std::unexpected(next.error().WithContext(where));
+      if (!next->has_value()) break;
+      if ((*next)->url) {
+        const std::string& link = *(*next)->url;
+        if (UrlOrigin(link) != origin) {
+          return MakeError(ErrorKind::kData, where + ": the next-page link " + RedactUrl(link) +
+                                                 " leaves the source's host " + origin +
+                                                 "; refusing to send credentials elsewhere");
+        }
+        request->url = link;
+        ApplyAuth(source.auth, &*request);
+      } else {
+        request = BuildRequest(source, resource, vars, (*next)->params);
+        if (!request) return std::unexpected(request.error().WithContext(label));
+      }
+    }
+  }
+  if (per_day && index.pages.empty() && !stats.skipped.empty()) {
+    return MakeError(ErrorKind::kData, label + ": every day of the window failed (first: GET " +
+                                           stats.skipped.front().url + " answered HTTP " +
+                                           std::to_string(stats.skipped.front().status) + ")");
+  }
+  index.requests = stats.requests;
+  index.skipped = stats.skipped;
+  if (auto written = WritePageIndex(dir, index); !written) {
+    return std::unexpected(written.error().WithContext(label));
+  }
+  return stats;
+}
+
+Result<ResourceStats> RecordsFromFolder(const registry::Source& source,
+                                        const registry::Resource& resource,
+                                        const std::filesystem::path& folder,
+                                        const RecordSink& sink) {
+  const std::string label = ResourceLabel(source, resource);
+  const std::filesystem::path dir = folder / resource.name;
+  auto index = ReadPageIndex(dir);
+  if (!index) return std::unexpected(index.error().WithContext(label));
+  if (index->source != source.name || index->resource != resource.name ||
+      index->format != FileExtension(resource.format)) {
+    return MakeError(ErrorKind::kData, label + ": " + dir.string() + " holds pages of source " +
+                                           index->source + ", resource " + index->resource + " (" +
+                                           index->format + "); extract this resource again");
+  }
+  ResourceStats stats;
+  stats.resource = resource.name;
+  stats.skipped = index->skipped;
+  std::unique_ptr<Transformer> transformer;
+  if (!resource.transform.empty()) {
+    auto made = Transformer::Make(resource.transform);
+    if (!made) return std::unexpected(made.error().WithContext(label + ", transform"));
+    transformer = std::move(*made);
+  }
+  const RecordSink counted = [&](Json record) -> Status {
+    ++stats.records;
+    return sink(std::move(record));
+  };
+  for (const PageEntry& page : index->pages) {
+    const std::string where = label + ", GET " + page.url;
+    if (page.file.find('/') != std::string::npos || page.file.starts_with(".")) {
+      return MakeError(ErrorKind::kData, where + ": page file name '" + page.file +
+                                             "' in the index is not a plain file name");
+    }
+    auto body = ReadFileBytes(dir / page.file);
+    if (!body) return std::unexpected(body.error().WithContext(label));
+    ++stats.pages;
+    std::vector<Json> batch;
+    const RecordSink collect = [&](Json record) -> Status {
+      ++stats.extracted;
+      if (!transformer) return counted(std::move(record));
+      batch.push_back(std::move(record));
+      return Ok();
+    };
+    auto fed = ForEachRecord(*body, resource, page.records, where, collect, &stats.short_rows);
+    if (!fed) return std::unexpected(fed.error());
+    if (transformer) {
+      const TransformVars vars{.loaded_at = index->loaded_at,
+                               .source_url = page.url,
+                               .page = page.page,
+                               .vars = Merge(source.vars, page.chunk)};
+      if (auto run = transformer->Run(batch, vars, counted); !run) {
+        return std::unexpected(run.error().WithContext(where + ", transform"));
+      }
+    }
+  }
+  return stats;
+}
+
+Result<ResourceStats> ExtractRecords(Extractor& extractor, const registry::Source& source,
+                                     const registry::Resource& resource,
+                                     const std::filesystem::path& folder, const RecordSink& sink) {
+  DATABOX_ASSIGN_OR_RETURN(ResourceStats fetched, extractor.ExtractToFolder(resource, folder));
+  DATABOX_ASSIGN_OR_RETURN(ResourceStats stats, RecordsFromFolder(source, resource, folder, sink));
+  stats.requests = fetched.requests;
+  return stats;
+}
+
+}  // namespace databox::source
