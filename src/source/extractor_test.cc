@@ -355,6 +355,28 @@ TEST(FolderTest, RecordsFromFolderNeedsAFinishedExtraction) {
   EXPECT_THAT(stats.error().message, HasSubstr("source demo, resource items"));
 }
 
+TEST(FolderTest, StoredIndexHoldsRedactedUrlsOnly) {
+  registry::Source s = DemoSource();
+  s.auth = {registry::AuthType::kQuery, "apikey", registry::Secret("T", kSecret, true)};
+  auto client = http::HttpClient::WithTransport(
+      std::make_shared<FakeTransport>([](const http::Request&) { return Page(0, 2); }));
+  auto extractor = Extractor::Make(s, &client, TestContext());
+  ASSERT_TRUE(extractor.has_value());
+  duck::testing::TempDir dir;
+  auto stats = extractor->ExtractToFolder(s.resources[0], dir.path());
+  ASSERT_TRUE(stats.has_value()) << stats.error().ToString();
+  auto text = ReadFileBytes(dir.path() / "items" / kIndexFileName);
+  ASSERT_TRUE(text.has_value());
+  EXPECT_THAT(*text, HasSubstr("apikey="));
+  EXPECT_THAT(*text, Not(HasSubstr(kSecret)));
+  auto index = ReadPageIndex(dir.path() / "items");
+  ASSERT_TRUE(index.has_value()) << index.error().ToString();
+  ASSERT_EQ(index->pages.size(), 1u);
+  EXPECT_EQ(index->pages[0].records, 2);
+  EXPECT_EQ(index->pages[0].file, "page-000001.json");
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir.path() / "items" / "page-000001.json"));
+}
+
 TEST(ExtractorTest, RefusesOtherSourceKinds) {
   registry::Source s = DemoSource();
   s.kind = registry::SourceKind::kFile;
