@@ -1,0 +1,76 @@
+// Writing rows to Iceberg data files: DuckDB COPY to Parquet with the table's field ids,
+// then the per-file statistics DuckDB returns turned into manifest DataFile entries.
+//
+// Layout: <table location>/data/[<partition path>/]<write uuid>-<n>.parquet. DuckDB writes into
+// a private staging folder (inside data/ for a local table, under the staging folder for a
+// remote one) and each finished file is then published under its final name (a rename for a
+// local table, FileIO::UploadFile for s3://), so readers never see a partial data file.
+//
+// Bounds: every primitive column outside lists and maps gets lower/upper bounds in the
+// single-value binary form. Strings longer than kStringBoundLength bytes get Iceberg Java's
+// convention: the lower bound is a prefix, the upper bound a prefix whose last code point is
+// incremented (omitted when no code point can be). Binary/fixed bounds longer than that are
+// omitted. Float bounds are omitted when DuckDB reports NaN in the column.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "duck/connection.h"
+#include "duck/parquet_copy.h"
+#include "fileio/file_io.h"
+#include "iceberg/manifest.h"
+#include "iceberg/partition_spec.h"
+#include "iceberg/schema.h"
+#include "iceberg/table_metadata.h"
+
+namespace databox::iceberg {
+
+//! Bytes of a string bound before it is truncated (Iceberg Java's default metrics length).
+inline constexpr size_t kStringBoundLength = 16;
+
+struct DataFileWriteOptions {
+  //! Start a new file once the current one reaches this many compressed bytes.
+  uint64_t target_file_size_bytes = 256ull << 20;
+  std::string compression = "zstd";  //!< Parquet codec
+  //! Local folder DuckDB writes into before upload when the table is not local;
+  //! the system temp folder when empty.
+  std::string staging_dir;
+};
+
+//! The DuckDB type that holds values of an Iceberg type ("BIGINT", "STRUCT(\"x\" INTEGER)").
+std::string DuckTypeOf(const Type& type);
+
+//! The FIELD_IDS tree of a schema (struct fields, list "element", map "key"/"value").
+std::vector<duck::FieldIdNode> FieldIdsOf(const Schema& schema);
+
+//! A SELECT over `select_sql` whose columns are exactly the schema's top-level columns, in
+//! order, cast to their types; schema columns missing from the input become NULL. Input
+//! columns that are not in the schema are a kData error (evolve the schema first).
+Result<std::string> ProjectToSchema(duck::Connection& conn, const Schema& schema,
+                                    const std::string& select_sql);
+
+//! The DataFile for one written file: record count, size and the column statistics mapped to
+//! field ids. `location` is where the file is published; `partition` its partition tuple.
+Result<DataFile> DataFileFromStats(const duck::ParquetFileStats& stats, const Schema& schema,
+                                   std::string location,
+                                   std::vector<std::optional<Literal>> partition);
+
+//! Lower / upper bound of a string column truncated to `max_bytes` at a UTF-8 boundary;
+//! the upper bound is nullopt when it cannot be truncated (see the file comment).
+std::string TruncateLowerBound(std::string_view value, size_t max_bytes);
+std::optional<std::string> TruncateUpperBound(std::string_view value, size_t max_bytes);
+
+//! Writes the rows of `select_sql` as data files of the table whose metadata is `metadata`
+//! (current schema, default spec: one group of files per distinct partition tuple; identity,
+//! year, month, day, hour and void transforms). Returns one DataFile per written file (none
+//! for an empty input). Nothing is committed.
+Result<std::vector<DataFile>> WriteDataFiles(duck::Connection& conn, fileio::FileIO& io,
+                                             const TableMetadata& metadata,
+                                             const std::string& select_sql,
+                                             const DataFileWriteOptions& options = {});
+
+}  // namespace databox::iceberg

@@ -1,0 +1,304 @@
+// Table operations end to end on a SqlCatalog + local FileIO in a temp folder: rows are
+// written with DuckDB, committed, and read back through the manifests.
+#include "iceberg/table_operations.h"
+
+#include <gtest/gtest.h>
+
+#include "catalog/sql/test_fixture.h"
+#include "duck/connection.h"
+#include "duck/database.h"
+#include "iceberg/data_files.h"
+#include "iceberg/merge.h"
+#include "iceberg/table_scan.h"
+
+namespace databox::iceberg {
+namespace {
+
+using catalog::TableIdentifier;
+
+//! Delegates to a real catalog; lets a test run something just before a commit or fake a
+//! lost response after it.
+class InterposingCatalog final : public catalog::Catalog {
+ public:
+  explicit InterposingCatalog(catalog::Catalog& inner) : inner_(inner) {}
+  std::function<void()> before_commit;  //!< run (once) before the next commit
+  bool lose_next_response = false;      //!< commit, then answer kCommitStateUnknown
+  int commits = 0;
+
+  std::string_view Name() const override { return inner_.Name(); }
+  Status CreateNamespace(const catalog::Namespace& ns, const catalog::Properties& p) override {
+    return inner_.CreateNamespace(ns, p);
+  }
+  Result<std::vector<catalog::Namespace>> ListNamespaces(const catalog::Namespace& p) override {
+    return inner_.ListNamespaces(p);
+  }
+  Result<bool> NamespaceExists(const catalog::Namespace& ns) override {
+    return inner_.NamespaceExists(ns);
+  }
+  Result<catalog::Properties> LoadNamespaceProperties(const catalog::Namespace& ns) override {
+    return inner_.LoadNamespaceProperties(ns);
+  }
+  Status UpdateNamespaceProperties(const catalog::Namespace& ns,
+                                   std::span<const std::string> removals,
+                                   const catalog::Properties& updates) override {
+    return inner_.UpdateNamespaceProperties(ns, removals, updates);
+  }
+  Status DropNamespace(const catalog::Namespace& ns) override { return inner_.DropNamespace(ns); }
+  Result<std::vector<TableIdentifier>> ListTables(const catalog::Namespace& ns) override {
+    return inner_.ListTables(ns);
+  }
+  Result<bool> TableExists(const TableIdentifier& t) override { return inner_.TableExists(t); }
+  Result<catalog::LoadedTable> LoadTable(const TableIdentifier& t) override {
+    return inner_.LoadTable(t);
+  }
+  Result<catalog::LoadedTable> CreateTable(const TableIdentifier& t, const Schema& s,
+                                           const PartitionSpec& spec, const SortOrder& order,
+                                           const catalog::Properties& p,
+                                           std::optional<std::string> location) override {
+    return inner_.CreateTable(t, s, spec, order, p, std::move(location));
+  }
+  Result<catalog::LoadedTable> CommitTable(const catalog::TableCommit& commit) override {
+    ++commits;
+    if (before_commit) std::exchange(before_commit, nullptr)();
+    auto result = inner_.CommitTable(commit);
+    if (result && lose_next_response) {
+      lose_next_response = false;
+      return MakeError(ErrorKind::kCommitStateUnknown, "response lost (test)");
+    }
+    return result;
+  }
+  Result<std::vector<catalog::LoadedTable>> CommitTransaction(
+      std::span<const catalog::TableCommit> commits_) override {
+    ++commits;
+    return inner_.CommitTransaction(commits_);
+  }
+  Status DropTable(const TableIdentifier& t) override { return inner_.DropTable(t); }
+  Status RenameTable(const TableIdentifier& a, const TableIdentifier& b) override {
+    return inner_.RenameTable(a, b);
+  }
+  Result<catalog::LoadedTable> RegisterTable(const TableIdentifier& t,
+                                             std::string_view location) override {
+    return inner_.RegisterTable(t, location);
+  }
+
+ private:
+  catalog::Catalog& inner_;
+};
+
+class TableOperationsTest : public catalog::sql::SqlCatalogFixture {
+ protected:
+  void SetUp() override {
+    SqlCatalogFixture::SetUp();
+    io_ = std::make_shared<fileio::LocalFileIO>();
+    auto db = duck::Database::Open("", duck::DatabaseOptions{.threads = 1});
+    ASSERT_TRUE(db) << db.error().ToString();
+    db_.emplace(std::move(*db));
+    auto conn = duck::Connection::Open(*db_);
+    ASSERT_TRUE(conn) << conn.error().ToString();
+    conn_.emplace(std::move(*conn));
+    ASSERT_TRUE(catalog_->CreateNamespace({"raw"}, {}));
+    Schema schema = BirdSchema();
+    schema.set_identifier_field_ids({1});
+    ASSERT_TRUE(catalog_->CreateTable(table_, schema, PartitionSpec::Unpartitioned(),
+                                      SortOrder::Unsorted(), {}, std::nullopt));
+  }
+
+  Table Load(catalog::Catalog* catalog = nullptr) {
+    auto table = Table::Load(catalog ? *catalog : *catalog_, io_, table_);
+    EXPECT_TRUE(table) << table.error().ToString();
+    return std::move(*table);
+  }
+
+  //! Writes `select` as data files of the table's current state.
+  std::vector<DataFile> Write(const std::string& select) {
+    auto files = WriteDataFiles(*conn_, *io_, Load().metadata(), select);
+    EXPECT_TRUE(files) << files.error().ToString();
+    return files ? *files : std::vector<DataFile>{};
+  }
+
+  //! "id:name" of every row, sorted.
+  std::vector<std::string> Rows(std::string_view ref = kMainBranch) {
+    auto sql = Load().ReadSql(ref);
+    EXPECT_TRUE(sql) << sql.error().ToString();
+    auto rows = conn_->Query("SELECT id || ':' || coalesce(name, 'NULL') FROM (" + *sql +
+                             ") ORDER BY id, name");
+    EXPECT_TRUE(rows) << rows.error().ToString();
+    std::vector<std::string> out;
+    for (uint64_t r = 0; rows && r < rows->row_count(); ++r) out.push_back(*rows->GetString(0, r));
+    return out;
+  }
+
+  Status Append(const std::string& select, catalog::Catalog* catalog = nullptr,
+                SnapshotChange change = {}) {
+    auto op = Load().NewAppend(std::move(change));
+    op->AddFiles(Write(select));
+    auto committed = op->Commit(catalog ? *catalog : *catalog_);
+    if (!committed) return std::unexpected(committed.error());
+    return Ok();
+  }
+
+  TableIdentifier table_{{"raw"}, "birds"};
+  std::shared_ptr<fileio::FileIO> io_;
+  std::optional<duck::Database> db_;
+  std::optional<duck::Connection> conn_;
+};
+
+TEST_F(TableOperationsTest, AppendsAccumulateWithSummaries) {
+  SnapshotChange change;
+  change.load_id = "1700000000.5";
+  ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name UNION ALL SELECT 2, NULL", nullptr, change));
+  ASSERT_TRUE(Append("SELECT 3 AS id, 'owl' AS name"));
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren", "2:NULL", "3:owl"}));
+  Table table = Load();
+  auto history = table.History();
+  ASSERT_EQ(history.size(), 2u);
+  EXPECT_EQ(history[0].summary.at("operation"), "append");
+  EXPECT_EQ(history[0].summary.at("added-records"), "1");
+  EXPECT_EQ(history[0].summary.at("total-records"), "3");
+  EXPECT_EQ(history[0].summary.at("total-data-files"), "2");
+  EXPECT_EQ(history[1].summary.at(kLoadIdSummaryKey), "1700000000.5");
+  EXPECT_EQ(history[0].parent_snapshot_id, history[1].snapshot_id);
+  auto files = table.LiveDataFiles();
+  ASSERT_TRUE(files);
+  ASSERT_EQ(files->size(), 2u);
+  // Stats of the first file: 2 rows, one null name, id bounds 1..2 as 8-byte little endian.
+  const DataFile& first = (*files)[0].record_count == 2 ? (*files)[0] : (*files)[1];
+  EXPECT_EQ(first.null_value_counts.at(2), 1);
+  EXPECT_EQ(first.lower_bounds.at(1), std::string("\x01\0\0\0\0\0\0\0", 8));
+  EXPECT_EQ(first.upper_bounds.at(1), std::string("\x02\0\0\0\0\0\0\0", 8));
+  EXPECT_EQ(first.upper_bounds.at(2), "wren");
+  EXPECT_TRUE(first.file_path.starts_with(table.metadata().location + "/data/"));
+}
+
+TEST_F(TableOperationsTest, ReplaceAllRemovesEveryLiveFileInOneSnapshot) {
+  ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name"));
+  ASSERT_TRUE(Append("SELECT 2 AS id, 'owl' AS name"));
+  auto op = Load().NewReplaceAll();
+  op->AddFiles(Write("SELECT 7 AS id, 'kite' AS name"));
+  ASSERT_TRUE(op->Commit(*catalog_));
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"7:kite"}));
+  const Snapshot head = Load().History().front();
+  EXPECT_EQ(head.summary.at("operation"), "overwrite");
+  EXPECT_EQ(head.summary.at("deleted-data-files"), "2");
+  EXPECT_EQ(head.summary.at("deleted-records"), "2");
+  EXPECT_EQ(head.summary.at("total-records"), "1");
+}
+
+TEST_F(TableOperationsTest, MergeUpdatesAndInsertsAndLeavesUnrelatedFilesAlone) {
+  ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name UNION ALL SELECT 2, 'owl'"));
+  ASSERT_TRUE(Append("SELECT 10 AS id, 'kite' AS name UNION ALL SELECT 11, 'tern'"));
+  auto op =
+      PrepareMerge(*conn_, Load(), "SELECT 2 AS id, 'barn owl' AS name UNION ALL SELECT 5, 'crow'");
+  ASSERT_TRUE(op) << op.error().ToString();
+  ASSERT_TRUE((*op)->Commit(*catalog_));
+  EXPECT_EQ(Rows(),
+            (std::vector<std::string>{"1:wren", "2:barn owl", "5:crow", "10:kite", "11:tern"}));
+  const Snapshot head = Load().History().front();
+  EXPECT_EQ(head.summary.at("operation"), "overwrite");
+  EXPECT_EQ(head.summary.at("deleted-data-files"), "1");  // the 10/11 file is out of range
+  EXPECT_EQ(head.summary.at("total-records"), "5");
+}
+
+TEST_F(TableOperationsTest, DeleteWhereRewritesOnlyMatchingFiles) {
+  ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name UNION ALL SELECT 2, 'owl'"));
+  ASSERT_TRUE(Append("SELECT 10 AS id, 'kite' AS name"));
+  auto op = PrepareDeleteWhere(*conn_, Load(), "name = 'owl'");
+  ASSERT_TRUE(op) << op.error().ToString();
+  ASSERT_TRUE((*op)->Commit(*catalog_));
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren", "10:kite"}));
+  EXPECT_EQ(Load().History().front().summary.at("deleted-data-files"), "1");
+}
+
+TEST_F(TableOperationsTest, ConflictingCommitIsReplannedOnTheNewBase) {
+  ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name"));
+  InterposingCatalog racing(*catalog_);
+  racing.before_commit = [&] { ASSERT_TRUE(Append("SELECT 2 AS id, 'owl' AS name")); };
+  ASSERT_TRUE(Append("SELECT 3 AS id, 'kite' AS name", &racing));
+  EXPECT_EQ(racing.commits, 2);  // the first attempt lost the race
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren", "2:owl", "3:kite"}));
+  auto history = Load().History();
+  ASSERT_EQ(history.size(), 3u);
+  EXPECT_EQ(history[0].summary.at("total-records"), "3");
+}
+
+TEST_F(TableOperationsTest, LostResponseIsReconciledByLoadId) {
+  InterposingCatalog lossy(*catalog_);
+  lossy.lose_next_response = true;
+  SnapshotChange change;
+  change.load_id = "42.0";
+  ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name", &lossy, change));
+  EXPECT_EQ(lossy.commits, 1);  // found by reconciliation, not committed twice
+  EXPECT_EQ(Load().History().size(), 1u);
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren"}));
+}
+
+TEST_F(TableOperationsTest, RejectedCommitCleansUpItsFiles) {
+  auto op = Load().NewOverwrite();
+  auto files = Write("SELECT 1 AS id, 'wren' AS name");
+  op->AddFiles(files);
+  op->DeleteFile(table_.name + "/not-a-live-file.parquet");
+  auto committed = op->Commit(*catalog_);
+  ASSERT_FALSE(committed);
+  EXPECT_EQ(committed.error().kind, ErrorKind::kConflict);
+  for (const auto& f : files) EXPECT_FALSE(*io_->Exists(f.file_path)) << f.file_path;
+}
+
+TEST_F(TableOperationsTest, SmallManifestsAreMerged) {
+  SnapshotChange change;
+  change.merge.min_count_to_merge = 3;
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_TRUE(Append("SELECT " + std::to_string(i) + " AS id, 'x' AS name", nullptr, change));
+  }
+  Table table = Load();
+  auto manifests = ReadSnapshotManifests(*io_, table.metadata().CurrentSnapshot());
+  ASSERT_TRUE(manifests);
+  EXPECT_LE(manifests->size(), 3u);
+  EXPECT_EQ(Rows().size(), 8u);
+  EXPECT_EQ(table.History().front().summary.at("total-data-files"), "8");
+}
+
+TEST_F(TableOperationsTest, BranchIsPublishedToMainByFastForward) {
+  ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name"));
+  SnapshotChange audit;
+  audit.branch = "audit";
+  ASSERT_TRUE(Append("SELECT 2 AS id, 'owl' AS name", nullptr, audit));
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren"}));
+  EXPECT_EQ(Rows("audit"), (std::vector<std::string>{"1:wren", "2:owl"}));
+  FastForward publish(table_, "audit");
+  ASSERT_TRUE(CommitChange(*catalog_, *io_, publish));
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren", "2:owl"}));
+}
+
+TEST_F(TableOperationsTest, SchemaEvolutionAddsColumnAndOldFilesReadNull) {
+  ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name"));
+  Schema incoming = BirdSchema();
+  incoming.mutable_fields().push_back(
+      NestedField{.id = 0, .name = "mass", .required = false, .type = Type::Double(), .doc = {}});
+  SchemaUpdate update(table_, incoming);
+  ASSERT_TRUE(CommitChange(*catalog_, *io_, update));
+  ASSERT_TRUE(Append("SELECT 2 AS id, 'owl' AS name, 1.5 AS mass"));
+  Table table = Load();
+  ASSERT_NE(table.schema().FindFieldByName("mass"), nullptr);
+  EXPECT_EQ(table.schema().FindFieldByName("mass")->id, 3);
+  auto rows = conn_->Query("SELECT id, coalesce(CAST(mass AS VARCHAR), 'NULL') FROM (" +
+                           *table.ReadSql() + ") ORDER BY id");
+  ASSERT_TRUE(rows) << rows.error().ToString();
+  EXPECT_EQ(*rows->GetString(1, 0), "NULL");
+  EXPECT_EQ(*rows->GetString(1, 1), "1.5");
+}
+
+TEST(BoundTruncationTest, FollowsTheSpecConvention) {
+  EXPECT_EQ(TruncateLowerBound("abcdefghijklmnopqrstuvwxyz", 16), "abcdefghijklmnop");
+  EXPECT_EQ(TruncateUpperBound("abcdefghijklmnopqrstuvwxyz", 16), "abcdefghijklmnoq");
+  EXPECT_EQ(TruncateUpperBound("short", 16), "short");
+  // 15 ASCII bytes + a 2-byte code point: the cut may not split it.
+  const std::string accented = std::string(15, 'a') + "\xc3\xa9" + "zz";
+  EXPECT_EQ(TruncateLowerBound(accented, 16), std::string(15, 'a'));
+  EXPECT_EQ(TruncateUpperBound(accented, 16), std::string(14, 'a') + "b");
+  // The largest code point cannot be incremented: it is dropped and the one before bumped.
+  const std::string top = "a" + std::string("\xf4\x8f\xbf\xbf") + std::string(20, 'x');
+  EXPECT_EQ(TruncateUpperBound(top, 5), "b");
+}
+
+}  // namespace
+}  // namespace databox::iceberg

@@ -1,0 +1,78 @@
+// Table: a loaded table with read helpers (live files, history, a DuckDB SELECT over the data)
+// and factories for its operations. Used by merge/delete, tests and `databox inspect`.
+//
+// ReadSql reads the live Parquet files with read_parquet(..., union_by_name = true) and
+// projects them onto the current schema by column NAME: added columns read as NULL from older
+// files and widened types are cast, but renamed columns are not followed (we never rename).
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "fileio/file_io.h"
+#include "iceberg/manifest.h"
+#include "iceberg/table_operations.h"
+
+namespace databox::iceberg {
+
+class Table {
+ public:
+  //! Loads `table` from `catalog` (which must outlive the Table).
+  static Result<Table> Load(catalog::Catalog& catalog, std::shared_ptr<fileio::FileIO> io,
+                            catalog::TableIdentifier table);
+  //! Reloads the metadata from the catalog.
+  Status Refresh();
+
+  const catalog::TableIdentifier& identifier() const { return table_; }
+  const TableMetadata& metadata() const { return loaded_.metadata; }
+  const std::string& metadata_location() const { return loaded_.metadata_location; }
+  const Schema& schema() const { return *loaded_.metadata.CurrentSchema(); }
+  catalog::Catalog& catalog() const { return *catalog_; }
+  const std::shared_ptr<fileio::FileIO>& io() const { return io_; }
+
+  //! Live data files of the snapshot `ref` points at (none when it points nowhere).
+  Result<std::vector<DataFile>> LiveDataFiles(std::string_view ref = kMainBranch) const;
+  //! Snapshots from the head of `ref` back through their parents, newest first.
+  std::vector<Snapshot> History(std::string_view ref = kMainBranch) const;
+  //! A SELECT of the rows of `ref`, with the current schema's columns.
+  Result<std::string> ReadSql(std::string_view ref = kMainBranch) const;
+
+  std::unique_ptr<SnapshotOperation> NewAppend(SnapshotChange change = {}) const {
+    return SnapshotOperation::Append(table_, io_, std::move(change));
+  }
+  std::unique_ptr<SnapshotOperation> NewReplaceAll(SnapshotChange change = {}) const {
+    return SnapshotOperation::ReplaceAll(table_, io_, std::move(change));
+  }
+  std::unique_ptr<SnapshotOperation> NewOverwrite(SnapshotChange change = {}) const {
+    return SnapshotOperation::Overwrite(table_, io_, std::move(change));
+  }
+
+ private:
+  Table(catalog::Catalog* catalog, std::shared_ptr<fileio::FileIO> io,
+        catalog::TableIdentifier table, catalog::LoadedTable loaded)
+      : catalog_(catalog),
+        io_(std::move(io)),
+        table_(std::move(table)),
+        loaded_(std::move(loaded)) {}
+
+  catalog::Catalog* catalog_;  //!< not owned
+  std::shared_ptr<fileio::FileIO> io_;
+  catalog::TableIdentifier table_;
+  catalog::LoadedTable loaded_;
+};
+
+//! Live data files of `snapshot` (none for nullptr).
+Result<std::vector<DataFile>> LiveDataFiles(fileio::FileIO& io, const Snapshot* snapshot);
+
+//! A SELECT over `files` projected onto `schema` (see the file comment). read_parquet gets
+//! local paths for file:// locations and the location itself otherwise.
+Result<std::string> FilesReadSql(const Schema& schema, std::span<const DataFile> files);
+
+//! The path DuckDB should open for a data file location.
+Result<std::string> DuckPathOf(const std::string& location);
+
+}  // namespace databox::iceberg
