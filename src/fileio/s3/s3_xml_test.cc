@@ -1,0 +1,105 @@
+#include "fileio/s3/s3_xml.h"
+
+#include <gtest/gtest.h>
+
+namespace databox::fileio::s3 {
+namespace {
+
+// Shaped like the ListObjectsV2 example in the S3 API reference, plus an escaped key.
+constexpr std::string_view kListPage = R"(<?xml version="1.0" encoding="UTF-8"?>
+<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">
+  <Name>bucket</Name>
+  <Prefix>data/</Prefix>
+  <KeyCount>2</KeyCount>
+  <MaxKeys>1000</MaxKeys>
+  <IsTruncated>true</IsTruncated>
+  <NextContinuationToken>1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=</NextContinuationToken>
+  <Contents>
+    <Key>data/a&amp;b &lt;1&gt;.parquet</Key>
+    <LastModified>2009-10-12T17:50:30.000Z</LastModified>
+    <ETag>"fba9dede5f27731c9771645a39863328"</ETag>
+    <Size>434234</Size>
+    <StorageClass>STANDARD</StorageClass>
+  </Contents>
+  <Contents>
+    <Key>data/caf&#xE9;/x&#47;y</Key>
+    <Size>0</Size>
+  </Contents>
+</ListBucketResult>)";
+
+TEST(S3XmlTest, ParsesListPageWithEscapedKeys) {
+  Result<ListPage> page = ParseListObjectsV2(kListPage);
+  ASSERT_TRUE(page) << page.error().ToString();
+  ASSERT_EQ(page->objects.size(), 2u);
+  EXPECT_EQ(page->objects[0].key, "data/a&b <1>.parquet");
+  EXPECT_EQ(page->objects[0].size, 434234u);
+  EXPECT_EQ(page->objects[1].key, "data/caf\xc3\xa9/x/y");
+  EXPECT_EQ(page->objects[1].size, 0u);
+  EXPECT_TRUE(page->truncated);
+  EXPECT_EQ(page->next_continuation_token, "1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=");
+}
+
+TEST(S3XmlTest, EmptyLastPage) {
+  Result<ListPage> page = ParseListObjectsV2(
+      "<ListBucketResult><Name>b</Name><Prefix>none/</Prefix><KeyCount>0</KeyCount>"
+      "<IsTruncated>false</IsTruncated></ListBucketResult>");
+  ASSERT_TRUE(page);
+  EXPECT_TRUE(page->objects.empty());
+  EXPECT_FALSE(page->truncated);
+}
+
+TEST(S3XmlTest, RejectsMalformedListings) {
+  EXPECT_EQ(ParseListObjectsV2("<html>proxy error</html>").error().kind, ErrorKind::kData);
+  EXPECT_EQ(ParseListObjectsV2("<ListBucketResult><IsTruncated>true</IsTruncated>"
+                               "</ListBucketResult>")
+                .error()
+                .kind,
+            ErrorKind::kData);
+  EXPECT_EQ(ParseListObjectsV2("<ListBucketResult><Contents><Key>k</Key><Size>12x</Size>"
+                               "</Contents></ListBucketResult>")
+                .error()
+                .kind,
+            ErrorKind::kData);
+}
+
+TEST(S3XmlTest, ElementNamesMatchExactlyAndAttributesAreSkipped) {
+  std::string_view xml = "<Keys>no</Keys><Key a=\"1\">yes</Key><KeyCount>3</KeyCount><Key/>";
+  std::vector<std::string_view> keys = XmlElements(xml, "Key");
+  ASSERT_EQ(keys.size(), 2u);
+  EXPECT_EQ(keys[0], "yes");
+  EXPECT_EQ(keys[1], "");
+}
+
+TEST(S3XmlTest, UploadIdAndErrors) {
+  Result<std::string> id = ParseUploadId(
+      "<InitiateMultipartUploadResult><Bucket>b</Bucket><Key>k</Key>"
+      "<UploadId>VXBsb2FkIElE&amp;x</UploadId></InitiateMultipartUploadResult>");
+  ASSERT_TRUE(id);
+  EXPECT_EQ(*id, "VXBsb2FkIElE&x");
+  EXPECT_EQ(ParseUploadId("<InitiateMultipartUploadResult/>").error().kind, ErrorKind::kData);
+
+  std::optional<S3ErrorBody> error = ParseS3Error(
+      "<?xml version=\"1.0\"?><Error><Code>SlowDown</Code><Message>Please reduce your request "
+      "rate.</Message><RequestId>1</RequestId></Error>");
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code, "SlowDown");
+  EXPECT_EQ(error->message, "Please reduce your request rate.");
+  EXPECT_FALSE(ParseS3Error("<CompleteMultipartUploadResult/>"));
+}
+
+TEST(S3XmlTest, UnescapeHandlesCdataAndUnknownEntities) {
+  EXPECT_EQ(XmlUnescape("<![CDATA[a<b]]>&amp;&bogus;&#65;"), "a<b&&bogus;A");
+  EXPECT_EQ(XmlUnescape("&#x1F600;"), "\xF0\x9F\x98\x80");
+}
+
+TEST(S3XmlTest, CompleteBodyListsPartsWithEscapedEtags) {
+  std::string xml = CompleteMultipartUploadXml({{1, "\"e1\""}, {2, "\"e2\""}});
+  EXPECT_EQ(xml,
+            "<CompleteMultipartUpload xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
+            "<Part><PartNumber>1</PartNumber><ETag>&quot;e1&quot;</ETag></Part>"
+            "<Part><PartNumber>2</PartNumber><ETag>&quot;e2&quot;</ETag></Part>"
+            "</CompleteMultipartUpload>");
+}
+
+}  // namespace
+}  // namespace databox::fileio::s3
