@@ -143,6 +143,12 @@ Result<http::Response> S3FileIO::Send(Call call) {
   request.method = call.method;
   request.url = target.url;
   request.headers = std::move(call.headers);
+  // libcurl labels bodies it sends as form data unless told otherwise, and some servers (moto)
+  // then parse the body as a form and store nothing.
+  if ((call.method == http::Method::kPut || call.method == http::Method::kPost) &&
+      !request.headers.Contains("Content-Type")) {
+    request.headers.Set("Content-Type", std::string(kOctetStream));
+  }
   request.headers.Set("Host", target.host);
   request.headers.Set("x-amz-date", amz_date);
   request.headers.Set("x-amz-content-sha256", payload_hash);

@@ -171,6 +171,8 @@ class FakeS3 final : public http::Transport {
     if (request.method == http::Method::kPut) {
       int number = std::stoi(query["partNumber"]);
       if (failing_parts.contains(number)) return ErrorXml(500, "InternalError");
+      // A form content type (libcurl's default for bodies) makes real servers drop the body.
+      EXPECT_EQ(request.headers.Get("Content-Type").value_or(""), "application/octet-stream");
       uploads_[id][number] = request.body;
       http::Response response = Xml(200, "");
       response.headers.Add("ETag", "\"etag-" + std::to_string(number) + "\"");
