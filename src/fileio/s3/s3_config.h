@@ -1,0 +1,30 @@
+// S3FileIO configuration from the registry's [warehouse.s3] settings and the environment.
+//
+// Environment: DATABOX_S3_ENDPOINT, DATABOX_AWS_REGION, DATABOX_AWS_ACCESS_KEY_ID,
+// DATABOX_AWS_SECRET_ACCESS_KEY, DATABOX_AWS_SESSION_TOKEN. Settings win; the environment fills
+// what they leave empty (endpoint, credentials). The registry always has a region (default
+// us-east-1), so DATABOX_AWS_REGION only applies without settings (FromEnv).
+#pragma once
+
+#include <memory>
+
+#include "common/error.h"
+#include "fileio/s3/credentials.h"
+#include "fileio/s3/s3_file_io.h"
+#include "registry/model.h"
+
+namespace databox::fileio::s3 {
+
+//! Endpoint, region and addressing from the registry, the endpoint from DATABOX_S3_ENDPOINT
+//! when the registry names none.
+S3Options OptionsFromSettings(const registry::S3Settings& settings, const EnvLookup& env = GetEnv);
+//! Endpoint and region from the environment only (region defaults to us-east-1); path-style
+//! whenever a custom endpoint is set, as S3-compatible stores expect.
+S3Options OptionsFromEnv(const EnvLookup& env = GetEnv);
+
+//! Fixed credentials from the registry's secrets, else from the environment. kConfig naming
+//! the unresolved variable when neither has a complete pair. Registers them with the redactor.
+Result<std::shared_ptr<CredentialsProvider>> CredentialsFromSettings(
+    const registry::S3Settings& settings, const EnvLookup& env = GetEnv);
+
+}  // namespace databox::fileio::s3
