@@ -1,0 +1,495 @@
+#include "catalog/rest/rest_catalog.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "common/redact.h"
+#include "iceberg/metadata_json.h"
+
+namespace databox::catalog::rest {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kAccessDelegationHeader = "X-Iceberg-Access-Delegation";
+constexpr const char* kNamespaceExistsEndpoint = "HEAD /v1/{prefix}/namespaces/{namespace}";
+constexpr const char* kTableExistsEndpoint =
+    "HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}";
+
+json IdentifierJson(const TableIdentifier& table) {
+  return {{"namespace", table.ns}, {"name", table.name}};
+}
+
+json CommitJson(const TableCommit& commit) {
+  json requirements = json::array();
+  for (const auto& requirement : commit.requirements) {
+    requirements.push_back(iceberg::TableRequirementToJson(requirement));
+  }
+  json updates = json::array();
+  for (const auto& update : commit.updates) updates.push_back(iceberg::TableUpdateToJson(update));
+  return {{"identifier", IdentifierJson(commit.identifier)},
+          {"requirements", std::move(requirements)},
+          {"updates", std::move(updates)}};
+}
+
+Result<json> ParseJson(const std::string& body, std::string_view what) {
+  auto parsed = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded() || !parsed.is_object()) {
+    return MakeError(ErrorKind::kData,
+                     Redact(std::string(what) + ": the catalog answered with malformed JSON"));
+  }
+  return parsed;
+}
+
+std::map<std::string, std::string> StringMap(const json& object) {
+  std::map<std::string, std::string> out;
+  if (!object.is_object()) return out;
+  for (const auto& [key, value] : object.items()) {
+    if (value.is_string()) out[key] = value.get<std::string>();
+  }
+  return out;
+}
+
+Result<Namespace> NamespaceFromJson(const json& value, std::string_view what) {
+  if (!value.is_array()) {
+    return MakeError(ErrorKind::kData, std::string(what) + ": a namespace is not a JSON array");
+  }
+  Namespace ns;
+  for (const auto& level : value) {
+    if (!level.is_string()) {
+      return MakeError(ErrorKind::kData, std::string(what) + ": a namespace level is not a string");
+    }
+    ns.push_back(level.get<std::string>());
+  }
+  return ns;
+}
+
+Status ValidateCommit(const TableCommit& commit) {
+  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(commit.identifier));
+  return Ok();
+}
+
+}  // namespace
+
+Result<RestCatalogOptions> OptionsFromSettings(const registry::CatalogSettings& settings) {
+  if (settings.type != registry::CatalogType::kRest) {
+    return MakeError(ErrorKind::kConfig, "catalog '" + settings.name + "' is not of type rest");
+  }
+  if (settings.uri.empty()) {
+    return MakeError(ErrorKind::kConfig,
+                     "catalog '" + settings.name + "': type rest needs uri (the REST base URI)");
+  }
+  RestCatalogOptions options;
+  options.name = settings.name;
+  options.uri = settings.uri;
+  options.warehouse = settings.warehouse.empty() ? settings.name : settings.warehouse;
+  if (!settings.scope.empty()) options.scope = settings.scope;
+  options.oauth2_server_uri = settings.oauth2_server_uri;
+  options.realm = settings.realm;
+  if (!settings.credential.empty()) {
+    if (!settings.credential.resolved()) {
+      return MakeError(ErrorKind::kConfig, "catalog '" + settings.name + "': the credential ${" +
+                                               settings.credential.env_var() +
+                                               "} is not set in the environment or .env file");
+    }
+    const std::string& value = settings.credential.Reveal();
+    const auto colon = value.find(':');
+    if (colon == std::string::npos) {
+      return MakeError(ErrorKind::kConfig,
+                       "catalog '" + settings.name + "': the credential ${" +
+                           settings.credential.env_var() + "} must be \"client_id:client_secret\"");
+    }
+    options.client_id = value.substr(0, colon);
+    options.client_secret = value.substr(colon + 1);
+    RegisterSecret(options.client_secret);
+  }
+  return options;
+}
+
+Result<std::unique_ptr<RestCatalog>> RestCatalog::Open(RestCatalogOptions options,
+                                                       std::shared_ptr<http::Transport> transport) {
+  if (options.uri.empty()) {
+    return MakeError(ErrorKind::kConfig, "the REST catalog needs a base uri");
+  }
+  while (options.uri.ends_with('/')) options.uri.pop_back();
+  std::optional<OAuth2Tokens> tokens;
+  if (!options.client_id.empty() || !options.client_secret.empty()) {
+    OAuth2Settings oauth{
+        .token_url = options.oauth2_server_uri.empty() ? options.uri + "/v1/oauth/tokens"
+                                                       : options.oauth2_server_uri,
+        .client_id = options.client_id,
+        .client_secret = options.client_secret,
+        .scope = options.scope,
+        .realm_header = kPolarisRealmHeader,
+        .realm = options.realm};
+    DATABOX_ASSIGN_OR_RETURN(auto made, OAuth2Tokens::Make(std::move(oauth), options.clock));
+    tokens.emplace(std::move(made));
+  }
+  std::optional<http::HttpClient> client;
+  if (transport) {
+    client.emplace(http::HttpClient::WithTransport(std::move(transport), options.http));
+  } else {
+    DATABOX_ASSIGN_OR_RETURN(auto curl, http::HttpClient::Make(options.http));
+    client.emplace(std::move(curl));
+  }
+  std::unique_ptr<RestCatalog> catalog(
+      new RestCatalog(std::move(options), std::move(*client), std::move(tokens)));
+  DATABOX_RETURN_IF_ERROR(catalog->LoadConfig());
+  return catalog;
+}
+
+Result<http::Response> RestCatalog::Send(http::Request request) {
+  std::lock_guard lock(mutex_);
+  request.allow_error_status = true;
+  request.headers.Set("Accept", "application/json");
+  if (!request.body.empty()) request.headers.Set("Content-Type", "application/json");
+  if (!options_.realm.empty()) request.headers.Set(kPolarisRealmHeader, options_.realm);
+  if (!tokens_) return client_.Send(std::move(request));
+  for (int attempt = 0;; ++attempt) {
+    DATABOX_ASSIGN_OR_RETURN(std::string token, tokens_->Token(client_));
+    http::Request copy = request;
+    copy.headers.Set("Authorization", "Bearer " + token);
+    auto response = client_.Send(std::move(copy));
+    if (!response || response->status != 401 || attempt > 0) return response;
+    tokens_->Invalidate();  // expired or revoked early: one more try with a new token
+  }
+}
+
+Result<http::Response> RestCatalog::Call(http::Method method, std::string url, std::string body,
+                                         RestOp op, std::string_view what,
+                                         bool delegate_credentials) {
+  http::Request request;
+  request.method = method;
+  request.url = std::move(url);
+  request.body = std::move(body);
+  if (delegate_credentials && options_.vended_credentials) {
+    request.headers.Set(kAccessDelegationHeader, "vended-credentials");
+  }
+  auto response = Send(std::move(request));
+  if (!response) return std::unexpected(ErrorFromTransport(response.error(), op, what));
+  if (!response->ok()) return std::unexpected(ErrorFromResponse(*response, op, what));
+  return response;
+}
+
+Status RestCatalog::LoadConfig() {
+  const std::string what = "reading the catalog configuration from " + RedactUrl(options_.uri) +
+                           " (warehouse '" + options_.warehouse + "')";
+  DATABOX_ASSIGN_OR_RETURN(
+      auto response, Call(http::Method::kGet, RestPaths::Config(options_.uri, options_.warehouse),
+                          "", RestOp::kRead, what));
+  DATABOX_ASSIGN_OR_RETURN(json body, ParseJson(response.body, what));
+  config_.defaults = StringMap(body.value("defaults", json::object()));
+  config_.overrides = StringMap(body.value("overrides", json::object()));
+  if (auto it = body.find("endpoints"); it != body.end() && it->is_array()) {
+    for (const auto& endpoint : *it) {
+      if (endpoint.is_string()) config_.endpoints.push_back(endpoint.get<std::string>());
+    }
+  }
+  if (auto it = config_.overrides.find("prefix"); it != config_.overrides.end()) {
+    config_.prefix = it->second;
+  } else if (auto def = config_.defaults.find("prefix"); def != config_.defaults.end()) {
+    config_.prefix = def->second;
+  }
+  std::string base = options_.uri;
+  if (auto it = config_.overrides.find("uri"); it != config_.overrides.end() && !it->second.empty()) {
+    base = it->second;
+  }
+  paths_ = RestPaths(base, config_.prefix);
+  return Ok();
+}
+
+bool RestCatalog::SupportsEndpoint(std::string_view endpoint) const {
+  return config_.endpoints.empty() ||
+         std::ranges::find(config_.endpoints, endpoint) != config_.endpoints.end();
+}
+
+std::vector<StorageCredential> RestCatalog::StorageCredentials(const TableIdentifier& table) const {
+  std::lock_guard lock(credentials_mutex_);
+  auto it = credentials_.find(table.ToString());
+  return it == credentials_.end() ? std::vector<StorageCredential>{} : it->second;
+}
+
+Result<bool> RestCatalog::Exists(std::string url, std::string_view endpoint,
+                                 std::string_view what) {
+  http::Request request;
+  request.method = SupportsEndpoint(endpoint) ? http::Method::kHead : http::Method::kGet;
+  request.url = std::move(url);
+  auto response = Send(std::move(request));
+  if (!response) return std::unexpected(ErrorFromTransport(response.error(), RestOp::kRead, what));
+  if (response->status == 404) return false;
+  if (!response->ok()) return std::unexpected(ErrorFromResponse(*response, RestOp::kRead, what));
+  return true;
+}
+
+Status RestCatalog::ListPaged(const std::string& url, std::string_view what,
+                              const std::function<Status(const json&)>& page) {
+  std::string next;
+  for (bool first = true; first || !next.empty(); first = false) {
+    std::string page_url = url;
+    if (!next.empty()) page_url = AppendQuery(std::move(page_url), "pageToken", next);
+    if (options_.page_size) {
+      page_url = AppendQuery(std::move(page_url), "pageSize", std::to_string(*options_.page_size));
+    }
+    DATABOX_ASSIGN_OR_RETURN(auto response,
+                             Call(http::Method::kGet, page_url, "", RestOp::kRead, what));
+    DATABOX_ASSIGN_OR_RETURN(json body, ParseJson(response.body, what));
+    DATABOX_RETURN_IF_ERROR(page(body));
+    const auto it = body.find("next-page-token");
+    std::string token = it != body.end() && it->is_string() ? it->get<std::string>() : "";
+    if (!token.empty() && token == next) {
+      return MakeError(ErrorKind::kData, std::string(what) +
+                                             ": the catalog returned the same page token twice");
+    }
+    next = std::move(token);
+  }
+  return Ok();
+}
+
+Status RestCatalog::CreateNamespace(const Namespace& ns, const Properties& properties) {
+  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+  json body = {{"namespace", ns}, {"properties", properties}};
+  DATABOX_ASSIGN_OR_RETURN(auto response,
+                           Call(http::Method::kPost, paths_.Namespaces(), body.dump(),
+                                RestOp::kCreate, "creating namespace " + NamespaceToString(ns)));
+  (void)response;
+  return Ok();
+}
+
+Result<std::vector<Namespace>> RestCatalog::ListNamespaces(const Namespace& parent) {
+  DATABOX_RETURN_IF_ERROR(ValidateNamespace(parent, /*allow_root=*/true));
+  std::string url = paths_.Namespaces();
+  if (!parent.empty()) url = AppendQuery(std::move(url), "parent", EncodeNamespace(parent), true);
+  const std::string what = "listing namespaces under '" + NamespaceToString(parent) + "'";
+  std::vector<Namespace> out;
+  DATABOX_RETURN_IF_ERROR(ListPaged(url, what, [&](const json& page) -> Status {
+    const auto it = page.find("namespaces");
+    if (it == page.end() || !it->is_array()) return Ok();
+    for (const auto& entry : *it) {
+      DATABOX_ASSIGN_OR_RETURN(Namespace ns, NamespaceFromJson(entry, what));
+      out.push_back(std::move(ns));
+    }
+    return Ok();
+  }));
+  std::ranges::sort(out);
+  return out;
+}
+
+Result<bool> RestCatalog::NamespaceExists(const Namespace& ns) {
+  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+  return Exists(paths_.Namespace(ns), kNamespaceExistsEndpoint,
+                "checking namespace " + NamespaceToString(ns));
+}
+
+Result<Properties> RestCatalog::LoadNamespaceProperties(const Namespace& ns) {
+  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+  const std::string what = "loading namespace " + NamespaceToString(ns);
+  DATABOX_ASSIGN_OR_RETURN(auto response, Call(http::Method::kGet, paths_.Namespace(ns), "",
+                                               RestOp::kRead, what));
+  DATABOX_ASSIGN_OR_RETURN(json body, ParseJson(response.body, what));
+  return StringMap(body.value("properties", json::object()));
+}
+
+Status RestCatalog::UpdateNamespaceProperties(const Namespace& ns,
+                                              std::span<const std::string> removals,
+                                              const Properties& updates) {
+  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+  // The spec rejects a key that is both removed and set (422); "remove then set" is a set.
+  json removed = json::array();
+  for (const auto& key : removals) {
+    if (!updates.contains(key)) removed.push_back(key);
+  }
+  json body = {{"removals", std::move(removed)}, {"updates", updates}};
+  DATABOX_ASSIGN_OR_RETURN(
+      auto response, Call(http::Method::kPost, paths_.NamespaceProperties(ns), body.dump(),
+                          RestOp::kUpdate, "updating properties of namespace " + NamespaceToString(ns)));
+  (void)response;
+  return Ok();
+}
+
+Status RestCatalog::DropNamespace(const Namespace& ns) {
+  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+  DATABOX_ASSIGN_OR_RETURN(auto response,
+                           Call(http::Method::kDelete, paths_.Namespace(ns), "", RestOp::kDrop,
+                                "dropping namespace " + NamespaceToString(ns)));
+  (void)response;
+  return Ok();
+}
+
+Result<std::vector<TableIdentifier>> RestCatalog::ListTables(const Namespace& ns) {
+  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+  const std::string what = "listing tables of namespace " + NamespaceToString(ns);
+  std::vector<TableIdentifier> out;
+  DATABOX_RETURN_IF_ERROR(ListPaged(paths_.Tables(ns), what, [&](const json& page) -> Status {
+    const auto it = page.find("identifiers");
+    if (it == page.end() || !it->is_array()) return Ok();
+    for (const auto& entry : *it) {
+      if (!entry.is_object() || !entry.contains("name") || !entry["name"].is_string()) {
+        return MakeError(ErrorKind::kData, what + ": a table identifier has no name");
+      }
+      DATABOX_ASSIGN_OR_RETURN(Namespace table_ns,
+                               NamespaceFromJson(entry.value("namespace", json::array()), what));
+      out.push_back({std::move(table_ns), entry["name"].get<std::string>()});
+    }
+    return Ok();
+  }));
+  std::ranges::sort(out);
+  return out;
+}
+
+Result<bool> RestCatalog::TableExists(const TableIdentifier& table) {
+  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+  return Exists(paths_.Table(table), kTableExistsEndpoint, "checking table " + table.ToString());
+}
+
+Result<LoadedTable> RestCatalog::ParseLoadResult(const TableIdentifier& table,
+                                                 const std::string& body,
+                                                 bool remember_credentials) {
+  const std::string what = "reading the catalog's answer for table " + table.ToString();
+  DATABOX_ASSIGN_OR_RETURN(json parsed, ParseJson(body, what));
+  const auto metadata_json = parsed.find("metadata");
+  if (metadata_json == parsed.end() || !metadata_json->is_object()) {
+    return MakeError(ErrorKind::kData, what + ": no metadata object");
+  }
+  auto metadata = iceberg::TableMetadataFromJson(*metadata_json);
+  if (!metadata) return std::unexpected(metadata.error().WithContext(what));
+  LoadedTable loaded;
+  if (auto it = parsed.find("metadata-location"); it != parsed.end() && it->is_string()) {
+    loaded.metadata_location = it->get<std::string>();
+  }
+  loaded.metadata = std::move(*metadata);
+  if (remember_credentials) {
+    auto credentials = ParseStorageCredentials(parsed, loaded.metadata.location);
+    std::lock_guard lock(credentials_mutex_);
+    credentials_[table.ToString()] = std::move(credentials);
+  }
+  return loaded;
+}
+
+Result<LoadedTable> RestCatalog::LoadTable(const TableIdentifier& table) {
+  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+  DATABOX_ASSIGN_OR_RETURN(auto response,
+                           Call(http::Method::kGet, paths_.Table(table), "", RestOp::kRead,
+                                "loading table " + table.ToString(), /*delegate=*/true));
+  return ParseLoadResult(table, response.body, /*remember_credentials=*/true);
+}
+
+Result<LoadedTable> RestCatalog::PostCreate(const TableIdentifier& table,
+                                            const iceberg::Schema& schema,
+                                            const iceberg::PartitionSpec& spec,
+                                            const iceberg::SortOrder& sort_order,
+                                            const Properties& properties,
+                                            const std::optional<std::string>& location,
+                                            bool stage) {
+  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+  json body = {{"name", table.name},
+               {"schema", schema.ToJson()},
+               {"partition-spec", spec.ToJson()},
+               {"write-order", sort_order.ToJson()},
+               {"stage-create", stage},
+               {"properties", properties}};
+  if (location) body["location"] = *location;
+  DATABOX_ASSIGN_OR_RETURN(
+      auto response,
+      Call(http::Method::kPost, paths_.Tables(table.ns), body.dump(), RestOp::kCreate,
+           (stage ? "stage-creating table " : "creating table ") + table.ToString(),
+           /*delegate=*/true));
+  return ParseLoadResult(table, response.body, /*remember_credentials=*/true);
+}
+
+Result<LoadedTable> RestCatalog::CreateTable(const TableIdentifier& table,
+                                             const iceberg::Schema& schema,
+                                             const iceberg::PartitionSpec& spec,
+                                             const iceberg::SortOrder& sort_order,
+                                             const Properties& properties,
+                                             std::optional<std::string> location) {
+  return PostCreate(table, schema, spec, sort_order, properties, location, /*stage=*/false);
+}
+
+Result<LoadedTable> RestCatalog::StageCreateTable(const TableIdentifier& table,
+                                                  const iceberg::Schema& schema,
+                                                  const iceberg::PartitionSpec& spec,
+                                                  const iceberg::SortOrder& sort_order,
+                                                  const Properties& properties,
+                                                  std::optional<std::string> location) {
+  return PostCreate(table, schema, spec, sort_order, properties, location, /*stage=*/true);
+}
+
+Result<LoadedTable> RestCatalog::CommitTable(const TableCommit& commit) {
+  DATABOX_RETURN_IF_ERROR(ValidateCommit(commit));
+  DATABOX_ASSIGN_OR_RETURN(auto response,
+                           Call(http::Method::kPost, paths_.Table(commit.identifier),
+                                CommitJson(commit).dump(), RestOp::kCommit,
+                                "committing table " + commit.identifier.ToString()));
+  auto loaded = ParseLoadResult(commit.identifier, response.body, /*remember_credentials=*/false);
+  if (!loaded) {
+    // The server accepted the commit; only its answer is unreadable.
+    return MakeError(ErrorKind::kCommitStateUnknown,
+                     loaded.error().message +
+                         "; the commit was accepted (2xx): reconcile, keep the written files");
+  }
+  return loaded;
+}
+
+Result<std::vector<LoadedTable>> RestCatalog::CommitTransaction(
+    std::span<const TableCommit> commits) {
+  if (commits.empty()) return std::vector<LoadedTable>{};
+  json changes = json::array();
+  std::string names;
+  for (const auto& commit : commits) {
+    DATABOX_RETURN_IF_ERROR(ValidateCommit(commit));
+    changes.push_back(CommitJson(commit));
+    names += (names.empty() ? "" : ", ") + commit.identifier.ToString();
+  }
+  json body = {{"table-changes", std::move(changes)}};
+  DATABOX_ASSIGN_OR_RETURN(auto response,
+                           Call(http::Method::kPost, paths_.TransactionCommit(), body.dump(),
+                                RestOp::kCommit, "committing a transaction over " + names));
+  (void)response;
+  std::vector<LoadedTable> out;
+  for (const auto& commit : commits) {
+    auto loaded = LoadTable(commit.identifier);
+    if (!loaded) {
+      return MakeError(ErrorKind::kCommitStateUnknown,
+                       "the transaction over " + names + " was committed, but reloading " +
+                           commit.identifier.ToString() + " failed (" + loaded.error().message +
+                           "); reconcile, keep the written files");
+    }
+    out.push_back(std::move(*loaded));
+  }
+  return out;
+}
+
+Status RestCatalog::DropTable(const TableIdentifier& table) {
+  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+  DATABOX_ASSIGN_OR_RETURN(
+      auto response, Call(http::Method::kDelete,
+                          AppendQuery(paths_.Table(table), "purgeRequested", "false"), "",
+                          RestOp::kDrop, "dropping table " + table.ToString()));
+  (void)response;
+  std::lock_guard lock(credentials_mutex_);
+  credentials_.erase(table.ToString());
+  return Ok();
+}
+
+Status RestCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
+  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(from));
+  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(to));
+  json body = {{"source", IdentifierJson(from)}, {"destination", IdentifierJson(to)}};
+  DATABOX_ASSIGN_OR_RETURN(
+      auto response, Call(http::Method::kPost, paths_.Rename(), body.dump(), RestOp::kCreate,
+                          "renaming table " + from.ToString() + " to " + to.ToString()));
+  (void)response;
+  return Ok();
+}
+
+Result<LoadedTable> RestCatalog::RegisterTable(const TableIdentifier& table,
+                                               std::string_view metadata_location) {
+  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+  json body = {{"name", table.name}, {"metadata-location", metadata_location}};
+  DATABOX_ASSIGN_OR_RETURN(
+      auto response, Call(http::Method::kPost, paths_.Register(table.ns), body.dump(),
+                          RestOp::kCreate, "registering table " + table.ToString()));
+  return ParseLoadResult(table, response.body, /*remember_credentials=*/true);
+}
+
+}  // namespace databox::catalog::rest

@@ -1,0 +1,156 @@
+// RestCatalog: the Iceberg REST catalog client (Apache Polaris in production; any server
+// speaking open-api/rest-catalog-open-api.yaml). Open() asks GET /v1/config?warehouse=... for
+// the prefix, defaults/overrides and the endpoint list; with a credential every request
+// carries an OAuth2 client-credentials bearer token (oauth2.h), without one (the FALLBACK
+// test server) none.
+//
+// Commits: POST .../tables/{table} with requirements + updates, or POST
+// /v1/{prefix}/transactions/commit for several tables. 409 (and the 400 with which Polaris
+// <= 1.7.0 answers some lost races) is kConflict: reload, re-plan, retry. A 5xx, timeout or
+// transport failure on a commit is kCommitStateUnknown and the commit is never resent.
+//
+// Thread-safe: requests are serialised over one HTTP client.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <nlohmann/json_fwd.hpp>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "catalog/rest/oauth2.h"
+#include "catalog/rest/rest_error.h"
+#include "catalog/rest/rest_paths.h"
+#include "catalog/rest/storage_credentials.h"
+#include "http/client.h"
+#include "registry/model.h"
+
+namespace databox::catalog::rest {
+
+//! The realm header Polaris reads (its default realm-context header name).
+inline constexpr const char* kPolarisRealmHeader = "Polaris-Realm";
+//! Scope requested when none is configured: all of the principal's roles (Polaris).
+inline constexpr const char* kDefaultScope = "PRINCIPAL_ROLE:ALL";
+
+struct RestCatalogOptions {
+  std::string name;       //!< the catalog's name in databox (Catalog::Name)
+  std::string uri;        //!< base URI, e.g. http://127.0.0.1:8181/api/catalog
+  std::string warehouse;  //!< ?warehouse= for /v1/config (Polaris: the catalog name)
+  std::string client_id;      //!< empty = no authentication
+  std::string client_secret;  //!< never logged
+  std::string scope = kDefaultScope;
+  std::string oauth2_server_uri;  //!< empty = <uri>/v1/oauth/tokens (Polaris' token endpoint)
+  std::string realm;              //!< Polaris realm; empty = the server's default realm
+  bool vended_credentials = true;  //!< ask for X-Iceberg-Access-Delegation: vended-credentials
+  std::optional<int> page_size;    //!< pageSize for list calls; the server's default when unset
+  http::ClientOptions http;
+  OAuth2Tokens::Clock clock;  //!< token expiry clock; steady_clock when null (tests inject one)
+};
+
+//! Options from the registry: name, uri, warehouse, credential "client_id:client_secret"
+//! (kConfig if it has no ':' or is unresolved), scope, oauth2_server_uri, realm.
+Result<RestCatalogOptions> OptionsFromSettings(const registry::CatalogSettings& settings);
+
+//! What GET /v1/config answered.
+struct RestConfig {
+  std::map<std::string, std::string> defaults;
+  std::map<std::string, std::string> overrides;
+  std::vector<std::string> endpoints;  //!< "METHOD /v1/{prefix}/..."; empty = not advertised
+  std::string prefix;                  //!< overrides.prefix (else defaults.prefix)
+};
+
+class RestCatalog final : public Catalog {
+ public:
+  //! Authenticates (if configured) and reads the configuration. `transport` replaces libcurl
+  //! (tests). kConfig for missing settings, kAuth/kNetwork when the server refuses or is away.
+  static Result<std::unique_ptr<RestCatalog>> Open(
+      RestCatalogOptions options, std::shared_ptr<http::Transport> transport = nullptr);
+
+  const RestConfig& config() const { return config_; }
+  //! True when the server advertises `endpoint` ("HEAD /v1/{prefix}/namespaces/{namespace}")
+  //! or advertises no endpoint list at all.
+  bool SupportsEndpoint(std::string_view endpoint) const;
+
+  //! The storage credentials vended with the table's last load/create (empty if none).
+  //! Call LoadTable again to renew them before StorageCredential::expires_at_ms.
+  std::vector<StorageCredential> StorageCredentials(const TableIdentifier& table) const;
+
+  //! POST .../tables with stage-create: the metadata the table would have (location chosen
+  //! by the server, metadata_location empty); nothing is created until a CommitTable with
+  //! AssertCreate and iceberg::CreateTableUpdates(metadata) plus the first snapshot.
+  Result<LoadedTable> StageCreateTable(const TableIdentifier& table, const iceberg::Schema& schema,
+                                       const iceberg::PartitionSpec& spec,
+                                       const iceberg::SortOrder& sort_order,
+                                       const Properties& properties,
+                                       std::optional<std::string> location);
+
+  std::string_view Name() const override { return options_.name; }
+  Status CreateNamespace(const Namespace& ns, const Properties& properties) override;
+  Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override;
+  Result<bool> NamespaceExists(const Namespace& ns) override;
+  Result<Properties> LoadNamespaceProperties(const Namespace& ns) override;
+  Status UpdateNamespaceProperties(const Namespace& ns, std::span<const std::string> removals,
+                                   const Properties& updates) override;
+  Status DropNamespace(const Namespace& ns) override;
+  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override;
+  Result<bool> TableExists(const TableIdentifier& table) override;
+  Result<LoadedTable> LoadTable(const TableIdentifier& table) override;
+  Result<LoadedTable> CreateTable(const TableIdentifier& table, const iceberg::Schema& schema,
+                                  const iceberg::PartitionSpec& spec,
+                                  const iceberg::SortOrder& sort_order,
+                                  const Properties& properties,
+                                  std::optional<std::string> location) override;
+  Result<LoadedTable> CommitTable(const TableCommit& commit) override;
+  //! After the transaction lands (204) each table is loaded again for the results; if that
+  //! reload fails the error is kCommitStateUnknown (the commit did land: reconcile, keep files).
+  Result<std::vector<LoadedTable>> CommitTransaction(std::span<const TableCommit> commits) override;
+  Status DropTable(const TableIdentifier& table) override;
+  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override;
+  Result<LoadedTable> RegisterTable(const TableIdentifier& table,
+                                    std::string_view metadata_location) override;
+
+ private:
+  RestCatalog(RestCatalogOptions options, http::HttpClient client,
+              std::optional<OAuth2Tokens> tokens)
+      : options_(std::move(options)),
+        client_(std::move(client)),
+        tokens_(std::move(tokens)),
+        paths_(options_.uri, "") {}
+
+  //! Sends with auth/realm headers; on a 401 fetches a new token and sends once more (a 401
+  //! means the request was not processed). Non-2xx responses are returned as values.
+  Result<http::Response> Send(http::Request request);
+  //! Send + error mapping: the 2xx response, or ErrorFromResponse/ErrorFromTransport.
+  Result<http::Response> Call(http::Method method, std::string url, std::string body, RestOp op,
+                              std::string_view what, bool delegate_credentials = false);
+  //! GET /v1/config and the prefix it gives.
+  Status LoadConfig();
+  //! HEAD (or GET when HEAD is not advertised): true on 2xx, false on 404.
+  Result<bool> Exists(std::string url, std::string_view endpoint, std::string_view what);
+  //! Follows next-page-token, handing each page's JSON to `page`.
+  Status ListPaged(const std::string& url, std::string_view what,
+                   const std::function<Status(const nlohmann::json&)>& page);
+  //! Parses a LoadTableResult/CommitTableResponse and remembers its storage credentials.
+  Result<LoadedTable> ParseLoadResult(const TableIdentifier& table, const std::string& body,
+                                      bool remember_credentials);
+  Result<LoadedTable> PostCreate(const TableIdentifier& table, const iceberg::Schema& schema,
+                                 const iceberg::PartitionSpec& spec,
+                                 const iceberg::SortOrder& sort_order,
+                                 const Properties& properties,
+                                 const std::optional<std::string>& location, bool stage);
+
+  RestCatalogOptions options_;
+  std::mutex mutex_;  //!< serialises client_ and tokens_
+  http::HttpClient client_;
+  std::optional<OAuth2Tokens> tokens_;  //!< none without a credential
+  RestConfig config_;
+  RestPaths paths_;
+  mutable std::mutex credentials_mutex_;
+  std::map<std::string, std::vector<StorageCredential>> credentials_;  //!< by table "ns.t"
+};
+
+}  // namespace databox::catalog::rest

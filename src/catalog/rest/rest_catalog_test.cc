@@ -1,0 +1,452 @@
+#include "catalog/rest/rest_catalog.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "catalog/rest/fake_transport_test_support.h"
+#include "common/redact.h"
+#include "iceberg/metadata_json.h"
+#include "iceberg/table_update.h"
+
+namespace databox::catalog::rest {
+namespace {
+
+using nlohmann::json;
+using testing::FakeTransport;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr const char* kBase = "http://catalog.test/api/catalog";
+constexpr const char* kNs = "/api/catalog/v1/wh/namespaces";
+constexpr const char* kConfig = R"({"defaults":{"clients":"1"},"overrides":{"prefix":"wh"}})";
+
+iceberg::Schema BirdSchema() {
+  return iceberg::Schema(0, {{.id = 1, .name = "id", .required = true,
+                              .type = iceberg::Type::Long(), .doc = std::nullopt},
+                             {.id = 2, .name = "name", .required = false,
+                              .type = iceberg::Type::String(), .doc = std::nullopt}});
+}
+
+//! The fake server's table: metadata as a server would hold it.
+iceberg::TableMetadata ServerTable() {
+  auto metadata = iceberg::NewTableMetadata(BirdSchema(), {}, {}, "s3://bucket/wh/raw/birds", {});
+  EXPECT_TRUE(metadata.has_value());
+  return *metadata;
+}
+
+std::string LoadResult(const iceberg::TableMetadata& metadata, const std::string& location,
+                       json extra = json::object()) {
+  json body = {{"metadata-location", location},
+               {"metadata", iceberg::TableMetadataToJson(metadata)}};
+  body.update(extra);
+  return body.dump();
+}
+
+std::string ErrorBody(long code, const std::string& type, const std::string& message) {
+  return json{{"error", {{"message", message}, {"type", type}, {"code", code}}}}.dump();
+}
+
+class RestCatalogTest : public ::testing::Test {
+ protected:
+  void SetUp() override { fake_->On("GET /api/catalog/v1/config?warehouse=lake", 200, kConfig); }
+
+  RestCatalogOptions Options() {
+    RestCatalogOptions options;
+    options.name = "lake";
+    options.uri = kBase;
+    options.warehouse = "lake";
+    options.http.retry.max_attempts = 1;
+    return options;
+  }
+
+  std::unique_ptr<RestCatalog> Open(RestCatalogOptions options) {
+    auto catalog = RestCatalog::Open(std::move(options), fake_);
+    EXPECT_TRUE(catalog.has_value()) << catalog.error().ToString();
+    return catalog ? std::move(*catalog) : nullptr;
+  }
+  std::unique_ptr<RestCatalog> Open() { return Open(Options()); }
+
+  std::shared_ptr<FakeTransport> fake_ = std::make_shared<FakeTransport>();
+};
+
+TEST_F(RestCatalogTest, ConfigGivesPrefixAndNoAuthWithoutCredential) {
+  auto catalog = Open();
+  EXPECT_EQ(catalog->config().prefix, "wh");
+  EXPECT_EQ(catalog->config().defaults.at("clients"), "1");
+  fake_->On(std::string("HEAD ") + kNs + "/raw", 204);
+  EXPECT_TRUE(catalog->NamespaceExists({"raw"}).value());
+  for (const auto& request : fake_->requests()) {
+    EXPECT_FALSE(request.headers.Contains("Authorization")) << request.url;
+  }
+}
+
+TEST_F(RestCatalogTest, ConfigFailureIsReported) {
+  fake_->On("GET /api/catalog/v1/config?warehouse=other", 404,
+            ErrorBody(404, "NotFoundException", "Unable to find warehouse other"));
+  auto options = Options();
+  options.warehouse = "other";
+  auto catalog = RestCatalog::Open(options, fake_);
+  ASSERT_FALSE(catalog.has_value());
+  EXPECT_EQ(catalog.error().kind, ErrorKind::kNotFound);
+  EXPECT_THAT(catalog.error().message, HasSubstr("Unable to find warehouse other"));
+}
+
+TEST_F(RestCatalogTest, NamespaceLifecycleRequests) {
+  auto catalog = Open();
+  fake_->On(std::string("POST ") + kNs, 200, R"({"namespace":["raw","ebird"],"properties":{}})");
+  ASSERT_TRUE(catalog->CreateNamespace({"raw", "ebird"}, {{"owner", "me"}}).has_value());
+  auto create = fake_->RequestsTo(std::string("POST ") + kNs);
+  ASSERT_EQ(create.size(), 1u);
+  EXPECT_EQ(json::parse(create[0].body),
+            json::parse(R"({"namespace":["raw","ebird"],"properties":{"owner":"me"}})"));
+  EXPECT_EQ(create[0].headers.Get("Content-Type"), "application/json");
+
+  // Multi-level namespaces are joined by the unit separator, %1F.
+  fake_->On(std::string("GET ") + kNs + "/raw%1Febird", 200,
+            R"({"namespace":["raw","ebird"],"properties":{"owner":"me","a":"b"}})");
+  EXPECT_EQ(catalog->LoadNamespaceProperties({"raw", "ebird"}).value(),
+            (Properties{{"owner", "me"}, {"a", "b"}}));
+
+  fake_->On(std::string("POST ") + kNs + "/raw%1Febird/properties", 200,
+            R"({"updated":["x"],"removed":["a"],"missing":[]})");
+  std::vector<std::string> removals{"a", "x"};
+  ASSERT_TRUE(catalog->UpdateNamespaceProperties({"raw", "ebird"}, removals, {{"x", "1"}}));
+  auto update = fake_->RequestsTo(std::string("POST ") + kNs + "/raw%1Febird/properties");
+  ASSERT_EQ(update.size(), 1u);
+  // "x" is removed then set: sent as a set only (the spec rejects a key in both lists).
+  EXPECT_EQ(json::parse(update[0].body), json::parse(R"({"removals":["a"],"updates":{"x":"1"}})"));
+
+  fake_->On(std::string("DELETE ") + kNs + "/raw%1Febird", 409,
+            ErrorBody(409, "NamespaceNotEmptyException", "Namespace raw.ebird is not empty"));
+  EXPECT_EQ(catalog->DropNamespace({"raw", "ebird"}).error().kind, ErrorKind::kConflict);
+  fake_->On(std::string("DELETE ") + kNs + "/raw%1Febird", 204);
+  EXPECT_TRUE(catalog->DropNamespace({"raw", "ebird"}).has_value());
+  EXPECT_EQ(catalog->DropNamespace({"gone"}).error().kind, ErrorKind::kNotFound);
+}
+
+TEST_F(RestCatalogTest, CreateNamespaceConflictIsAlreadyExists) {
+  auto catalog = Open();
+  fake_->On(std::string("POST ") + kNs, 409,
+            ErrorBody(409, "AlreadyExistsException", "Namespace already exists: raw"));
+  auto status = catalog->CreateNamespace({"raw"}, {});
+  ASSERT_FALSE(status.has_value());
+  EXPECT_EQ(status.error().kind, ErrorKind::kAlreadyExists);
+  EXPECT_THAT(status.error().message, HasSubstr("Namespace already exists: raw"));
+}
+
+TEST_F(RestCatalogTest, ListNamespacesFollowsPageTokens) {
+  auto catalog = Open();
+  fake_->On(std::string("GET ") + kNs + "?parent=raw", 200,
+            R"({"namespaces":[["raw","b"],["raw","a"]],"next-page-token":"p 2"})");
+  fake_->On(std::string("GET ") + kNs + "?parent=raw&pageToken=p%202", 200,
+            R"({"namespaces":[["raw","c"]],"next-page-token":null})");
+  auto listed = catalog->ListNamespaces({"raw"});
+  ASSERT_TRUE(listed.has_value()) << listed.error().ToString();
+  EXPECT_THAT(*listed, ElementsAre(Namespace{"raw", "a"}, Namespace{"raw", "b"},
+                                   Namespace{"raw", "c"}));
+  EXPECT_EQ(fake_->RequestsTo(std::string("GET ") + kNs).size(), 2u);
+}
+
+TEST_F(RestCatalogTest, ListPassesPageSizeAndParentEncoding) {
+  auto options = Options();
+  options.page_size = 50;
+  auto catalog = Open(options);
+  fake_->On(std::string("GET ") + kNs + "?parent=a%1Fb&pageSize=50", 200, R"({"namespaces":[]})");
+  EXPECT_TRUE(catalog->ListNamespaces({"a", "b"}).value().empty());
+}
+
+TEST_F(RestCatalogTest, ExistsUsesGetWhenHeadIsNotAdvertised) {
+  fake_ = std::make_shared<FakeTransport>();
+  fake_->On("GET /api/catalog/v1/config?warehouse=lake", 200,
+            R"({"defaults":{},"overrides":{"prefix":"wh"},)"
+            R"("endpoints":["GET /v1/{prefix}/namespaces/{namespace}"]})");
+  auto catalog = Open();
+  fake_->On(std::string("GET ") + kNs + "/raw", 200, R"({"namespace":["raw"]})");
+  EXPECT_TRUE(catalog->NamespaceExists({"raw"}).value());
+  EXPECT_FALSE(catalog->NamespaceExists({"nope"}).value());
+  EXPECT_TRUE(fake_->RequestsTo(std::string("HEAD ") + kNs + "/raw").empty());
+}
+
+TEST_F(RestCatalogTest, TablesListExistsLoadWithVendedCredentials) {
+  auto catalog = Open();
+  fake_->On(std::string("GET ") + kNs + "/raw/tables", 200,
+            R"({"identifiers":[{"namespace":["raw"],"name":"z"}],"next-page-token":"t2"})");
+  fake_->On(std::string("GET ") + kNs + "/raw/tables?pageToken=t2", 200,
+            R"({"identifiers":[{"namespace":["raw"],"name":"birds"}]})");
+  EXPECT_EQ(catalog->ListTables({"raw"}).value(),
+            (std::vector<TableIdentifier>{{{"raw"}, "birds"}, {{"raw"}, "z"}}));
+
+  fake_->On(std::string("HEAD ") + kNs + "/raw/tables/birds", 204);
+  EXPECT_TRUE(catalog->TableExists({{"raw"}, "birds"}).value());
+  EXPECT_FALSE(catalog->TableExists({{"raw"}, "nope"}).value());
+
+  const auto metadata = ServerTable();
+  json extra = {
+      {"config", {{"s3.access-key-id", "AKIAVENDED"}, {"s3.secret-access-key", "vendedsecret1"},
+                  {"s3.session-token", "vendedtoken1"}, {"client.region", "eu-west-1"},
+                  {"s3.session-token-expires-at-ms", "1767225600000"}}},
+      {"storage-credentials",
+       {{{"prefix", "s3://bucket/wh/raw"},
+         {"config", {{"s3.access-key-id", "AKIA2"}, {"s3.secret-access-key", "prefixsecret2"}}}}}}};
+  fake_->On(std::string("GET ") + kNs + "/raw/tables/birds", 200,
+            LoadResult(metadata, "s3://bucket/wh/raw/birds/metadata/00000-a.metadata.json", extra));
+  auto loaded = catalog->LoadTable({{"raw"}, "birds"});
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().ToString();
+  EXPECT_EQ(loaded->metadata_location, "s3://bucket/wh/raw/birds/metadata/00000-a.metadata.json");
+  EXPECT_EQ(loaded->metadata.table_uuid, metadata.table_uuid);
+  auto load = fake_->RequestsTo(std::string("GET ") + kNs + "/raw/tables/birds");
+  ASSERT_EQ(load.size(), 1u);
+  EXPECT_EQ(load[0].headers.Get("X-Iceberg-Access-Delegation"), "vended-credentials");
+
+  auto credentials = catalog->StorageCredentials({{"raw"}, "birds"});
+  ASSERT_EQ(credentials.size(), 2u);
+  EXPECT_EQ(credentials[0].prefix, "s3://bucket/wh/raw");
+  EXPECT_EQ(credentials[0].config.at("s3.access-key-id"), "AKIA2");
+  EXPECT_EQ(credentials[1].prefix, "s3://bucket/wh/raw/birds");
+  EXPECT_EQ(credentials[1].config.at("s3.session-token"), "vendedtoken1");
+  EXPECT_EQ(credentials[1].config.at("client.region"), "eu-west-1");
+  EXPECT_EQ(credentials[1].expires_at_ms, 1767225600000);
+  EXPECT_EQ(FindCredential(credentials, "s3://bucket/wh/raw/birds/data/x.parquet")->prefix,
+            "s3://bucket/wh/raw/birds");
+  EXPECT_EQ(Redact("key vendedsecret1 and vendedtoken1"), "key *** and ***");
+  EXPECT_TRUE(catalog->StorageCredentials({{"raw"}, "other"}).empty());
+}
+
+TEST_F(RestCatalogTest, CreateAndStageCreateRequests) {
+  auto catalog = Open();
+  const auto metadata = ServerTable();
+  fake_->On(std::string("POST ") + kNs + "/raw/tables", 200,
+            LoadResult(metadata, "s3://bucket/wh/raw/birds/metadata/00000-a.metadata.json"));
+  auto created = catalog->CreateTable({{"raw"}, "birds"}, BirdSchema(), {}, {}, {{"k", "v"}},
+                                      "s3://bucket/custom");
+  ASSERT_TRUE(created.has_value()) << created.error().ToString();
+  EXPECT_EQ(created->metadata.location, "s3://bucket/wh/raw/birds");
+  auto staged = catalog->StageCreateTable({{"raw"}, "birds"}, BirdSchema(), {}, {}, {}, {});
+  ASSERT_TRUE(staged.has_value());
+
+  auto posts = fake_->RequestsTo(std::string("POST ") + kNs + "/raw/tables");
+  ASSERT_EQ(posts.size(), 2u);
+  json first = json::parse(posts[0].body);
+  EXPECT_EQ(first["name"], "birds");
+  EXPECT_EQ(first["stage-create"], false);
+  EXPECT_EQ(first["location"], "s3://bucket/custom");
+  EXPECT_EQ(first["properties"], json::parse(R"({"k":"v"})"));
+  EXPECT_EQ(first["schema"]["fields"][0]["name"], "id");
+  EXPECT_EQ(first["schema"]["fields"][1]["type"], "string");
+  EXPECT_EQ(first["partition-spec"]["fields"], json::array());
+  EXPECT_EQ(first["write-order"]["fields"], json::array());
+  json second = json::parse(posts[1].body);
+  EXPECT_EQ(second["stage-create"], true);
+  EXPECT_FALSE(second.contains("location"));
+  EXPECT_EQ(posts[0].headers.Get("X-Iceberg-Access-Delegation"), "vended-credentials");
+
+  fake_->On(std::string("POST ") + kNs + "/raw/tables", 409,
+            ErrorBody(409, "AlreadyExistsException", "Table already exists: raw.birds"));
+  EXPECT_EQ(catalog->CreateTable({{"raw"}, "birds"}, BirdSchema(), {}, {}, {}, {}).error().kind,
+            ErrorKind::kAlreadyExists);
+}
+
+TEST_F(RestCatalogTest, CommitSendsRequirementsAndUpdates) {
+  auto catalog = Open();
+  auto metadata = ServerTable();
+  metadata.properties["loaded"] = "1";
+  fake_->On(std::string("POST ") + kNs + "/raw/tables/birds", 200,
+            LoadResult(metadata, "s3://bucket/wh/raw/birds/metadata/00001-b.metadata.json"));
+  TableCommit commit{
+      .identifier = {{"raw"}, "birds"},
+      .requirements = {iceberg::AssertTableUuid{"9c12d441-03fe-4693-9a96-a0705ddf69c1"},
+                       iceberg::AssertRefSnapshotId{"main", std::nullopt}},
+      .updates = {iceberg::SetProperties{{{"loaded", "1"}}}}};
+  auto committed = catalog->CommitTable(commit);
+  ASSERT_TRUE(committed.has_value()) << committed.error().ToString();
+  EXPECT_EQ(committed->metadata_location, "s3://bucket/wh/raw/birds/metadata/00001-b.metadata.json");
+  EXPECT_EQ(committed->metadata.properties.at("loaded"), "1");
+  auto sent = fake_->RequestsTo(std::string("POST ") + kNs + "/raw/tables/birds");
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(json::parse(sent[0].body), json::parse(R"({
+    "identifier": {"namespace": ["raw"], "name": "birds"},
+    "requirements": [
+      {"type": "assert-table-uuid", "uuid": "9c12d441-03fe-4693-9a96-a0705ddf69c1"},
+      {"type": "assert-ref-snapshot-id", "ref": "main", "snapshot-id": null}],
+    "updates": [{"action": "set-properties", "updates": {"loaded": "1"}}]})"));
+}
+
+TEST_F(RestCatalogTest, StagedCreateCommitsWithAssertCreate) {
+  auto catalog = Open();
+  const auto metadata = ServerTable();
+  fake_->On(std::string("POST ") + kNs + "/raw/tables/birds", 200,
+            LoadResult(metadata, "s3://bucket/wh/raw/birds/metadata/00000-c.metadata.json"));
+  TableCommit commit{.identifier = {{"raw"}, "birds"},
+                     .requirements = {iceberg::AssertCreate{}},
+                     .updates = iceberg::CreateTableUpdates(metadata)};
+  ASSERT_TRUE(catalog->CommitTable(commit).has_value());
+  auto sent = fake_->RequestsTo(std::string("POST ") + kNs + "/raw/tables/birds");
+  ASSERT_EQ(sent.size(), 1u);
+  json body = json::parse(sent[0].body);
+  EXPECT_EQ(body["requirements"], json::parse(R"([{"type":"assert-create"}])"));
+  EXPECT_EQ(body["updates"][0]["action"], "assign-uuid");
+  EXPECT_EQ(body["updates"][0]["uuid"], metadata.table_uuid);
+}
+
+struct CommitOutcome {
+  long status;
+  std::string body;
+  ErrorKind kind;
+};
+
+class CommitErrorTest : public RestCatalogTest,
+                        public ::testing::WithParamInterface<CommitOutcome> {};
+
+TEST_P(CommitErrorTest, MapsStatusAndNeverResends) {
+  auto catalog = Open();
+  fake_->On(std::string("POST ") + kNs + "/raw/tables/birds", GetParam().status, GetParam().body);
+  TableCommit commit{.identifier = {{"raw"}, "birds"},
+                     .requirements = {iceberg::AssertTableUuid{"u"}},
+                     .updates = {iceberg::SetProperties{{{"a", "1"}}}}};
+  auto options = Options();
+  auto result = catalog->CommitTable(commit);
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(result.error().kind, GetParam().kind) << result.error().ToString();
+  EXPECT_THAT(result.error().message, HasSubstr("raw.birds"));
+  EXPECT_EQ(fake_->RequestsTo(std::string("POST ") + kNs + "/raw/tables/birds").size(), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Statuses, CommitErrorTest,
+    ::testing::Values(
+        CommitOutcome{409,
+                      ErrorBody(409, "CommitFailedException",
+                                "Requirement failed: branch main has changed"),
+                      ErrorKind::kConflict},
+        // Polaris <= 1.7.0 leaks a lost race as a 400 ValidationException.
+        CommitOutcome{400,
+                      ErrorBody(400, "ValidationException",
+                                "Cannot add snapshot with sequence number 5 older than last "
+                                "sequence number 5"),
+                      ErrorKind::kConflict},
+        CommitOutcome{400,
+                      ErrorBody(400, "RetryableValidationException", "Branch main changed"),
+                      ErrorKind::kConflict},
+        CommitOutcome{400, ErrorBody(400, "BadRequestException", "Unknown update action: x"),
+                      ErrorKind::kData},
+        CommitOutcome{500, ErrorBody(500, "CommitStateUnknownException", "db timeout"),
+                      ErrorKind::kCommitStateUnknown},
+        CommitOutcome{502, "<html>bad gateway</html>", ErrorKind::kCommitStateUnknown},
+        CommitOutcome{504, "", ErrorKind::kCommitStateUnknown},
+        CommitOutcome{404, ErrorBody(404, "NoSuchTableException", "Table does not exist"),
+                      ErrorKind::kNotFound},
+        CommitOutcome{403, ErrorBody(403, "ForbiddenException", "not allowed"),
+                      ErrorKind::kAuth}));
+
+TEST_F(RestCatalogTest, CommitTransportFailureIsUnknownAndNotResent) {
+  auto catalog = Open();
+  fake_->On(std::string("POST ") + kNs + "/raw/tables/birds",
+            FakeTransport::Answer(MakeError(ErrorKind::kNetwork, "operation timed out")));
+  auto options = Options();
+  TableCommit commit{.identifier = {{"raw"}, "birds"}, .requirements = {}, .updates = {}};
+  // The default client retries idempotent requests; the commit must still go out once.
+  auto retrying = RestCatalog::Open([] {
+    RestCatalogOptions o;
+    o.name = "lake";
+    o.uri = kBase;
+    o.warehouse = "lake";
+    o.http.retry.max_attempts = 3;
+    o.http.retry.base_delay = std::chrono::milliseconds(1);
+    return o;
+  }(), fake_);
+  ASSERT_TRUE(retrying.has_value());
+  auto result = (*retrying)->CommitTable(commit);
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(result.error().kind, ErrorKind::kCommitStateUnknown);
+  EXPECT_EQ(fake_->RequestsTo(std::string("POST ") + kNs + "/raw/tables/birds").size(), 1u);
+}
+
+TEST_F(RestCatalogTest, TransactionCommitPostsAllChangesThenReloads) {
+  auto catalog = Open();
+  fake_->On("POST /api/catalog/v1/wh/transactions/commit", 204);
+  auto a = ServerTable();
+  auto b = ServerTable();
+  fake_->On(std::string("GET ") + kNs + "/raw/tables/a", 200, LoadResult(a, "s3://x/a.json"));
+  fake_->On(std::string("GET ") + kNs + "/raw/tables/b", 200, LoadResult(b, "s3://x/b.json"));
+  std::vector<TableCommit> commits{
+      {.identifier = {{"raw"}, "a"},
+       .requirements = {iceberg::AssertTableUuid{a.table_uuid}},
+       .updates = {iceberg::SetProperties{{{"x", "1"}}}}},
+      {.identifier = {{"raw"}, "b"}, .requirements = {}, .updates = {iceberg::RemoveProperties{{"y"}}}}};
+  auto results = catalog->CommitTransaction(commits);
+  ASSERT_TRUE(results.has_value()) << results.error().ToString();
+  ASSERT_EQ(results->size(), 2u);
+  EXPECT_EQ((*results)[0].metadata_location, "s3://x/a.json");
+  EXPECT_EQ((*results)[1].metadata_location, "s3://x/b.json");
+  auto sent = fake_->RequestsTo("POST /api/catalog/v1/wh/transactions/commit");
+  ASSERT_EQ(sent.size(), 1u);
+  json body = json::parse(sent[0].body);
+  ASSERT_EQ(body["table-changes"].size(), 2u);
+  EXPECT_EQ(body["table-changes"][0]["identifier"], json::parse(R"({"namespace":["raw"],"name":"a"})"));
+  EXPECT_EQ(body["table-changes"][1]["updates"],
+            json::parse(R"([{"action":"remove-properties","removals":["y"]}])"));
+
+  fake_->On("POST /api/catalog/v1/wh/transactions/commit", 409,
+            ErrorBody(409, "CommitFailedException", "Requirement failed: table uuid changed"));
+  EXPECT_EQ(catalog->CommitTransaction(commits).error().kind, ErrorKind::kConflict);
+  fake_->On("POST /api/catalog/v1/wh/transactions/commit", 503, "");
+  EXPECT_EQ(catalog->CommitTransaction(commits).error().kind, ErrorKind::kCommitStateUnknown);
+}
+
+TEST_F(RestCatalogTest, TransactionCommittedButReloadFailedIsUnknown) {
+  auto catalog = Open();
+  fake_->On("POST /api/catalog/v1/wh/transactions/commit", 204);
+  std::vector<TableCommit> commits{{.identifier = {{"raw"}, "a"}, .requirements = {}, .updates = {}}};
+  auto result = catalog->CommitTransaction(commits);
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(result.error().kind, ErrorKind::kCommitStateUnknown);
+  EXPECT_THAT(result.error().message, HasSubstr("was committed"));
+}
+
+TEST_F(RestCatalogTest, DropRenameRegisterRequests) {
+  auto catalog = Open();
+  fake_->On(std::string("DELETE ") + kNs + "/raw/tables/birds?purgeRequested=false", 204);
+  EXPECT_TRUE(catalog->DropTable({{"raw"}, "birds"}).has_value());
+  EXPECT_EQ(catalog->DropTable({{"raw"}, "gone"}).error().kind, ErrorKind::kNotFound);
+
+  fake_->On("POST /api/catalog/v1/wh/tables/rename", 204);
+  ASSERT_TRUE(catalog->RenameTable({{"raw"}, "a"}, {{"raw", "x"}, "b"}).has_value());
+  auto rename = fake_->RequestsTo("POST /api/catalog/v1/wh/tables/rename");
+  ASSERT_EQ(rename.size(), 1u);
+  EXPECT_EQ(json::parse(rename[0].body), json::parse(R"({
+    "source": {"namespace": ["raw"], "name": "a"},
+    "destination": {"namespace": ["raw", "x"], "name": "b"}})"));
+  fake_->On("POST /api/catalog/v1/wh/tables/rename", 409,
+            ErrorBody(409, "AlreadyExistsException", "Table already exists"));
+  EXPECT_EQ(catalog->RenameTable({{"raw"}, "a"}, {{"raw"}, "b"}).error().kind,
+            ErrorKind::kAlreadyExists);
+
+  fake_->On(std::string("POST ") + kNs + "/raw/register", 200,
+            LoadResult(ServerTable(), "s3://bucket/m.json"));
+  auto registered = catalog->RegisterTable({{"raw"}, "birds"}, "s3://bucket/m.json");
+  ASSERT_TRUE(registered.has_value()) << registered.error().ToString();
+  auto reg = fake_->RequestsTo(std::string("POST ") + kNs + "/raw/register");
+  ASSERT_EQ(reg.size(), 1u);
+  EXPECT_EQ(json::parse(reg[0].body),
+            json::parse(R"({"name":"birds","metadata-location":"s3://bucket/m.json"})"));
+}
+
+TEST_F(RestCatalogTest, InvalidIdentifiersAreRejectedBeforeSending) {
+  auto catalog = Open();
+  const auto before = fake_->requests().size();
+  EXPECT_EQ(catalog->LoadTable({{}, "t"}).error().kind, ErrorKind::kConfig);
+  EXPECT_EQ(catalog->CreateNamespace({""}, {}).error().kind, ErrorKind::kConfig);
+  EXPECT_EQ(fake_->requests().size(), before);
+}
+
+TEST_F(RestCatalogTest, MalformedAnswerIsDataError) {
+  auto catalog = Open();
+  fake_->On(std::string("GET ") + kNs + "/raw/tables/birds", 200, "not json");
+  EXPECT_EQ(catalog->LoadTable({{"raw"}, "birds"}).error().kind, ErrorKind::kData);
+}
+
+}  // namespace
+}  // namespace databox::catalog::rest
