@@ -1,0 +1,403 @@
+#include "source/avonet.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "duck/test_support.h"
+#include "registry/registry.h"
+#include "source/source_test_support.h"
+#include "source/xlsx_test_support.h"
+
+namespace databox::source {
+namespace {
+
+using testing::Cells;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+std::vector<std::string> Header() {
+  std::vector<std::string> header;
+  for (const AvonetColumn& c : DefaultAvonetColumns()) header.push_back(c.header);
+  return header;
+}
+
+//! A plausible row for species `i` (values modelled on the first rows of the real sheet).
+Cells Row(int i) {
+  return {"Genus species" + std::to_string(i),
+          "Accipitridae",
+          "Accipitriformes",
+          "AVIBASE-0000000" + std::to_string(i),
+          "5",
+          "2",
+          "3",
+          "0",
+          "4",
+          "27.7",
+          "17.8",
+          "10.6",
+          "14.7",
+          "62",
+          "235.2",
+          "81.8",
+          "159.5",
+          "33.9",
+          "169",
+          "248.8",
+          "Dunning",
+          std::nullopt,
+          "NO",
+          "NA",
+          "NA",
+          "Forest",
+          "1",
+          "2",
+          "Carnivore",
+          "Vertivore",
+          "Insessorial"};
+}
+
+std::vector<Cells> Rows(int n) {
+  std::vector<Cells> rows;
+  for (int i = 1; i <= n; ++i) rows.push_back(Row(i));
+  return rows;
+}
+
+std::size_t Col(const std::string& header) {
+  const auto h = Header();
+  return static_cast<std::size_t>(std::find(h.begin(), h.end(), header) - h.begin());
+}
+
+class AvonetTest : public ::testing::Test {
+ protected:
+  //! Writes the workbook and returns options pinned to it (size, md5, row count).
+  AvonetOptions Write(const std::vector<Cells>& rows, const std::vector<std::string>& header,
+                      const std::string& sheet = "AVONET2_eBird") {
+    testing::WriteXlsx(path_, sheet, header, rows);
+    AvonetOptions options;
+    auto facts = ComputeFileFacts(path_);
+    EXPECT_TRUE(facts.has_value());
+    options.pinned = {facts->size_bytes, facts->md5};
+    options.row_count = static_cast<int64_t>(rows.size());
+    options.provenance = {{"dataset_doi", "10.6084/m9.figshare.16586228.v7"},
+                          {"license", "CC BY 4.0"}};
+    return options;
+  }
+  Result<std::vector<Json>> Read(const AvonetOptions& options) {
+    return ReadAvonetWorkbook(path_, options, origin_);
+  }
+  std::string ErrorOf(const AvonetOptions& options) {
+    auto got = Read(options);
+    EXPECT_FALSE(got.has_value());
+    if (got) return "";
+    EXPECT_EQ(got.error().kind, ErrorKind::kData);
+    return got.error().message;
+  }
+
+  duck::testing::TempDir dir_;
+  std::filesystem::path path_ = dir_.path() / "avonet.xlsx";
+  AvonetOrigin origin_{"https://ndownloader.figshare.com/files/34480856",
+                       std::chrono::sys_days{std::chrono::year{2026} / 2 / 3} +
+                           std::chrono::hours{4} + std::chrono::minutes{5}};
+};
+
+TEST(DefaultAvonetColumnsTest, The31ColumnsOfTheEbirdSheet) {
+  const auto header = Header();
+  ASSERT_EQ(header.size(), 31u);
+  EXPECT_EQ(header[0], "Species2");
+  EXPECT_EQ(header[3], "Avibase.ID2");
+  EXPECT_EQ(header[9], "Beak.Length_Culmen");
+  EXPECT_EQ(header[17], "Hand-Wing.Index");
+  EXPECT_EQ(header[19], "Mass");
+  EXPECT_EQ(header[30], "Primary.Lifestyle");
+  EXPECT_EQ(DefaultAvonetColumns()[3].name, "avibase_id");
+}
+
+TEST_F(AvonetTest, ValidWorkbookGivesTypedSnakeCaseRecordsWithProvenance) {
+  std::vector<Cells> rows = Rows(3);
+  rows[1][Col("Beak.Width")] = "NA";  // NA in a numeric column
+  rows[2][Col("Habitat")] = "  ";     // blank text
+  const AvonetOptions options = Write(rows, Header());
+  auto records = Read(options);
+  ASSERT_TRUE(records.has_value()) << records.error().ToString();
+  ASSERT_EQ(records->size(), 3u);
+  const Json& first = (*records)[0];
+  EXPECT_EQ(first["scientific_name"], "Genus species1");
+  EXPECT_EQ(first["avibase_id"], "AVIBASE-00000001");
+  EXPECT_TRUE(first["female"].is_number_integer());
+  EXPECT_EQ(first["female"].get<int64_t>(), 2);
+  EXPECT_TRUE(first["tarsus_length"].is_number_float());
+  EXPECT_DOUBLE_EQ(first["tarsus_length"].get<double>(), 62.0);
+  EXPECT_DOUBLE_EQ(first["mass"].get<double>(), 248.8);
+  EXPECT_DOUBLE_EQ(first["hand_wing_index"].get<double>(), 33.9);
+  EXPECT_EQ(first["habitat_density"].get<int64_t>(), 1);
+  EXPECT_TRUE(first["mass_refs_other"].is_null());
+  EXPECT_TRUE(first["traits_inferred"].is_null());
+  EXPECT_EQ(first["primary_lifestyle"], "Insessorial");
+  EXPECT_TRUE((*records)[1]["beak_width"].is_null());
+  EXPECT_DOUBLE_EQ((*records)[2]["beak_width"].get<double>(), 10.6);
+  EXPECT_TRUE((*records)[2]["habitat"].is_null());
+  // Provenance columns follow the 31 data columns.
+  EXPECT_EQ(first.size(), 31u + 5u);
+  EXPECT_EQ(first["dataset_doi"], "10.6084/m9.figshare.16586228.v7");
+  EXPECT_EQ(first["license"], "CC BY 4.0");
+  EXPECT_EQ(first["file_md5"], options.pinned.md5);
+  EXPECT_EQ(first["source_url"], "https://ndownloader.figshare.com/files/34480856");
+  EXPECT_EQ(first["loaded_at"], "2026-02-03 04:05:00.000000");
+  EXPECT_EQ(first.begin().key(), "scientific_name");
+}
+
+TEST_F(AvonetTest, WrongHeaderNamesTheColumn) {
+  std::vector<std::string> header = Header();
+  header[9] = "Foo";
+  const AvonetOptions options = Write(Rows(2), header);
+  EXPECT_THAT(ErrorOf(options),
+              HasSubstr("avonet: header check failed: column 10 is 'Foo', expected "
+                        "'Beak.Length_Culmen'"));
+}
+
+TEST_F(AvonetTest, ExtraHeaderColumnIsRefused) {
+  std::vector<std::string> header = Header();
+  header.push_back("Extra");
+  std::vector<Cells> rows = Rows(1);
+  rows[0].push_back("x");
+  const AvonetOptions options = Write(rows, header);
+  EXPECT_THAT(ErrorOf(options),
+              HasSubstr("header check failed: extra column 32 'Extra', expected 31 columns"));
+}
+
+TEST_F(AvonetTest, DuplicateIdsAndNamesAreReported) {
+  std::vector<Cells> rows = Rows(3);
+  rows[2][Col("Avibase.ID2")] = "AVIBASE-00000001";
+  rows[2][Col("Species2")] = "Genus species2";
+  const std::string message = ErrorOf(Write(rows, Header()));
+  EXPECT_THAT(message, HasSubstr("avonet: 2 problems in sheet AVONET2_eBird"));
+  EXPECT_THAT(message, HasSubstr("unique check: avibase_id 'AVIBASE-00000001' appears in row 2 "
+                                 "and row 4"));
+  EXPECT_THAT(message, HasSubstr("unique check: scientific_name 'Genus species2' appears in row "
+                                 "3 and row 4"));
+}
+
+TEST_F(AvonetTest, WrongRowCount) {
+  AvonetOptions options = Write(Rows(3), Header());
+  options.row_count = 4;
+  EXPECT_THAT(ErrorOf(options), HasSubstr("avonet: row count check failed: sheet AVONET2_eBird "
+                                          "has 3 data rows, expected 4"));
+}
+
+TEST_F(AvonetTest, WrongChecksumAndSizeAreCheckedBeforeReading) {
+  AvonetOptions options = Write(Rows(2), Header());
+  options.pinned.md5 = "1445afdcfb6df784010c2ca034544bc8";
+  EXPECT_THAT(ErrorOf(options), HasSubstr("avonet: md5 check failed"));
+  options.pinned.size_bytes = kAvonetSizeBytes;
+  EXPECT_THAT(ErrorOf(options), HasSubstr("avonet: size check failed"));
+}
+
+TEST_F(AvonetTest, TwoSheetsAreRefused) {
+  Write(Rows(2), Header());
+  testing::AddSecondSheet(path_, "Notes");
+  AvonetOptions options;  // pinned to the rewritten file
+  auto facts = ComputeFileFacts(path_);
+  ASSERT_TRUE(facts.has_value());
+  options.pinned = {facts->size_bytes, facts->md5};
+  options.row_count = 2;
+  EXPECT_THAT(ErrorOf(options),
+              HasSubstr("avonet: sheet check failed: the workbook has 2 sheets ('AVONET2_eBird', "
+                        "'Notes'), expected exactly one sheet 'AVONET2_eBird'"));
+}
+
+TEST_F(AvonetTest, WronglyNamedSheetIsRefused) {
+  const AvonetOptions options = Write(Rows(1), Header(), "AVONET1_BirdLife");
+  EXPECT_THAT(ErrorOf(options), HasSubstr("sheet check failed: the workbook has 1 sheet "
+                                          "('AVONET1_BirdLife')"));
+}
+
+TEST_F(AvonetTest, ValuesOutOfRangeNotNumbersOrMissingAreAllReported) {
+  std::vector<Cells> rows = Rows(3);
+  rows[0][Col("Mass")] = "0";
+  rows[0][Col("Female")] = "2.5";
+  rows[1][Col("Habitat.Density")] = "4";
+  rows[1][Col("Wing.Length")] = "long";
+  rows[2][Col("Species2")] = "NA";
+  rows[2][Col("Hand-Wing.Index")] = "100.5";
+  const std::string message = ErrorOf(Write(rows, Header()));
+  EXPECT_THAT(message, HasSubstr("6 problems"));
+  EXPECT_THAT(message, HasSubstr("value check: row 2 column 'Mass' is '0.0', expected > 0"));
+  EXPECT_THAT(message, HasSubstr("row 2 column 'Female' is '2.5', expected a whole number"));
+  EXPECT_THAT(message,
+              HasSubstr("row 3 column 'Habitat.Density' is '4.0', expected >= 1 and <= 3"));
+  EXPECT_THAT(message, HasSubstr("row 3 column 'Wing.Length' is 'long', expected a number"));
+  EXPECT_THAT(message, HasSubstr("row 4 column 'Species2' is NA or blank, a value is required"));
+  EXPECT_THAT(message, HasSubstr("row 4 column 'Hand-Wing.Index' is '100.5', expected >= 0 and "
+                                 "<= 100"));
+}
+
+TEST_F(AvonetTest, ProblemListIsCapped) {
+  std::vector<Cells> rows = Rows(5);
+  for (Cells& row : rows) row[Col("Mass")] = "-1";
+  AvonetOptions options = Write(rows, Header());
+  options.max_reported_problems = 2;
+  const std::string message = ErrorOf(options);
+  EXPECT_THAT(message, HasSubstr("5 problems"));
+  EXPECT_THAT(message, HasSubstr("... and 3 more"));
+  EXPECT_THAT(message, Not(HasSubstr("row 4 column")));
+}
+
+TEST_F(AvonetTest, EmptyRowInsideTheDataIsReportedTrailingOnesIgnored) {
+  std::vector<Cells> rows = Rows(3);
+  rows[1] = Cells(31, std::nullopt);
+  rows.push_back(Cells(31, std::nullopt));
+  AvonetOptions options = Write(rows, Header());
+  options.row_count = 3;  // the trailing empty row is not data
+  EXPECT_THAT(ErrorOf(options), HasSubstr("value check: row 3 is empty"));
+}
+
+TEST_F(AvonetTest, LatitudeRangeOfAConfiguredLayout) {
+  AvonetOptions options = Write({{"A a", "AVIBASE-1", "45.5"}, {"B b", "AVIBASE-2", "91"}},
+                                {"Species1", "Avibase.ID1", "Centroid.Latitude"});
+  options.columns = {
+      {"Species1", "scientific_name", CellType::kText, true, std::nullopt, false, std::nullopt},
+      {"Avibase.ID1", "avibase_id", CellType::kText, true, std::nullopt, false, std::nullopt},
+      {"Centroid.Latitude", "centroid_latitude", CellType::kNumber, false, -90.0, false, 90.0}};
+  EXPECT_THAT(ErrorOf(options),
+              HasSubstr("row 3 column 'Centroid.Latitude' is '91.0', expected >= -90 and <= 90"));
+}
+
+registry::Source FileSource() {
+  registry::Source source;
+  source.name = "avonet";
+  source.kind = registry::SourceKind::kFile;
+  source.eligibility = registry::Eligibility::kExplicit;
+  source.file = registry::FileSettings{};
+  source.file->url = "https://ndownloader.figshare.com/files/34480856";
+  source.file->redirect_prefix = "https://s3-eu-west-1.amazonaws.com/pfigshare-u-files/34480856/";
+  registry::Resource resource;
+  resource.name = "species_traits";
+  resource.primary_key = {"avibase_id"};
+  resource.write_disposition = registry::WriteDisposition::kReplace;
+  source.resources.push_back(resource);
+  return source;
+}
+
+TEST(AvonetOptionsForTest, DefaultsAreTheRealSnapshot) {
+  auto options = AvonetOptionsFor(FileSource());
+  ASSERT_TRUE(options.has_value()) << options.error().ToString();
+  EXPECT_EQ(options->pinned.size_bytes, 21524673);
+  EXPECT_EQ(options->pinned.md5, "1445afdcfb6df784010c2ca034544bc8");
+  EXPECT_EQ(options->sheet, "AVONET2_eBird");
+  EXPECT_EQ(options->row_count, 10661);
+  EXPECT_EQ(options->provenance.at("dataset_doi"), "10.6084/m9.figshare.16586228.v7");
+  EXPECT_EQ(options->provenance.at("dataset_version"), "v7");
+  EXPECT_EQ(options->provenance.at("license"), "CC BY 4.0");
+  EXPECT_EQ(options->provenance.at("file_id"), "34480856");
+}
+
+TEST(AvonetOptionsForTest, RegistryValuesOverrideAndCollisionsAreConfigErrors) {
+  registry::Source source = FileSource();
+  source.file->size_bytes = 100;
+  source.file->md5 = "d41d8cd98f00b204e9800998ecf8427e";
+  source.file->sheet = "S";
+  source.file->row_count = 2;
+  source.file->provenance = {{"license", "CC0"}};
+  auto options = AvonetOptionsFor(source);
+  ASSERT_TRUE(options.has_value());
+  EXPECT_EQ(options->pinned.size_bytes, 100);
+  EXPECT_EQ(options->pinned.md5, "d41d8cd98f00b204e9800998ecf8427e");
+  EXPECT_EQ(options->sheet, "S");
+  EXPECT_EQ(options->row_count, 2);
+  EXPECT_EQ(options->provenance.at("license"), "CC0");
+
+  source.file->provenance = {{"mass", "x"}};
+  auto collision = AvonetOptionsFor(source);
+  ASSERT_FALSE(collision.has_value());
+  EXPECT_EQ(collision.error().kind, ErrorKind::kConfig);
+
+  source.kind = registry::SourceKind::kRestJson;
+  EXPECT_FALSE(AvonetOptionsFor(source).has_value());
+}
+
+TEST(AvonetOptionsForTest, ExampleRegistryDeclaresTheRealSnapshot) {
+  auto reg = registry::LoadRegistry(std::filesystem::path(DATABOX_SOURCE_DIR) / "examples" /
+                                    "databox" / "databox.toml");
+  ASSERT_TRUE(reg.has_value()) << reg.error().ToString();
+  const registry::Source* source = reg->FindSource("avonet");
+  ASSERT_NE(source, nullptr);
+  auto options = AvonetOptionsFor(*source);
+  ASSERT_TRUE(options.has_value()) << options.error().ToString();
+  EXPECT_EQ(options->pinned.size_bytes, kAvonetSizeBytes);
+  EXPECT_EQ(options->pinned.md5, kAvonetMd5);
+  EXPECT_EQ(options->row_count, kAvonetRowCount);
+}
+
+class ExtractAvonetTest : public AvonetTest {
+ protected:
+  //! A source pinned to the synthetic workbook at path_.
+  registry::Source Pinned(int rows) {
+    registry::Source source = FileSource();
+    auto facts = ComputeFileFacts(path_);
+    EXPECT_TRUE(facts.has_value());
+    source.file->size_bytes = facts->size_bytes;
+    source.file->md5 = facts->md5;
+    source.file->row_count = rows;
+    return source;
+  }
+};
+
+TEST_F(ExtractAvonetTest, LocalFile) {
+  Write(Rows(2), Header());
+  AvonetInput input;
+  input.local_file = path_;
+  auto got = ExtractAvonet(Pinned(2), input, MakeLoadContext("1.5"));
+  ASSERT_TRUE(got.has_value()) << got.error().ToString();
+  EXPECT_EQ(got->table, "species_traits");
+  EXPECT_EQ(got->primary_key, std::vector<std::string>{"avibase_id"});
+  ASSERT_EQ(got->records.size(), 2u);
+  EXPECT_EQ(got->records[1]["avibase_id"], "AVIBASE-00000002");
+  EXPECT_EQ(got->records[1]["file_id"], "34480856");
+}
+
+TEST_F(ExtractAvonetTest, DownloadThroughTheOneRedirect) {
+  Write(Rows(2), Header());
+  const registry::Source source = Pinned(2);
+  const std::string workbook = testing::ReadBytes(path_);
+  const std::string signed_url = source.file->redirect_prefix +
+                                 "AVONETSupplementarydataset1.xlsx?X-Amz-Signature=SecretSig9876";
+  auto transport = std::make_shared<testing::FakeTransport>([&](const http::Request& r) {
+    http::Response response;
+    if (r.url == source.file->url) {
+      response.status = 302;
+      response.headers.Add("Location", signed_url);
+    } else if (r.url == signed_url) {
+      response.status = 200;
+      response.body = workbook;
+    } else {
+      response.status = 404;
+    }
+    return response;
+  });
+  http::HttpClient client = http::HttpClient::WithTransport(transport);
+  AvonetInput input;
+  input.client = &client;
+  input.work_dir = dir_.path() / "work";
+  auto got = ExtractAvonet(source, input, MakeLoadContext("1.5"));
+  ASSERT_TRUE(got.has_value()) << got.error().ToString();
+  EXPECT_EQ(got->records.size(), 2u);
+  EXPECT_EQ(got->facts.md5, source.file->md5);
+  EXPECT_EQ(got->records[0]["source_url"], source.file->url);
+  EXPECT_THAT(got->records[0].dump(), Not(HasSubstr("SecretSig9876")));
+}
+
+TEST_F(ExtractAvonetTest, FailedValidationReturnsNoRecords) {
+  Write(Rows(2), Header());
+  AvonetInput input;
+  input.local_file = path_;
+  registry::Source source = Pinned(2);
+  source.file->row_count = 10661;
+  auto got = ExtractAvonet(source, input, MakeLoadContext("1.5"));
+  ASSERT_FALSE(got.has_value());
+  EXPECT_THAT(got.error().message, HasSubstr("row count check failed"));
+}
+
+}  // namespace
+}  // namespace databox::source

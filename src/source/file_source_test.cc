@@ -1,0 +1,175 @@
+#include "source/file_source.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "common/redact.h"
+#include "duck/test_support.h"
+#include "source/source_test_support.h"
+#include "source/xlsx_test_support.h"
+
+namespace databox::source {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr char kFileUrl[] = "https://downloads.example.org/files/42";
+constexpr char kPrefix[] = "https://bucket.example.net/files/42/";
+constexpr char kSignature[] = "S1gnatureValue0123456789";
+
+std::string SignedUrl() {
+  return std::string(kPrefix) + "data.xlsx?X-Amz-Expires=10&X-Amz-Signature=" + kSignature;
+}
+
+registry::FileSettings Settings(std::optional<int64_t> size = std::nullopt) {
+  registry::FileSettings file;
+  file.url = kFileUrl;
+  file.redirect_prefix = kPrefix;
+  file.size_bytes = size;
+  return file;
+}
+
+http::Response Body(long status, std::string body) {
+  http::Response r;
+  r.status = status;
+  r.body = std::move(body);
+  return r;
+}
+
+http::Response Redirect(const std::string& location) {
+  http::Response r = Body(302, "");
+  r.headers.Add("Location", location);
+  return r;
+}
+
+//! A client over a fake transport that answers by URL.
+struct FakeServer {
+  std::shared_ptr<testing::FakeTransport> transport;
+  http::HttpClient client;
+};
+
+FakeServer Serve(testing::FakeTransport::Handler handler) {
+  auto transport = std::make_shared<testing::FakeTransport>(std::move(handler));
+  http::ClientOptions options;
+  options.retry.max_attempts = 1;
+  return {transport, http::HttpClient::WithTransport(transport, options)};
+}
+
+TEST(Md5HexTest, Rfc1321Vectors) {
+  EXPECT_EQ(*Md5Hex(""), "d41d8cd98f00b204e9800998ecf8427e");
+  EXPECT_EQ(*Md5Hex("abc"), "900150983cd24fb0d6963f7d28e17f72");
+  EXPECT_EQ(*Md5Hex("message digest"), "f96b697d7cb7938d525a2f31aaf161d0");
+}
+
+TEST(ComputeFileFactsTest, SizeAndMd5OfAFileLargerThanOneBlock) {
+  duck::testing::TempDir dir;
+  const std::string bytes(3 * 1024 * 1024 + 17, 'a');
+  testing::WriteBytes(dir.path() / "f", bytes);
+  auto facts = ComputeFileFacts(dir.path() / "f");
+  ASSERT_TRUE(facts.has_value()) << facts.error().ToString();
+  EXPECT_EQ(facts->size_bytes, static_cast<int64_t>(bytes.size()));
+  EXPECT_EQ(facts->md5, *Md5Hex(bytes));
+  auto missing = ComputeFileFacts(dir.path() / "absent");
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().kind, ErrorKind::kIo);
+}
+
+TEST(CheckPinnedFileTest, NamesTheFailedCheck) {
+  const FileFacts facts{10, "900150983cd24fb0d6963f7d28e17f72"};
+  EXPECT_TRUE(CheckPinnedFile(facts, {10, facts.md5}, "x").has_value());
+  EXPECT_TRUE(CheckPinnedFile(facts, {std::nullopt, ""}, "x").has_value());
+  auto size = CheckPinnedFile(facts, {11, facts.md5}, "avonet");
+  ASSERT_FALSE(size.has_value());
+  EXPECT_EQ(size.error().kind, ErrorKind::kData);
+  EXPECT_THAT(size.error().message,
+              HasSubstr("avonet: size check failed: the file has 10 bytes, expected 11"));
+  auto md5 = CheckPinnedFile(facts, {10, "d41d8cd98f00b204e9800998ecf8427e"}, "avonet");
+  ASSERT_FALSE(md5.has_value());
+  EXPECT_THAT(md5.error().message, HasSubstr("avonet: md5 check failed: the file's MD5 is "
+                                             "900150983cd24fb0d6963f7d28e17f72, expected "
+                                             "d41d8cd98f00b204e9800998ecf8427e"));
+}
+
+TEST(DownloadPinnedFileTest, FollowsExactlyOneRedirectAndWritesTheFile) {
+  duck::testing::TempDir dir;
+  FakeServer server = Serve([](const http::Request& r) {
+    if (r.url == kFileUrl) return Redirect(SignedUrl());
+    if (r.url == SignedUrl()) return Body(200, "workbook bytes");
+    return Body(404, "");
+  });
+  auto file = DownloadPinnedFile(server.client, Settings(14), "avonet", dir.path() / "a.xlsx");
+  ASSERT_TRUE(file.has_value()) << file.error().ToString();
+  EXPECT_EQ(testing::ReadBytes(dir.path() / "a.xlsx"), "workbook bytes");
+  EXPECT_EQ(file->facts.size_bytes, 14);
+  EXPECT_EQ(file->facts.md5, *Md5Hex("workbook bytes"));
+  ASSERT_EQ(server.transport->requests().size(), 2u);
+  EXPECT_EQ(server.transport->requests()[1].max_response_bytes, std::size_t{14});
+  // The signature was registered as a secret: any text that quotes it is redacted.
+  EXPECT_THAT(Redact("GET " + SignedUrl()), Not(HasSubstr(kSignature)));
+}
+
+TEST(DownloadPinnedFileTest, RedirectOutsideThePrefixIsRefusedWithoutLeakingTheQuery) {
+  duck::testing::TempDir dir;
+  const std::string elsewhere =
+      std::string("https://evil.example.com/x.xlsx?X-Amz-Signature=") + kSignature + "Other";
+  FakeServer server = Serve([&](const http::Request&) { return Redirect(elsewhere); });
+  auto file = DownloadPinnedFile(server.client, Settings(), "avonet", dir.path() / "a.xlsx");
+  ASSERT_FALSE(file.has_value());
+  EXPECT_EQ(file.error().kind, ErrorKind::kData);
+  EXPECT_THAT(file.error().message, HasSubstr("avonet: redirect check failed"));
+  EXPECT_THAT(file.error().message, HasSubstr("https://evil.example.com/x.xlsx?***"));
+  EXPECT_THAT(file.error().message, Not(HasSubstr(kSignature)));
+  EXPECT_EQ(server.transport->requests().size(), 1u);  // never fetched
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "a.xlsx"));
+}
+
+TEST(DownloadPinnedFileTest, NoRedirectOrASecondRedirectIsRefused) {
+  duck::testing::TempDir dir;
+  FakeServer direct = Serve([](const http::Request&) { return Body(200, "bytes"); });
+  auto file = DownloadPinnedFile(direct.client, Settings(), "avonet", dir.path() / "a.xlsx");
+  ASSERT_FALSE(file.has_value());
+  EXPECT_THAT(file.error().message,
+              HasSubstr("redirect check failed: GET " + std::string(kFileUrl) +
+                        " answered 200, expected exactly one 302"));
+
+  FakeServer twice = Serve([](const http::Request& r) {
+    if (r.url == kFileUrl) return Redirect(SignedUrl());
+    return Redirect(std::string(kPrefix) + "again");
+  });
+  file = DownloadPinnedFile(twice.client, Settings(), "avonet", dir.path() / "a.xlsx");
+  ASSERT_FALSE(file.has_value());
+  EXPECT_THAT(file.error().message, HasSubstr("redirect check failed"));
+  EXPECT_THAT(file.error().message, HasSubstr("answered 302"));
+  EXPECT_THAT(file.error().message, Not(HasSubstr(kSignature)));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "a.xlsx"));
+}
+
+TEST(DownloadPinnedFileTest, ServerErrorsAreNetworkErrorsAndMissingLocationIsData) {
+  duck::testing::TempDir dir;
+  FakeServer down = Serve([](const http::Request&) { return Body(503, ""); });
+  auto file = DownloadPinnedFile(down.client, Settings(), "avonet", dir.path() / "a.xlsx");
+  ASSERT_FALSE(file.has_value());
+  EXPECT_EQ(file.error().kind, ErrorKind::kNetwork);
+
+  FakeServer bare = Serve([](const http::Request&) { return Body(302, ""); });
+  file = DownloadPinnedFile(bare.client, Settings(), "avonet", dir.path() / "a.xlsx");
+  ASSERT_FALSE(file.has_value());
+  EXPECT_EQ(file.error().kind, ErrorKind::kData);
+  EXPECT_THAT(file.error().message, HasSubstr("without a Location header"));
+}
+
+TEST(DownloadPinnedFileTest, WithoutARedirectPrefixTheUrlAnswersDirectly) {
+  duck::testing::TempDir dir;
+  FakeServer server = Serve([](const http::Request&) { return Body(200, "plain"); });
+  registry::FileSettings file;
+  file.url = kFileUrl;
+  auto got = DownloadPinnedFile(server.client, file, "src", dir.path() / "sub" / "f.bin");
+  ASSERT_TRUE(got.has_value()) << got.error().ToString();
+  EXPECT_EQ(testing::ReadBytes(dir.path() / "sub" / "f.bin"), "plain");
+}
+
+}  // namespace
+}  // namespace databox::source
