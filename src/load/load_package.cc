@@ -1,0 +1,122 @@
+#include "load/load_package.h"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <system_error>
+#include <vector>
+
+namespace databox::load {
+namespace fs = std::filesystem;
+
+std::string_view PackageStateName(PackageState state) {
+  switch (state) {
+    case PackageState::kExtracting:
+      return "extracting";
+    case PackageState::kExtracted:
+      return "extracted";
+    case PackageState::kCommitted:
+      return "committed";
+    case PackageState::kFailed:
+      return "failed";
+  }
+  return "failed";
+}
+
+namespace {
+
+constexpr const char* kStateFile = "package.json";
+
+std::optional<PackageState> ParseState(std::string_view name) {
+  for (auto s : {PackageState::kExtracting, PackageState::kExtracted, PackageState::kCommitted,
+                 PackageState::kFailed}) {
+    if (PackageStateName(s) == name) return s;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<LoadPackage> LoadPackage::Create(const fs::path& loads_dir, const std::string& source,
+                                        const std::string& load_id) {
+  const fs::path dir = loads_dir / source / load_id;
+  std::error_code ec;
+  fs::create_directories(dir / "extract", ec);
+  if (ec) {
+    return MakeError(ErrorKind::kIo,
+                     "cannot create load package " + dir.string() + ": " + ec.message());
+  }
+  LoadPackage package(dir, source, load_id);
+  DATABOX_RETURN_IF_ERROR(package.SetState(PackageState::kExtracting));
+  return package;
+}
+
+Result<LoadPackage> LoadPackage::Read(const fs::path& dir) {
+  std::ifstream in(dir / kStateFile);
+  if (!in)
+    return MakeError(ErrorKind::kNotFound, "no " + std::string(kStateFile) + " in " + dir.string());
+  nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("state") || !doc.contains("load_id") ||
+      !doc.contains("source")) {
+    return MakeError(ErrorKind::kData,
+                     "load package " + dir.string() + ": unreadable " + std::string(kStateFile));
+  }
+  auto state = ParseState(doc["state"].get<std::string>());
+  if (!state) {
+    return MakeError(ErrorKind::kData, "load package " + dir.string() + ": unknown state");
+  }
+  LoadPackage package(dir, doc["source"].get<std::string>(), doc["load_id"].get<std::string>());
+  package.state_ = *state;
+  package.extracted_ = doc.value("extracted", false);
+  return package;
+}
+
+Result<LoadPackage> LoadPackage::FindResumable(const fs::path& loads_dir,
+                                               const std::string& source) {
+  const fs::path root = loads_dir / source;
+  std::vector<fs::path> dirs;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(root, ec)) {
+    if (entry.is_directory()) dirs.push_back(entry.path());
+  }
+  // Load ids sort by time when compared as numbers of equal width; compare numerically.
+  std::sort(dirs.begin(), dirs.end(), [](const fs::path& a, const fs::path& b) {
+    return std::stod(a.filename().string()) > std::stod(b.filename().string());
+  });
+  for (const fs::path& dir : dirs) {
+    auto package = Read(dir);
+    if (!package) continue;
+    if (package->state_ == PackageState::kCommitted) break;  // nothing newer to resume
+    if (package->extracted_) return package;
+  }
+  return MakeError(ErrorKind::kNotFound,
+                   "source " + source + ": no load package to resume in " + root.string() +
+                       " (the last load committed, or none finished extraction); run it without "
+                       "--resume");
+}
+
+Status LoadPackage::SetState(PackageState state, const std::string& error) {
+  state_ = state;
+  if (state == PackageState::kExtracted) extracted_ = true;
+  nlohmann::json doc = {{"load_id", load_id_},
+                        {"source", source_},
+                        {"state", PackageStateName(state)},
+                        {"extracted", extracted_}};
+  if (!error.empty()) doc["error"] = error;
+  const fs::path tmp = dir_ / (std::string(kStateFile) + ".tmp");
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << doc.dump(2) << "\n";
+    if (!out) return MakeError(ErrorKind::kIo, "cannot write " + tmp.string());
+  }
+  std::error_code ec;
+  fs::rename(tmp, dir_ / kStateFile, ec);
+  if (ec) {
+    return MakeError(ErrorKind::kIo,
+                     "cannot publish " + (dir_ / kStateFile).string() + ": " + ec.message());
+  }
+  return Ok();
+}
+
+}  // namespace databox::load

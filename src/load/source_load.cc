@@ -1,0 +1,422 @@
+#include "load/source_load.h"
+
+#include <chrono>
+#include <map>
+#include <memory>
+
+#include "common/redact.h"
+#include "duck/database.h"
+#include "duck/quote.h"
+#include "fileio/location.h"
+#include "iceberg/commit.h"
+#include "iceberg/data_files.h"
+#include "iceberg/merge.h"
+#include "iceberg/schema_evolution.h"
+#include "iceberg/table_operations.h"
+#include "iceberg/table_scan.h"
+#include "iceberg/table_update.h"
+#include "load/load_id.h"
+#include "load/load_package.h"
+#include "load/staging.h"
+#include "load/system_tables.h"
+#include "normalize/normalizer.h"
+#include "source/client_factory.h"
+#include "source/extractor.h"
+
+namespace databox::load {
+namespace {
+
+using duck::QuoteIdentifier;
+
+normalize::WriteDisposition ToNormalize(registry::WriteDisposition d) {
+  switch (d) {
+    case registry::WriteDisposition::kAppend:
+      return normalize::WriteDisposition::kAppend;
+    case registry::WriteDisposition::kReplace:
+      return normalize::WriteDisposition::kReplace;
+    case registry::WriteDisposition::kMerge:
+      return normalize::WriteDisposition::kMerge;
+  }
+  return normalize::WriteDisposition::kAppend;
+}
+
+Result<normalize::ResourceHints> HintsFor(const registry::Source& source,
+                                          const registry::Resource& resource) {
+  normalize::ResourceHints hints;
+  hints.resource = resource.name;
+  hints.table_name = resource.name;
+  hints.write_disposition = ToNormalize(resource.write_disposition);
+  hints.primary_key = resource.primary_key;
+  for (const auto& [name, hint] : resource.columns) {
+    normalize::ColumnHint column;
+    column.name = name;
+    if (!hint.type.empty()) {
+      column.data_type = normalize::ParseDataType(hint.type);
+      if (!column.data_type) {
+        return MakeError(ErrorKind::kConfig, source::ResourceLabel(source, resource) + ": column " +
+                                                 name + " has unknown type " + hint.type);
+      }
+    }
+    column.nullable = hint.nullable;
+    hints.columns.push_back(std::move(column));
+  }
+  return hints;
+}
+
+//! One source load in progress; owns the staging database and the package.
+class SourceLoad {
+ public:
+  SourceLoad(Workspace& workspace, const registry::Source& source, const SourceLoadOptions& options)
+      : ws_(workspace), source_(source), options_(options) {}
+
+  Result<SourceLoadResult> Run();
+
+ private:
+  std::string Label(const registry::Resource& r) const { return source::ResourceLabel(source_, r); }
+  void Report(const std::string& phase, const std::string& resource, int64_t rows = 0) {
+    if (options_.on_progress) {
+      options_.on_progress(LoadProgress{source_.name, phase, resource, result_.requests, rows});
+    }
+  }
+  Status Extract();
+  Status NormalizeAndStage();
+  Status NormalizeResource(const registry::Resource& resource);
+  Status DeduplicateMergeBatches();
+  Status PlanTable(const std::string& table_name, const StagedTable& staged);
+  Status PlanSystemTables();
+  Result<std::unique_ptr<iceberg::SnapshotOperation>> NewTableAppend(
+      const catalog::TableIdentifier& ident, const iceberg::Schema& schema,
+      const std::string& select_sql);
+  Status Commit();
+  iceberg::SnapshotChange Change() const {
+    iceberg::SnapshotChange change;
+    change.load_id = result_.load_id;
+    return change;
+  }
+  catalog::TableIdentifier Ident(const std::string& table) const {
+    return catalog::TableIdentifier{{RawNamespace(source_)}, table};
+  }
+
+  Workspace& ws_;
+  const registry::Source& source_;
+  const SourceLoadOptions& options_;
+  std::optional<LoadPackage> package_;
+  std::optional<duck::Database> db_;
+  std::optional<duck::Connection> conn_;
+  std::optional<StagingArea> staging_;
+  //! Staged table -> the resource that produced it (root and child tables).
+  std::map<std::string, const registry::Resource*> table_resource_;
+  //! Merge root tables after deduplication: table -> relation holding the rows to upsert.
+  std::map<std::string, std::string> merge_rows_;
+  std::vector<std::unique_ptr<iceberg::TableChange>> changes_;
+  std::vector<std::pair<iceberg::SnapshotOperation*, std::size_t>> ops_;  //!< op, outcome index
+  SourceLoadResult result_;
+};
+
+Status SourceLoad::Extract() {
+  DATABOX_ASSIGN_OR_RETURN(auto client, source::MakeSourceClient(ws_.registry().project, source_));
+  DATABOX_ASSIGN_OR_RETURN(
+      auto extractor,
+      source::Extractor::Make(source_, &client, source::MakeLoadContext(result_.load_id)));
+  for (const registry::Resource& resource : source_.resources) {
+    if (!resource.enabled) continue;
+    Report("extract", resource.name);
+    DATABOX_ASSIGN_OR_RETURN(auto stats,
+                             extractor.ExtractToFolder(resource, package_->extract_dir()));
+    result_.requests += stats.requests;
+    for (const auto& skipped : stats.skipped) {
+      result_.notes.push_back(Label(resource) + ": skipped " + skipped.url + " (HTTP " +
+                              std::to_string(skipped.status) + ")");
+    }
+  }
+  return Ok();
+}
+
+Status SourceLoad::NormalizeResource(const registry::Resource& resource) {
+  DATABOX_ASSIGN_OR_RETURN(auto hints, HintsFor(source_, resource));
+  DATABOX_ASSIGN_OR_RETURN(auto normalizer,
+                           normalize::Normalizer::Make(std::move(hints), result_.load_id));
+  auto stage = [&]() -> Status {
+    for (const normalize::TableBatch& batch : normalizer->Flush()) {
+      table_resource_[batch.schema.name] = &resource;
+      DATABOX_RETURN_IF_ERROR(staging_->Append(batch));
+    }
+    return Ok();
+  };
+  int64_t records = 0;
+  auto sink = [&](nlohmann::ordered_json record) -> Status {
+    if (auto added = normalizer->Add(record); !added) {
+      return std::unexpected(
+          added.error().WithContext(Label(resource) + ", record " + std::to_string(records + 1)));
+    }
+    ++records;
+    if (normalizer->BufferedRows() >= options_.flush_rows) return stage();
+    return Ok();
+  };
+  DATABOX_ASSIGN_OR_RETURN(
+      auto stats, source::RecordsFromFolder(source_, resource, package_->extract_dir(), sink));
+  (void)stats;
+  DATABOX_RETURN_IF_ERROR(stage());
+  Report("normalize", resource.name, records);
+  return Ok();
+}
+
+Status SourceLoad::NormalizeAndStage() {
+  DATABOX_ASSIGN_OR_RETURN(auto db, duck::Database::Open(""));
+  db_.emplace(std::move(db));
+  DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(*db_));
+  conn_.emplace(std::move(conn));
+  DATABOX_ASSIGN_OR_RETURN(auto staging, StagingArea::Make(&*conn_, "stage"));
+  staging_.emplace(std::move(staging));
+  for (const registry::Resource& resource : source_.resources) {
+    if (!resource.enabled) continue;
+    DATABOX_RETURN_IF_ERROR(NormalizeResource(resource));
+  }
+  return DeduplicateMergeBatches();
+}
+
+std::string KeyList(const std::vector<std::string>& keys) {
+  std::string out;
+  for (const auto& k : keys) {
+    if (!out.empty()) out += ", ";
+    out += QuoteIdentifier(k);
+  }
+  return out;
+}
+
+// A merge batch must not hold a key twice: keep the last (or first) record per key, or fail,
+// as the resource's merge_duplicates says; child rows of dropped records go with them.
+Status SourceLoad::DeduplicateMergeBatches() {
+  for (const registry::Resource& resource : source_.resources) {
+    if (!resource.enabled || resource.write_disposition != registry::WriteDisposition::kMerge) {
+      continue;
+    }
+    auto staged = staging_->tables().find(resource.name);
+    if (staged == staging_->tables().end()) continue;
+    const std::string keys = KeyList(resource.primary_key);
+    const std::string relation = staged->second.relation;
+    if (resource.merge_duplicates == registry::DuplicatePolicy::kReject) {
+      DATABOX_ASSIGN_OR_RETURN(
+          auto dups, conn_->Query("SELECT count(*) FROM (SELECT " + keys + " FROM " + relation +
+                                  " GROUP BY ALL HAVING count(*) > 1)"));
+      DATABOX_ASSIGN_OR_RETURN(int64_t count, dups.GetInt64(0, 0));
+      if (count > 0) {
+        return MakeError(ErrorKind::kData,
+                         Label(resource) + ": " + std::to_string(count) +
+                             " primary key value(s) occur more than once in this batch and "
+                             "merge_duplicates = \"reject\"; nothing was committed");
+      }
+      merge_rows_[resource.name] = relation;
+      continue;
+    }
+    const char* order =
+        resource.merge_duplicates == registry::DuplicatePolicy::kFirstWins ? "ASC" : "DESC";
+    const std::string dedup =
+        QuoteIdentifier("stage") + "." + QuoteIdentifier(resource.name + "__dedup");
+    DATABOX_RETURN_IF_ERROR(conn_->Execute("CREATE TABLE " + dedup +
+                                           " AS SELECT * EXCLUDE (databox_rn_) FROM (SELECT *, "
+                                           "row_number() OVER (PARTITION BY " +
+                                           keys + " ORDER BY rowid " + order +
+                                           ") AS databox_rn_ FROM " + relation +
+                                           ") WHERE databox_rn_ = 1"));
+    merge_rows_[resource.name] = dedup;
+    for (const auto& [table, owner] : table_resource_) {
+      if (owner != &resource || table == resource.name) continue;
+      DATABOX_RETURN_IF_ERROR(
+          conn_->Execute("DELETE FROM " + staging_->tables().at(table).relation +
+                         " WHERE _dlt_root_id NOT IN (SELECT _dlt_id FROM " + dedup + ")"));
+    }
+  }
+  return Ok();
+}
+
+Result<std::unique_ptr<iceberg::SnapshotOperation>> SourceLoad::NewTableAppend(
+    const catalog::TableIdentifier& ident, const iceberg::Schema& schema,
+    const std::string& select_sql) {
+  const std::string location = fileio::JoinLocation(ws_.registry().project.warehouse.location,
+                                                    ident.ns.front() + "/" + ident.name);
+  DATABOX_ASSIGN_OR_RETURN(
+      auto metadata, iceberg::NewTableMetadata(schema, iceberg::PartitionSpec::Unpartitioned(),
+                                               iceberg::SortOrder::Unsorted(), location, {}));
+  DATABOX_ASSIGN_OR_RETURN(auto files,
+                           iceberg::WriteDataFiles(*conn_, *ws_.file_io(), metadata, select_sql));
+  auto op = iceberg::SnapshotOperation::Append(ident, ws_.file_io(), Change());
+  op->CreateIfMissing(iceberg::CreateTableUpdates(metadata));
+  op->AddFiles(std::move(files));
+  return op;
+}
+
+Status SourceLoad::PlanTable(const std::string& table_name, const StagedTable& staged) {
+  const registry::Resource& resource = *table_resource_.at(table_name);
+  const catalog::TableIdentifier ident = Ident(table_name);
+  DATABOX_ASSIGN_OR_RETURN(iceberg::Schema incoming, IcebergSchemaFor(staged.schema));
+  const bool is_root = table_name == resource.name;
+  const bool merge = resource.write_disposition == registry::WriteDisposition::kMerge;
+  const std::string rows_relation = merge && is_root ? merge_rows_.at(table_name) : staged.relation;
+  DATABOX_ASSIGN_OR_RETURN(auto counted, conn_->Query("SELECT count(*) FROM " + rows_relation));
+  DATABOX_ASSIGN_OR_RETURN(int64_t rows, counted.GetInt64(0, 0));
+  const std::string select_sql = "SELECT * FROM " + rows_relation;
+
+  TableOutcome outcome;
+  outcome.table = RawNamespace(source_) + "." + table_name;
+  outcome.disposition = merge ? "merge"
+                        : resource.write_disposition == registry::WriteDisposition::kReplace
+                            ? "replace"
+                            : "append";
+  outcome.rows = rows;
+
+  std::unique_ptr<iceberg::SnapshotOperation> op;
+  DATABOX_ASSIGN_OR_RETURN(bool exists, ws_.catalog().TableExists(ident));
+  if (!exists) {
+    DATABOX_ASSIGN_OR_RETURN(op, NewTableAppend(ident, incoming, select_sql));
+  } else {
+    DATABOX_ASSIGN_OR_RETURN(auto table, iceberg::Table::Load(ws_.catalog(), ws_.file_io(), ident));
+    // New columns are committed on their own first (optional columns only, no rows change),
+    // so that the data files below are written with the evolved field ids.
+    DATABOX_ASSIGN_OR_RETURN(auto merged, iceberg::UnionByName(table.schema(), incoming,
+                                                               table.metadata().last_column_id));
+    if (!merged.SameStructure(table.schema())) {
+      iceberg::SchemaUpdate evolve(ident, incoming);
+      DATABOX_RETURN_IF_ERROR(iceberg::CommitChange(ws_.catalog(), *ws_.file_io(), evolve));
+      DATABOX_RETURN_IF_ERROR(table.Refresh());
+    }
+    if (merge && is_root) {
+      iceberg::RowChangeOptions change_options;
+      change_options.snapshot = Change();
+      DATABOX_ASSIGN_OR_RETURN(op,
+                               iceberg::PrepareMerge(*conn_, table, select_sql, change_options));
+    } else if (merge) {
+      // dlt's delete-insert for child tables: drop the children of every root row this load
+      // replaces, then add the new children.
+      const std::string root = resource.name;
+      DATABOX_ASSIGN_OR_RETURN(bool root_exists, ws_.catalog().TableExists(Ident(root)));
+      DATABOX_ASSIGN_OR_RETURN(auto files, iceberg::WriteDataFiles(*conn_, *ws_.file_io(),
+                                                                   table.metadata(), select_sql));
+      if (root_exists) {
+        DATABOX_ASSIGN_OR_RETURN(auto root_table,
+                                 iceberg::Table::Load(ws_.catalog(), ws_.file_io(), Ident(root)));
+        DATABOX_ASSIGN_OR_RETURN(std::string root_rows, root_table.ReadSql());
+        const std::string keys = KeyList(resource.primary_key);
+        const std::string predicate = "_dlt_root_id IN (SELECT _dlt_id FROM (" + root_rows +
+                                      ") WHERE (" + keys + ") IN (SELECT (" + keys + ") FROM " +
+                                      merge_rows_.at(root) + "))";
+        iceberg::RowChangeOptions change_options;
+        change_options.snapshot = Change();
+        DATABOX_ASSIGN_OR_RETURN(
+            op, iceberg::PrepareDeleteWhere(*conn_, table, predicate, change_options));
+      } else {
+        op = table.NewAppend(Change());
+      }
+      op->AddFiles(std::move(files));
+    } else {
+      DATABOX_ASSIGN_OR_RETURN(auto files, iceberg::WriteDataFiles(*conn_, *ws_.file_io(),
+                                                                   table.metadata(), select_sql));
+      op = resource.write_disposition == registry::WriteDisposition::kReplace
+               ? table.NewReplaceAll(Change())
+               : table.NewAppend(Change());
+      op->AddFiles(std::move(files));
+    }
+  }
+  result_.rows_loaded += rows;
+  result_.tables.push_back(std::move(outcome));
+  ops_.emplace_back(op.get(), result_.tables.size() - 1);
+  changes_.push_back(std::move(op));
+  return Ok();
+}
+
+Status SourceLoad::PlanSystemTables() {
+  const auto now = std::chrono::system_clock::now();
+  for (const SystemTable& system :
+       SystemTablesFor(result_.load_id, source_.name, result_.rows_loaded, now)) {
+    const catalog::TableIdentifier ident = Ident(system.name);
+    DATABOX_RETURN_IF_ERROR(conn_->Execute(system.stage_sql));
+    const std::string select_sql = "SELECT * FROM " + system.relation;
+    std::unique_ptr<iceberg::SnapshotOperation> op;
+    DATABOX_ASSIGN_OR_RETURN(bool exists, ws_.catalog().TableExists(ident));
+    if (!exists) {
+      DATABOX_ASSIGN_OR_RETURN(op, NewTableAppend(ident, system.schema, select_sql));
+    } else {
+      DATABOX_ASSIGN_OR_RETURN(auto table,
+                               iceberg::Table::Load(ws_.catalog(), ws_.file_io(), ident));
+      DATABOX_ASSIGN_OR_RETURN(auto files, iceberg::WriteDataFiles(*conn_, *ws_.file_io(),
+                                                                   table.metadata(), select_sql));
+      op = table.NewAppend(Change());
+      op->AddFiles(std::move(files));
+    }
+    result_.tables.push_back(
+        TableOutcome{RawNamespace(source_) + "." + system.name, "append", 1, {}});
+    ops_.emplace_back(op.get(), result_.tables.size() - 1);
+    changes_.push_back(std::move(op));
+  }
+  return Ok();
+}
+
+Status SourceLoad::Commit() {
+  const catalog::Namespace ns{RawNamespace(source_)};
+  DATABOX_ASSIGN_OR_RETURN(bool ns_exists, ws_.catalog().NamespaceExists(ns));
+  if (!ns_exists) {
+    if (auto created = ws_.catalog().CreateNamespace(ns, {});
+        !created && created.error().kind != ErrorKind::kAlreadyExists) {
+      return created;
+    }
+  }
+  for (const auto& [table_name, staged] : staging_->tables()) {
+    if (!table_resource_.contains(table_name)) continue;
+    if (auto planned = PlanTable(table_name, staged); !planned) {
+      return std::unexpected(planned.error().WithContext("source " + source_.name + ", table " +
+                                                         RawNamespace(source_) + "." + table_name));
+    }
+  }
+  DATABOX_RETURN_IF_ERROR(PlanSystemTables());
+  Report("commit", "");
+  std::vector<iceberg::TableChange*> changes;
+  for (auto& c : changes_) changes.push_back(c.get());
+  DATABOX_ASSIGN_OR_RETURN(auto committed,
+                           iceberg::CommitChanges(ws_.catalog(), *ws_.file_io(), changes));
+  (void)committed;
+  for (auto& [op, index] : ops_) result_.tables[index].snapshot_id = op->snapshot_id();
+  return Ok();
+}
+
+Result<SourceLoadResult> SourceLoad::Run() {
+  result_.source = source_.name;
+  if (options_.resume) {
+    DATABOX_ASSIGN_OR_RETURN(auto package,
+                             LoadPackage::FindResumable(ws_.loads_dir(), source_.name));
+    package_.emplace(std::move(package));
+    result_.load_id = package_->load_id();
+  } else {
+    result_.load_id = options_.load_id.value_or(NewLoadId());
+    DATABOX_ASSIGN_OR_RETURN(auto package,
+                             LoadPackage::Create(ws_.loads_dir(), source_.name, result_.load_id));
+    package_.emplace(std::move(package));
+  }
+  auto fail = [&](const Error& error) -> Result<SourceLoadResult> {
+    (void)package_->SetState(PackageState::kFailed, Redact(error.message));
+    return std::unexpected(error);
+  };
+  if (!options_.resume) {
+    if (auto extracted = Extract(); !extracted) return fail(extracted.error());
+    DATABOX_RETURN_IF_ERROR(package_->SetState(PackageState::kExtracted));
+  }
+  if (auto staged = NormalizeAndStage(); !staged) return fail(staged.error());
+  if (auto committed = Commit(); !committed) return fail(committed.error());
+  DATABOX_RETURN_IF_ERROR(package_->SetState(PackageState::kCommitted));
+  return result_;
+}
+
+}  // namespace
+
+std::string RawNamespace(const registry::Source& source) { return "raw_" + source.name; }
+
+Result<SourceLoadResult> LoadSource(Workspace& workspace, const registry::Source& source,
+                                    const SourceLoadOptions& options) {
+  if (source.kind != registry::SourceKind::kRestJson) {
+    return MakeError(ErrorKind::kConfig,
+                     "source " + source.name + ": loading this kind of source is not built yet");
+  }
+  SourceLoad load(workspace, source, options);
+  return load.Run();
+}
+
+}  // namespace databox::load

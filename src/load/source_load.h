@@ -1,0 +1,63 @@
+// One source load: extract -> normalize -> stage -> one atomic multi-table commit of the
+// source's tables together with its _dlt_loads and _dlt_load_status rows.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "load/workspace.h"
+#include "registry/model.h"
+
+namespace databox::load {
+
+//! What happened to one raw table.
+struct TableOutcome {
+  std::string table;                   //!< e.g. "raw_noaa.daily_weather"
+  std::string disposition;             //!< append | replace | merge
+  int64_t rows = 0;                    //!< rows this load wrote to it
+  std::optional<int64_t> snapshot_id;  //!< the new snapshot (none when nothing was written)
+};
+
+//! The result of a successful source load.
+struct SourceLoadResult {
+  std::string source;
+  std::string load_id;
+  std::vector<TableOutcome> tables;  //!< data tables, then _dlt_loads and _dlt_load_status
+  int64_t rows_loaded = 0;           //!< rows written to the source's data tables
+  int64_t requests = 0;              //!< HTTP requests sent
+  std::vector<std::string> notes;    //!< skipped-and-reported items (e.g. a failed day)
+};
+
+//! Progress callbacks (called on the loading thread).
+struct LoadProgress {
+  std::string source;
+  std::string phase;  //!< extract | normalize | commit
+  std::string resource;
+  int64_t requests = 0;
+  int64_t rows = 0;
+};
+
+struct SourceLoadOptions {
+  //! Finish the newest uncommitted package of the source instead of fetching again.
+  bool resume = false;
+  //! Use this load id instead of a new one (tests, reproducible runs).
+  std::optional<std::string> load_id;
+  //! Rows buffered by the normalizer before they are staged.
+  std::size_t flush_rows = 50000;
+  std::function<void(const LoadProgress&)> on_progress;
+};
+
+//! Loads `source` into raw_<source>. Nothing is committed unless every resource was extracted
+//! and normalized; the tables and the status rows are committed in one catalog transaction.
+//! Errors name the source, the resource and (redacted) the request that failed.
+Result<SourceLoadResult> LoadSource(Workspace& workspace, const registry::Source& source,
+                                    const SourceLoadOptions& options = {});
+
+//! The namespace of a source's raw tables: raw_<name>.
+std::string RawNamespace(const registry::Source& source);
+
+}  // namespace databox::load

@@ -1,0 +1,195 @@
+// End-to-end loads of the example registry's sources from the real recordings, checked
+// against the schemas dlt inferred from the same responses (the .ambr oracle).
+#include "load/source_load.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+
+#include "duck/connection.h"
+#include "duck/database.h"
+#include "iceberg/table_scan.h"
+#include "registry/registry.h"
+
+namespace databox::load {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kExample = DATABOX_SOURCE_DIR "/examples/databox/databox.toml";
+
+//! The YAML document inside a syrupy .ambr snapshot (between the ''' lines, indented by 2).
+YAML::Node ReadAmbr(const std::string& source) {
+  std::ifstream in(std::string(DATABOX_SHARED_DIR) + "/fixtures/recordings/" + source +
+                   "/dlt_schema.ambr");
+  std::string line, yaml;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (line == "  '''") {
+      if (inside) break;
+      inside = true;
+      continue;
+    }
+    if (inside) yaml += (line.size() >= 2 ? line.substr(2) : "") + "\n";
+  }
+  return YAML::Load(yaml);
+}
+
+//! The Iceberg type we promise for a dlt data type (docs/normalization.md).
+std::string IcebergTypeOf(const std::string& dlt_type) {
+  static const std::map<std::string, std::string> kMap = {
+      {"text", "string"},  {"bigint", "long"},           {"double", "double"},
+      {"bool", "boolean"}, {"timestamp", "timestamptz"}, {"date", "date"},
+      {"json", "string"},  {"complex", "string"}};
+  auto it = kMap.find(dlt_type);
+  return it == kMap.end() ? "unmapped:" + dlt_type : it->second;
+}
+
+class SourceLoadTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("databox_load_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    auto loaded = registry::LoadRegistry(kExample);
+    ASSERT_TRUE(loaded) << loaded.error().message;
+    registry_ = std::move(*loaded);
+    auto& project = registry_.project;
+    project.state_dir = dir_;
+    project.catalog.uri = (dir_ / "catalog.sqlite").string();
+    project.warehouse.location = (dir_ / "warehouse").string();
+    project.analytics.database = dir_ / "databox.duckdb";
+    auto ws = Workspace::Open(registry_);
+    ASSERT_TRUE(ws) << ws.error().message;
+    workspace_ = std::move(*ws);
+  }
+  void TearDown() override {
+    if (std::getenv("DATABOX_KEEP_TEST_DIR") == nullptr) fs::remove_all(dir_);
+  }
+
+  SourceLoadResult Load(const std::string& name) {
+    const registry::Source* source = registry_.FindSource(name);
+    EXPECT_NE(source, nullptr) << name;
+    auto result = LoadSource(*workspace_, *source);
+    EXPECT_TRUE(result) << result.error().message;
+    return result ? *result : SourceLoadResult{};
+  }
+
+  iceberg::Table Table(const std::string& ns, const std::string& table) {
+    auto t = iceberg::Table::Load(workspace_->catalog(), workspace_->file_io(),
+                                  catalog::TableIdentifier{{ns}, table});
+    EXPECT_TRUE(t) << ns << "." << table << ": " << t.error().message;
+    return std::move(*t);
+  }
+
+  //! Runs `sql_over_t` with `t` bound to the table's live rows; returns the first cell.
+  std::string Scalar(const std::string& ns, const std::string& table,
+                     const std::string& sql_over_t) {
+    auto read = Table(ns, table).ReadSql();
+    EXPECT_TRUE(read) << read.error().message;
+    auto db = duck::Database::Open("");
+    auto conn = duck::Connection::Open(*db);
+    auto rows = conn->Query("WITH t AS (" + *read + ") " + sql_over_t);
+    EXPECT_TRUE(rows) << rows.error().message;
+    if (!rows || rows->row_count() == 0) return "";
+    return rows->GetAsString(0, 0).value_or("");
+  }
+
+  void ExpectSchemaMatchesAmbr(const std::string& source) {
+    const YAML::Node tables = ReadAmbr(source)["tables"];
+    ASSERT_TRUE(tables.IsMap()) << source;
+    int compared = 0;
+    for (const auto& entry : tables) {
+      const std::string name = entry.first.as<std::string>();
+      if (name.rfind("_dlt_", 0) == 0) continue;  // dlt's own bookkeeping tables
+      SCOPED_TRACE(source + "." + name);
+      iceberg::Table table = Table("raw_" + source, name);
+      const iceberg::Schema& schema = table.schema();
+      std::set<std::string> expected_columns;
+      std::set<int32_t> expected_keys;
+      for (const auto& column : entry.second["columns"]) {
+        const std::string col = column.first.as<std::string>();
+        const YAML::Node spec = column.second;
+        expected_columns.insert(col);
+        const iceberg::NestedField* field = schema.FindFieldByName(col);
+        if (field == nullptr) {
+          ADD_FAILURE() << "missing column " << col;
+          continue;
+        }
+        EXPECT_EQ(field->type.ToString(), IcebergTypeOf(spec["data_type"].as<std::string>()))
+            << col;
+        const bool nullable = !spec["nullable"] || spec["nullable"].as<bool>();
+        EXPECT_EQ(field->required, !nullable) << col;
+        if (spec["primary_key"] && spec["primary_key"].as<bool>()) expected_keys.insert(field->id);
+      }
+      for (const auto& field : schema.fields()) {
+        EXPECT_TRUE(expected_columns.contains(field.name)) << "extra column " << field.name;
+      }
+      const auto& ids = schema.identifier_field_ids();
+      EXPECT_EQ(std::set<int32_t>(ids.begin(), ids.end()), expected_keys);
+      ++compared;
+    }
+    EXPECT_GT(compared, 0);
+  }
+
+  fs::path dir_;
+  registry::Registry registry_;
+  std::unique_ptr<Workspace> workspace_;
+};
+
+TEST_F(SourceLoadTest, NoaaMatchesDltSchema) {
+  Load("noaa");
+  ExpectSchemaMatchesAmbr("noaa");
+}
+TEST_F(SourceLoadTest, GbifMatchesDltSchema) {
+  Load("gbif");
+  ExpectSchemaMatchesAmbr("gbif");
+}
+TEST_F(SourceLoadTest, EarthquakesMatchDltSchema) {
+  Load("usgs_earthquakes");
+  ExpectSchemaMatchesAmbr("usgs_earthquakes");
+}
+TEST_F(SourceLoadTest, XenoCantoMatchesDltSchema) {
+  Load("xeno_canto");
+  ExpectSchemaMatchesAmbr("xeno_canto");
+}
+
+TEST_F(SourceLoadTest, ReloadingIsIdempotentForMergeAndReplaceAndWritesOneStatusRowPerLoad) {
+  const SourceLoadResult first = Load("noaa");
+  ASSERT_FALSE(first.tables.empty());
+  std::map<std::string, std::string> keys_after_first, rows_after_first;
+  for (const char* t : {"daily_weather", "stations", "datasets"}) {
+    rows_after_first[t] = Scalar("raw_noaa", t, "SELECT count(*) FROM t");
+  }
+  keys_after_first["daily_weather"] =
+      Scalar("raw_noaa", "daily_weather",
+             "SELECT string_agg(date || station || datatype, ',' ORDER BY ALL) FROM t");
+  const SourceLoadResult second = Load("noaa");
+  EXPECT_NE(first.load_id, second.load_id);
+  for (const char* t : {"daily_weather", "stations", "datasets"}) {
+    EXPECT_EQ(Scalar("raw_noaa", t, "SELECT count(*) FROM t"), rows_after_first[t]) << t;
+  }
+  EXPECT_EQ(Scalar("raw_noaa", "daily_weather",
+                   "SELECT string_agg(date || station || datatype, ',' ORDER BY ALL) FROM t"),
+            keys_after_first["daily_weather"]);
+  // replace: only the last load's rows remain.
+  EXPECT_EQ(Scalar("raw_noaa", "datasets", "SELECT string_agg(DISTINCT _dlt_load_id, ',') FROM t"),
+            second.load_id);
+  // One status row per load, status 0, rows as the load reported.
+  EXPECT_EQ(Scalar("raw_noaa", "_dlt_load_status", "SELECT count(*) FROM t"), "2");
+  EXPECT_EQ(
+      Scalar("raw_noaa", "_dlt_load_status",
+             "SELECT rows_loaded FROM t WHERE load_id = '" + second.load_id + "' AND status = 0"),
+      std::to_string(second.rows_loaded));
+  EXPECT_EQ(Scalar("raw_noaa", "_dlt_loads", "SELECT count(*) FROM t"), "2");
+}
+
+}  // namespace
+}  // namespace databox::load
