@@ -81,7 +81,8 @@ int main(int argc, char** argv) {
   {
     auto table = Must(iceberg::Table::Load(*catalog, io, {{"bench"}, "big"}), "load");
     const std::string select =
-        "SELECT range AS id, range % 1000 AS a, range * 0.5 AS b, 'name_' || (range % 100000) AS "
+        "SELECT range AS id, range % 1000 AS a, range::DOUBLE * 0.5 AS b, 'name_' || (range % "
+        "100000) AS "
         "c, "
         "TIMESTAMP '2024-01-01' + to_seconds(range) AS d FROM range(" +
         std::to_string(rows) + ")";
