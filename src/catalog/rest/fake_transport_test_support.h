@@ -68,7 +68,8 @@ class FakeTransport final : public http::Transport {
     std::vector<http::Request> out;
     for (const auto& request : requests()) {
       const std::string target = Target(request.url);
-      if (std::string(http::MethodName(request.method)) + " " + target.substr(0, target.find('?')) ==
+      if (std::string(http::MethodName(request.method)) + " " +
+              target.substr(0, target.find('?')) ==
           route) {
         out.push_back(request);
       }

@@ -70,7 +70,8 @@ Result<std::string> OAuth2Tokens::Fetch(http::HttpClient& client) {
   refresh_at_.reset();
   if (json.contains("expires_in") && json["expires_in"].is_number()) {
     const auto lifetime = std::chrono::seconds(json["expires_in"].get<int64_t>());
-    const auto margin = std::min<std::chrono::steady_clock::duration>(kMaxRefreshMargin, lifetime / 2);
+    const auto margin =
+        std::min<std::chrono::steady_clock::duration>(kMaxRefreshMargin, lifetime / 2);
     refresh_at_ = started + lifetime - margin;
   }
   token_ = token;

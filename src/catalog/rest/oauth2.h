@@ -15,11 +15,11 @@
 namespace databox::catalog::rest {
 
 struct OAuth2Settings {
-  std::string token_url;      //!< the token endpoint (oauth2-server-uri)
+  std::string token_url;  //!< the token endpoint (oauth2-server-uri)
   std::string client_id;
   std::string client_secret;  //!< registered with RegisterSecret by OAuth2Tokens::Make
   std::string scope;          //!< e.g. PRINCIPAL_ROLE:ALL; left out when empty
-  std::string realm_header;   //!< header carrying the realm (Polaris-Realm); unused when realm empty
+  std::string realm_header;  //!< header carrying the realm (Polaris-Realm); unused when realm empty
   std::string realm;
 };
 

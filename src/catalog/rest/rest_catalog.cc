@@ -95,9 +95,9 @@ Result<RestCatalogOptions> OptionsFromSettings(const registry::CatalogSettings& 
     const std::string& value = settings.credential.Reveal();
     const auto colon = value.find(':');
     if (colon == std::string::npos) {
-      return MakeError(ErrorKind::kConfig,
-                       "catalog '" + settings.name + "': the credential ${" +
-                           settings.credential.env_var() + "} must be \"client_id:client_secret\"");
+      return MakeError(ErrorKind::kConfig, "catalog '" + settings.name + "': the credential ${" +
+                                               settings.credential.env_var() +
+                                               "} must be \"client_id:client_secret\"");
     }
     options.client_id = value.substr(0, colon);
     options.client_secret = value.substr(colon + 1);
@@ -114,14 +114,14 @@ Result<std::unique_ptr<RestCatalog>> RestCatalog::Open(RestCatalogOptions option
   while (options.uri.ends_with('/')) options.uri.pop_back();
   std::optional<OAuth2Tokens> tokens;
   if (!options.client_id.empty() || !options.client_secret.empty()) {
-    OAuth2Settings oauth{
-        .token_url = options.oauth2_server_uri.empty() ? options.uri + "/v1/oauth/tokens"
-                                                       : options.oauth2_server_uri,
-        .client_id = options.client_id,
-        .client_secret = options.client_secret,
-        .scope = options.scope,
-        .realm_header = kPolarisRealmHeader,
-        .realm = options.realm};
+    OAuth2Settings oauth{.token_url = options.oauth2_server_uri.empty()
+                                          ? options.uri + "/v1/oauth/tokens"
+                                          : options.oauth2_server_uri,
+                         .client_id = options.client_id,
+                         .client_secret = options.client_secret,
+                         .scope = options.scope,
+                         .realm_header = kPolarisRealmHeader,
+                         .realm = options.realm};
     DATABOX_ASSIGN_OR_RETURN(auto made, OAuth2Tokens::Make(std::move(oauth), options.clock));
     tokens.emplace(std::move(made));
   }
@@ -191,7 +191,8 @@ Status RestCatalog::LoadConfig() {
     config_.prefix = def->second;
   }
   std::string base = options_.uri;
-  if (auto it = config_.overrides.find("uri"); it != config_.overrides.end() && !it->second.empty()) {
+  if (auto it = config_.overrides.find("uri");
+      it != config_.overrides.end() && !it->second.empty()) {
     base = it->second;
   }
   paths_ = RestPaths(base, config_.prefix);
@@ -237,8 +238,8 @@ Status RestCatalog::ListPaged(const std::string& url, std::string_view what,
     const auto it = body.find("next-page-token");
     std::string token = it != body.end() && it->is_string() ? it->get<std::string>() : "";
     if (!token.empty() && token == next) {
-      return MakeError(ErrorKind::kData, std::string(what) +
-                                             ": the catalog returned the same page token twice");
+      return MakeError(ErrorKind::kData,
+                       std::string(what) + ": the catalog returned the same page token twice");
     }
     next = std::move(token);
   }
@@ -248,9 +249,9 @@ Status RestCatalog::ListPaged(const std::string& url, std::string_view what,
 Status RestCatalog::CreateNamespace(const Namespace& ns, const Properties& properties) {
   DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
   json body = {{"namespace", ns}, {"properties", properties}};
-  DATABOX_ASSIGN_OR_RETURN(auto response,
-                           Call(http::Method::kPost, paths_.Namespaces(), body.dump(),
-                                RestOp::kCreate, "creating namespace " + NamespaceToString(ns)));
+  DATABOX_ASSIGN_OR_RETURN(
+      auto response, Call(http::Method::kPost, paths_.Namespaces(), body.dump(), RestOp::kCreate,
+                          "creating namespace " + NamespaceToString(ns)));
   (void)response;
   return Ok();
 }
@@ -283,8 +284,8 @@ Result<bool> RestCatalog::NamespaceExists(const Namespace& ns) {
 Result<Properties> RestCatalog::LoadNamespaceProperties(const Namespace& ns) {
   DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
   const std::string what = "loading namespace " + NamespaceToString(ns);
-  DATABOX_ASSIGN_OR_RETURN(auto response, Call(http::Method::kGet, paths_.Namespace(ns), "",
-                                               RestOp::kRead, what));
+  DATABOX_ASSIGN_OR_RETURN(auto response,
+                           Call(http::Method::kGet, paths_.Namespace(ns), "", RestOp::kRead, what));
   DATABOX_ASSIGN_OR_RETURN(json body, ParseJson(response.body, what));
   return StringMap(body.value("properties", json::object()));
 }
@@ -300,8 +301,9 @@ Status RestCatalog::UpdateNamespaceProperties(const Namespace& ns,
   }
   json body = {{"removals", std::move(removed)}, {"updates", updates}};
   DATABOX_ASSIGN_OR_RETURN(
-      auto response, Call(http::Method::kPost, paths_.NamespaceProperties(ns), body.dump(),
-                          RestOp::kUpdate, "updating properties of namespace " + NamespaceToString(ns)));
+      auto response,
+      Call(http::Method::kPost, paths_.NamespaceProperties(ns), body.dump(), RestOp::kUpdate,
+           "updating properties of namespace " + NamespaceToString(ns)));
   (void)response;
   return Ok();
 }
@@ -373,13 +375,10 @@ Result<LoadedTable> RestCatalog::LoadTable(const TableIdentifier& table) {
   return ParseLoadResult(table, response.body, /*remember_credentials=*/true);
 }
 
-Result<LoadedTable> RestCatalog::PostCreate(const TableIdentifier& table,
-                                            const iceberg::Schema& schema,
-                                            const iceberg::PartitionSpec& spec,
-                                            const iceberg::SortOrder& sort_order,
-                                            const Properties& properties,
-                                            const std::optional<std::string>& location,
-                                            bool stage) {
+Result<LoadedTable> RestCatalog::PostCreate(
+    const TableIdentifier& table, const iceberg::Schema& schema, const iceberg::PartitionSpec& spec,
+    const iceberg::SortOrder& sort_order, const Properties& properties,
+    const std::optional<std::string>& location, bool stage) {
   DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
   json body = {{"name", table.name},
                {"schema", schema.ToJson()},
@@ -416,10 +415,9 @@ Result<LoadedTable> RestCatalog::StageCreateTable(const TableIdentifier& table,
 
 Result<LoadedTable> RestCatalog::CommitTable(const TableCommit& commit) {
   DATABOX_RETURN_IF_ERROR(ValidateCommit(commit));
-  DATABOX_ASSIGN_OR_RETURN(auto response,
-                           Call(http::Method::kPost, paths_.Table(commit.identifier),
-                                CommitJson(commit).dump(), RestOp::kCommit,
-                                "committing table " + commit.identifier.ToString()));
+  DATABOX_ASSIGN_OR_RETURN(auto response, Call(http::Method::kPost, paths_.Table(commit.identifier),
+                                               CommitJson(commit).dump(), RestOp::kCommit,
+                                               "committing table " + commit.identifier.ToString()));
   auto loaded = ParseLoadResult(commit.identifier, response.body, /*remember_credentials=*/false);
   if (!loaded) {
     // The server accepted the commit; only its answer is unreadable.
@@ -462,9 +460,9 @@ Result<std::vector<LoadedTable>> RestCatalog::CommitTransaction(
 Status RestCatalog::DropTable(const TableIdentifier& table) {
   DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
   DATABOX_ASSIGN_OR_RETURN(
-      auto response, Call(http::Method::kDelete,
-                          AppendQuery(paths_.Table(table), "purgeRequested", "false"), "",
-                          RestOp::kDrop, "dropping table " + table.ToString()));
+      auto response,
+      Call(http::Method::kDelete, AppendQuery(paths_.Table(table), "purgeRequested", "false"), "",
+           RestOp::kDrop, "dropping table " + table.ToString()));
   (void)response;
   std::lock_guard lock(credentials_mutex_);
   credentials_.erase(table.ToString());
@@ -475,9 +473,9 @@ Status RestCatalog::RenameTable(const TableIdentifier& from, const TableIdentifi
   DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(from));
   DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(to));
   json body = {{"source", IdentifierJson(from)}, {"destination", IdentifierJson(to)}};
-  DATABOX_ASSIGN_OR_RETURN(
-      auto response, Call(http::Method::kPost, paths_.Rename(), body.dump(), RestOp::kCreate,
-                          "renaming table " + from.ToString() + " to " + to.ToString()));
+  DATABOX_ASSIGN_OR_RETURN(auto response,
+                           Call(http::Method::kPost, paths_.Rename(), body.dump(), RestOp::kCreate,
+                                "renaming table " + from.ToString() + " to " + to.ToString()));
   (void)response;
   return Ok();
 }
@@ -486,9 +484,9 @@ Result<LoadedTable> RestCatalog::RegisterTable(const TableIdentifier& table,
                                                std::string_view metadata_location) {
   DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
   json body = {{"name", table.name}, {"metadata-location", metadata_location}};
-  DATABOX_ASSIGN_OR_RETURN(
-      auto response, Call(http::Method::kPost, paths_.Register(table.ns), body.dump(),
-                          RestOp::kCreate, "registering table " + table.ToString()));
+  DATABOX_ASSIGN_OR_RETURN(auto response,
+                           Call(http::Method::kPost, paths_.Register(table.ns), body.dump(),
+                                RestOp::kCreate, "registering table " + table.ToString()));
   return ParseLoadResult(table, response.body, /*remember_credentials=*/true);
 }
 

@@ -15,8 +15,8 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <nlohmann/json_fwd.hpp>
 #include <mutex>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,14 +37,14 @@ inline constexpr const char* kPolarisRealmHeader = "Polaris-Realm";
 inline constexpr const char* kDefaultScope = "PRINCIPAL_ROLE:ALL";
 
 struct RestCatalogOptions {
-  std::string name;       //!< the catalog's name in databox (Catalog::Name)
-  std::string uri;        //!< base URI, e.g. http://127.0.0.1:8181/api/catalog
-  std::string warehouse;  //!< ?warehouse= for /v1/config (Polaris: the catalog name)
+  std::string name;           //!< the catalog's name in databox (Catalog::Name)
+  std::string uri;            //!< base URI, e.g. http://127.0.0.1:8181/api/catalog
+  std::string warehouse;      //!< ?warehouse= for /v1/config (Polaris: the catalog name)
   std::string client_id;      //!< empty = no authentication
   std::string client_secret;  //!< never logged
   std::string scope = kDefaultScope;
-  std::string oauth2_server_uri;  //!< empty = <uri>/v1/oauth/tokens (Polaris' token endpoint)
-  std::string realm;              //!< Polaris realm; empty = the server's default realm
+  std::string oauth2_server_uri;   //!< empty = <uri>/v1/oauth/tokens (Polaris' token endpoint)
+  std::string realm;               //!< Polaris realm; empty = the server's default realm
   bool vended_credentials = true;  //!< ask for X-Iceberg-Access-Delegation: vended-credentials
   std::optional<int> page_size;    //!< pageSize for list calls; the server's default when unset
   http::ClientOptions http;
@@ -139,8 +139,7 @@ class RestCatalog final : public Catalog {
                                       bool remember_credentials);
   Result<LoadedTable> PostCreate(const TableIdentifier& table, const iceberg::Schema& schema,
                                  const iceberg::PartitionSpec& spec,
-                                 const iceberg::SortOrder& sort_order,
-                                 const Properties& properties,
+                                 const iceberg::SortOrder& sort_order, const Properties& properties,
                                  const std::optional<std::string>& location, bool stage);
 
   RestCatalogOptions options_;

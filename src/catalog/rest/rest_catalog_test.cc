@@ -14,8 +14,8 @@ namespace databox::catalog::rest {
 namespace {
 
 using nlohmann::json;
-using testing::FakeTransport;
 using ::testing::ElementsAre;
+using testing::FakeTransport;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -24,10 +24,16 @@ constexpr const char* kNs = "/api/catalog/v1/wh/namespaces";
 constexpr const char* kConfig = R"({"defaults":{"clients":"1"},"overrides":{"prefix":"wh"}})";
 
 iceberg::Schema BirdSchema() {
-  return iceberg::Schema(0, {{.id = 1, .name = "id", .required = true,
-                              .type = iceberg::Type::Long(), .doc = std::nullopt},
-                             {.id = 2, .name = "name", .required = false,
-                              .type = iceberg::Type::String(), .doc = std::nullopt}});
+  return iceberg::Schema(0, {{.id = 1,
+                              .name = "id",
+                              .required = true,
+                              .type = iceberg::Type::Long(),
+                              .doc = std::nullopt},
+                             {.id = 2,
+                              .name = "name",
+                              .required = false,
+                              .type = iceberg::Type::String(),
+                              .doc = std::nullopt}});
 }
 
 //! The fake server's table: metadata as a server would hold it.
@@ -145,8 +151,8 @@ TEST_F(RestCatalogTest, ListNamespacesFollowsPageTokens) {
             R"({"namespaces":[["raw","c"]],"next-page-token":null})");
   auto listed = catalog->ListNamespaces({"raw"});
   ASSERT_TRUE(listed.has_value()) << listed.error().ToString();
-  EXPECT_THAT(*listed, ElementsAre(Namespace{"raw", "a"}, Namespace{"raw", "b"},
-                                   Namespace{"raw", "c"}));
+  EXPECT_THAT(*listed,
+              ElementsAre(Namespace{"raw", "a"}, Namespace{"raw", "b"}, Namespace{"raw", "c"}));
   EXPECT_EQ(fake_->RequestsTo(std::string("GET ") + kNs).size(), 2u);
 }
 
@@ -185,9 +191,12 @@ TEST_F(RestCatalogTest, TablesListExistsLoadWithVendedCredentials) {
 
   const auto metadata = ServerTable();
   json extra = {
-      {"config", {{"s3.access-key-id", "AKIAVENDED"}, {"s3.secret-access-key", "vendedsecret1"},
-                  {"s3.session-token", "vendedtoken1"}, {"client.region", "eu-west-1"},
-                  {"s3.session-token-expires-at-ms", "1767225600000"}}},
+      {"config",
+       {{"s3.access-key-id", "AKIAVENDED"},
+        {"s3.secret-access-key", "vendedsecret1"},
+        {"s3.session-token", "vendedtoken1"},
+        {"client.region", "eu-west-1"},
+        {"s3.session-token-expires-at-ms", "1767225600000"}}},
       {"storage-credentials",
        {{{"prefix", "s3://bucket/wh/raw"},
          {"config", {{"s3.access-key-id", "AKIA2"}, {"s3.secret-access-key", "prefixsecret2"}}}}}}};
@@ -262,7 +271,8 @@ TEST_F(RestCatalogTest, CommitSendsRequirementsAndUpdates) {
       .updates = {iceberg::SetProperties{{{"loaded", "1"}}}}};
   auto committed = catalog->CommitTable(commit);
   ASSERT_TRUE(committed.has_value()) << committed.error().ToString();
-  EXPECT_EQ(committed->metadata_location, "s3://bucket/wh/raw/birds/metadata/00001-b.metadata.json");
+  EXPECT_EQ(committed->metadata_location,
+            "s3://bucket/wh/raw/birds/metadata/00001-b.metadata.json");
   EXPECT_EQ(committed->metadata.properties.at("loaded"), "1");
   auto sent = fake_->RequestsTo(std::string("POST ") + kNs + "/raw/tables/birds");
   ASSERT_EQ(sent.size(), 1u);
@@ -317,18 +327,17 @@ TEST_P(CommitErrorTest, MapsStatusAndNeverResends) {
 INSTANTIATE_TEST_SUITE_P(
     Statuses, CommitErrorTest,
     ::testing::Values(
-        CommitOutcome{409,
-                      ErrorBody(409, "CommitFailedException",
-                                "Requirement failed: branch main has changed"),
-                      ErrorKind::kConflict},
+        CommitOutcome{
+            409,
+            ErrorBody(409, "CommitFailedException", "Requirement failed: branch main has changed"),
+            ErrorKind::kConflict},
         // Polaris <= 1.7.0 leaks a lost race as a 400 ValidationException.
         CommitOutcome{400,
                       ErrorBody(400, "ValidationException",
                                 "Cannot add snapshot with sequence number 5 older than last "
                                 "sequence number 5"),
                       ErrorKind::kConflict},
-        CommitOutcome{400,
-                      ErrorBody(400, "RetryableValidationException", "Branch main changed"),
+        CommitOutcome{400, ErrorBody(400, "RetryableValidationException", "Branch main changed"),
                       ErrorKind::kConflict},
         CommitOutcome{400, ErrorBody(400, "BadRequestException", "Unknown update action: x"),
                       ErrorKind::kData},
@@ -338,8 +347,7 @@ INSTANTIATE_TEST_SUITE_P(
         CommitOutcome{504, "", ErrorKind::kCommitStateUnknown},
         CommitOutcome{404, ErrorBody(404, "NoSuchTableException", "Table does not exist"),
                       ErrorKind::kNotFound},
-        CommitOutcome{403, ErrorBody(403, "ForbiddenException", "not allowed"),
-                      ErrorKind::kAuth}));
+        CommitOutcome{403, ErrorBody(403, "ForbiddenException", "not allowed"), ErrorKind::kAuth}));
 
 TEST_F(RestCatalogTest, CommitTransportFailureIsUnknownAndNotResent) {
   auto catalog = Open();
@@ -348,15 +356,17 @@ TEST_F(RestCatalogTest, CommitTransportFailureIsUnknownAndNotResent) {
   auto options = Options();
   TableCommit commit{.identifier = {{"raw"}, "birds"}, .requirements = {}, .updates = {}};
   // The default client retries idempotent requests; the commit must still go out once.
-  auto retrying = RestCatalog::Open([] {
-    RestCatalogOptions o;
-    o.name = "lake";
-    o.uri = kBase;
-    o.warehouse = "lake";
-    o.http.retry.max_attempts = 3;
-    o.http.retry.base_delay = std::chrono::milliseconds(1);
-    return o;
-  }(), fake_);
+  auto retrying = RestCatalog::Open(
+      [] {
+        RestCatalogOptions o;
+        o.name = "lake";
+        o.uri = kBase;
+        o.warehouse = "lake";
+        o.http.retry.max_attempts = 3;
+        o.http.retry.base_delay = std::chrono::milliseconds(1);
+        return o;
+      }(),
+      fake_);
   ASSERT_TRUE(retrying.has_value());
   auto result = (*retrying)->CommitTable(commit);
   ASSERT_FALSE(result.has_value());
@@ -371,11 +381,12 @@ TEST_F(RestCatalogTest, TransactionCommitPostsAllChangesThenReloads) {
   auto b = ServerTable();
   fake_->On(std::string("GET ") + kNs + "/raw/tables/a", 200, LoadResult(a, "s3://x/a.json"));
   fake_->On(std::string("GET ") + kNs + "/raw/tables/b", 200, LoadResult(b, "s3://x/b.json"));
-  std::vector<TableCommit> commits{
-      {.identifier = {{"raw"}, "a"},
-       .requirements = {iceberg::AssertTableUuid{a.table_uuid}},
-       .updates = {iceberg::SetProperties{{{"x", "1"}}}}},
-      {.identifier = {{"raw"}, "b"}, .requirements = {}, .updates = {iceberg::RemoveProperties{{"y"}}}}};
+  std::vector<TableCommit> commits{{.identifier = {{"raw"}, "a"},
+                                    .requirements = {iceberg::AssertTableUuid{a.table_uuid}},
+                                    .updates = {iceberg::SetProperties{{{"x", "1"}}}}},
+                                   {.identifier = {{"raw"}, "b"},
+                                    .requirements = {},
+                                    .updates = {iceberg::RemoveProperties{{"y"}}}}};
   auto results = catalog->CommitTransaction(commits);
   ASSERT_TRUE(results.has_value()) << results.error().ToString();
   ASSERT_EQ(results->size(), 2u);
@@ -385,7 +396,8 @@ TEST_F(RestCatalogTest, TransactionCommitPostsAllChangesThenReloads) {
   ASSERT_EQ(sent.size(), 1u);
   json body = json::parse(sent[0].body);
   ASSERT_EQ(body["table-changes"].size(), 2u);
-  EXPECT_EQ(body["table-changes"][0]["identifier"], json::parse(R"({"namespace":["raw"],"name":"a"})"));
+  EXPECT_EQ(body["table-changes"][0]["identifier"],
+            json::parse(R"({"namespace":["raw"],"name":"a"})"));
   EXPECT_EQ(body["table-changes"][1]["updates"],
             json::parse(R"([{"action":"remove-properties","removals":["y"]}])"));
 
@@ -399,7 +411,8 @@ TEST_F(RestCatalogTest, TransactionCommitPostsAllChangesThenReloads) {
 TEST_F(RestCatalogTest, TransactionCommittedButReloadFailedIsUnknown) {
   auto catalog = Open();
   fake_->On("POST /api/catalog/v1/wh/transactions/commit", 204);
-  std::vector<TableCommit> commits{{.identifier = {{"raw"}, "a"}, .requirements = {}, .updates = {}}};
+  std::vector<TableCommit> commits{
+      {.identifier = {{"raw"}, "a"}, .requirements = {}, .updates = {}}};
   auto result = catalog->CommitTransaction(commits);
   ASSERT_FALSE(result.has_value());
   EXPECT_EQ(result.error().kind, ErrorKind::kCommitStateUnknown);

@@ -57,8 +57,8 @@ bool LooksLikeCommitConflict(std::string_view type, std::string_view message) {
     return true;
   }
   return Contains(message, "requirement failed") ||
-         Contains(message, "older than last sequence number") ||
-         Contains(message, "concurrent") || Contains(message, "conflict");
+         Contains(message, "older than last sequence number") || Contains(message, "concurrent") ||
+         Contains(message, "conflict");
 }
 
 Error ErrorFromResponse(const http::Response& response, RestOp op, std::string_view what) {
@@ -92,15 +92,17 @@ Error ErrorFromResponse(const http::Response& response, RestOp op, std::string_v
   if (status >= 500) {
     if (op == RestOp::kCommit) {
       return Error{ErrorKind::kCommitStateUnknown,
-                   text + "; the commit may have been applied: reconcile before retrying and "
-                          "keep the written files"};
+                   text +
+                       "; the commit may have been applied: reconcile before retrying and "
+                       "keep the written files"};
     }
     return Error{ErrorKind::kNetwork, text + "; the catalog server failed, retry later"};
   }
   if (status == 429) {
     return Error{ErrorKind::kNetwork, text + "; the catalog is rate limiting, retry later"};
   }
-  if (status == 400 && op == RestOp::kCommit && LooksLikeCommitConflict(server.type, server.message)) {
+  if (status == 400 && op == RestOp::kCommit &&
+      LooksLikeCommitConflict(server.type, server.message)) {
     return Error{ErrorKind::kConflict,
                  text + "; treated as a conflict (a lost race): reload, re-plan and retry"};
   }
@@ -116,8 +118,9 @@ Error ErrorFromTransport(const Error& error, RestOp op, std::string_view what) {
       (error.kind == ErrorKind::kNetwork || error.kind == ErrorKind::kData)) {
     // kData here is a response over the size cap: the server answered, so it may have applied.
     return Error{ErrorKind::kCommitStateUnknown,
-                 text + "; no answer from the catalog: the commit may have been applied, "
-                        "reconcile before retrying and keep the written files"};
+                 text +
+                     "; no answer from the catalog: the commit may have been applied, "
+                     "reconcile before retrying and keep the written files"};
   }
   return Error{error.kind, text};
 }

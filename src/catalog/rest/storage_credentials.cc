@@ -10,8 +10,7 @@ namespace {
 
 bool IsSecretKey(std::string_view key) {
   return key.find("secret") != std::string_view::npos ||
-         key.find("token") != std::string_view::npos ||
-         key.find("sas") != std::string_view::npos;
+         key.find("token") != std::string_view::npos || key.find("sas") != std::string_view::npos;
 }
 
 std::optional<int64_t> ParseMillis(const std::map<std::string, std::string>& config) {
@@ -19,7 +18,8 @@ std::optional<int64_t> ParseMillis(const std::map<std::string, std::string>& con
     auto it = config.find(key);
     if (it == config.end()) continue;
     int64_t value = 0;
-    auto [end, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), value);
+    auto [end, ec] =
+        std::from_chars(it->second.data(), it->second.data() + it->second.size(), value);
     if (ec == std::errc() && end == it->second.data() + it->second.size()) return value;
   }
   return std::nullopt;
@@ -42,7 +42,8 @@ std::vector<StorageCredential> ParseStorageCredentials(const nlohmann::json& loa
                                                        std::string_view table_location) {
   std::vector<StorageCredential> out;
   if (!load_result.is_object()) return out;
-  if (auto it = load_result.find("storage-credentials"); it != load_result.end() && it->is_array()) {
+  if (auto it = load_result.find("storage-credentials");
+      it != load_result.end() && it->is_array()) {
     for (const auto& entry : *it) {
       if (!entry.is_object() || !entry.contains("prefix") || !entry["prefix"].is_string()) continue;
       StorageCredential credential;
