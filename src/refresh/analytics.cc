@@ -1,0 +1,199 @@
+#include "refresh/analytics.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <system_error>
+
+#include "duck/quote.h"
+#include "iceberg/table_scan.h"
+
+namespace databox::refresh {
+namespace {
+
+//! DuckDB type of a registry (dlt) column type; text for anything unknown.
+std::string DuckTypeOfHint(const std::string& dlt_type) {
+  static const std::map<std::string, std::string> kTypes = {
+      {"text", "VARCHAR"}, {"bigint", "BIGINT"},          {"double", "DOUBLE"},
+      {"bool", "BOOLEAN"}, {"timestamp", "TIMESTAMP"},    {"date", "DATE"},
+      {"time", "TIME"},    {"decimal", "DECIMAL(38, 9)"}, {"binary", "BLOB"},
+      {"json", "VARCHAR"},
+  };
+  auto it = kTypes.find(dlt_type);
+  return it == kTypes.end() ? "VARCHAR" : it->second;
+}
+
+const registry::Resource* FindResource(const registry::Source& source, const std::string& name) {
+  for (const auto& resource : source.resources) {
+    if (resource.name == name) return &resource;
+  }
+  return nullptr;
+}
+
+std::string PlaceholderSql(const std::vector<PlaceholderColumn>& columns) {
+  std::string select;
+  for (const auto& [name, type] : columns) {
+    select += (select.empty() ? "" : ", ") + std::string("CAST(NULL AS ") + type + ") AS " +
+              duck::QuoteIdentifier(name);
+  }
+  return "SELECT " + select + " LIMIT 0";
+}
+
+//! The SELECT behind the view of `table` in `source`'s namespace, from the catalog's state.
+Result<std::string> ViewSql(load::Workspace& workspace, const registry::Source& source,
+                            const std::string& table) {
+  catalog::TableIdentifier id{{source.Namespace()}, table};
+  DATABOX_ASSIGN_OR_RETURN(bool exists, workspace.catalog().TableExists(id));
+  if (!exists) return PlaceholderSql(PlaceholderColumns(source, table));
+  auto loaded = iceberg::Table::Load(workspace.catalog(), workspace.file_io(), id);
+  if (!loaded) return std::unexpected(loaded.error());
+  return loaded->ReadSql();
+}
+
+//! Declared tables, then the catalog's other tables in the namespace (sorted).
+Result<std::vector<std::string>> TablesOf(load::Workspace& workspace,
+                                          const registry::Source& source) {
+  std::vector<std::string> tables = DeclaredTables(source);
+  const catalog::Namespace ns{source.Namespace()};
+  DATABOX_ASSIGN_OR_RETURN(bool ns_exists, workspace.catalog().NamespaceExists(ns));
+  if (!ns_exists) return tables;
+  DATABOX_ASSIGN_OR_RETURN(auto listed, workspace.catalog().ListTables(ns));
+  for (const auto& id : listed) {
+    if (std::ranges::find(tables, id.name) == tables.end()) tables.push_back(id.name);
+  }
+  return tables;
+}
+
+Status WithContext(Status status, const std::string& what) {
+  if (status) return status;
+  return MakeError(status.error().kind, what + ": " + status.error().message);
+}
+
+//! Writes every view into the fresh database at `path`.
+Status BuildViewsFile(load::Workspace& workspace, const std::filesystem::path& path) {
+  DATABOX_ASSIGN_OR_RETURN(auto db, duck::Database::Open(path.string(), {.threads = 1}));
+  DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(db));
+  DATABOX_RETURN_IF_ERROR(conn.Execute("BEGIN TRANSACTION"));
+  for (const auto& source : workspace.registry().sources) {
+    const std::string schema = duck::QuoteIdentifier(source.Namespace());
+    DATABOX_RETURN_IF_ERROR(conn.Execute("CREATE SCHEMA " + schema));
+    DATABOX_ASSIGN_OR_RETURN(auto tables, TablesOf(workspace, source));
+    for (const auto& table : tables) {
+      const std::string where = "raw view " + source.Namespace() + "." + table;
+      auto sql = ViewSql(workspace, source, table);
+      if (!sql) return WithContext(std::unexpected(sql.error()), where);
+      DATABOX_RETURN_IF_ERROR(
+          WithContext(conn.Execute("CREATE VIEW " + schema + "." + duck::QuoteIdentifier(table) +
+                                   " AS " + *sql),
+                      where));
+    }
+  }
+  return conn.Execute("COMMIT");
+}
+
+void RemoveQuietly(const std::filesystem::path& path) {
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+}
+
+std::filesystem::path WithSuffix(const std::filesystem::path& path, const std::string& suffix) {
+  return std::filesystem::path(path.string() + suffix);
+}
+
+}  // namespace
+
+std::filesystem::path RawViewsPath(const registry::Registry& registry) {
+  return registry.project.state_dir / (registry.project.analytics.catalog_alias + ".duckdb");
+}
+
+std::vector<std::string> DeclaredTables(const registry::Source& source) {
+  std::vector<std::string> tables = source.Tables();
+  tables.push_back(kLoadStatusTable);
+  tables.push_back(kLoadsTable);
+  return tables;
+}
+
+std::vector<PlaceholderColumn> PlaceholderColumns(const registry::Source& source,
+                                                  const std::string& table) {
+  if (table == kLoadStatusTable) {
+    return {{"load_id", "VARCHAR"},
+            {"schema_name", "VARCHAR"},
+            {"status", "BIGINT"},
+            {"inserted_at", "TIMESTAMP"},
+            {"rows_loaded", "BIGINT"}};
+  }
+  if (table == kLoadsTable) {
+    return {{"load_id", "VARCHAR"},
+            {"schema_name", "VARCHAR"},
+            {"status", "BIGINT"},
+            {"inserted_at", "TIMESTAMP"},
+            {"schema_version_hash", "VARCHAR"}};
+  }
+  const registry::Resource* resource = FindResource(source, table);
+  if (resource == nullptr) {  // a child table
+    return {{"_dlt_parent_id", "VARCHAR"}, {"_dlt_list_idx", "BIGINT"}, {"_dlt_id", "VARCHAR"}};
+  }
+  std::vector<PlaceholderColumn> columns;
+  std::set<std::string> seen;
+  auto add = [&](const std::string& name) {
+    if (!seen.insert(name).second) return;
+    auto hint = resource->columns.find(name);
+    columns.emplace_back(
+        name, hint == resource->columns.end() ? "VARCHAR" : DuckTypeOfHint(hint->second.type));
+  };
+  for (const auto& key : resource->primary_key) add(key);
+  for (const auto& [name, hint] : resource->columns) add(name);
+  add("_dlt_load_id");
+  add("_dlt_id");
+  return columns;
+}
+
+Status RefreshRawViews(load::Workspace& workspace) {
+  const std::filesystem::path target = RawViewsPath(workspace.registry());
+  const std::filesystem::path temp = WithSuffix(target, ".tmp-" + std::to_string(::getpid()));
+  RemoveQuietly(temp);
+  RemoveQuietly(WithSuffix(temp, ".wal"));
+  Status built = BuildViewsFile(workspace, temp);  // closes the database before the rename
+  if (!built) {
+    RemoveQuietly(temp);
+    RemoveQuietly(WithSuffix(temp, ".wal"));
+    return WithContext(built, "cannot rebuild the raw views file " + target.string());
+  }
+  // A WAL left by a crashed writer of the old file would be replayed onto the new one.
+  RemoveQuietly(WithSuffix(target, ".wal"));
+  std::error_code ec;
+  std::filesystem::rename(temp, target, ec);
+  if (ec) {
+    RemoveQuietly(temp);
+    return MakeError(ErrorKind::kIo, "cannot publish the raw views file " + target.string() + ": " +
+                                         ec.message() + "; check the state folder");
+  }
+  return Ok();
+}
+
+Result<Analytics> OpenAnalytics(load::Workspace& workspace) {
+  const registry::Registry& registry = workspace.registry();
+  const std::filesystem::path views = RawViewsPath(registry);
+  if (!std::filesystem::exists(views)) DATABOX_RETURN_IF_ERROR(RefreshRawViews(workspace));
+  const std::filesystem::path database = registry.project.analytics.database;
+  if (database.has_parent_path()) {
+    std::error_code ec;
+    std::filesystem::create_directories(database.parent_path(), ec);
+  }
+  auto db = duck::Database::Open(database.string());
+  if (!db) {
+    return MakeError(db.error().kind, "cannot open the analytics database " + database.string() +
+                                          " (is a transform running?): " + db.error().message);
+  }
+  DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(*db));
+  DATABOX_RETURN_IF_ERROR(
+      WithContext(conn.Execute("ATTACH " + duck::QuoteLiteral(views.string()) + " AS " +
+                               duck::QuoteIdentifier(registry.project.analytics.catalog_alias) +
+                               " (READ_ONLY)"),
+                  "cannot attach the raw views file " + views.string()));
+  return Analytics{std::move(*db), std::move(conn)};
+}
+
+}  // namespace databox::refresh

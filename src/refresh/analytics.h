@@ -1,0 +1,69 @@
+// The analytics DuckDB: raw Iceberg tables made visible as <alias>.raw_<source>.<table> to
+// `databox query` and to SQLMesh, without DuckDB extensions. See docs/analytics.md.
+//
+// The raw views file <state_dir>/<alias>.duckdb holds one schema raw_<source> per registry
+// source and one VIEW per table, pinned to the table's current snapshot:
+//   SELECT <current schema columns, in order> FROM read_parquet([<live data files>],
+//                                                              union_by_name = true)
+// Columns missing from older files read as NULL (iceberg::FilesReadSql). A table without data
+// files is a typed empty SELECT of its schema. A table the registry declares but the catalog
+// does not hold yet (an explicit-only source never loaded) is a typed empty placeholder with
+// the columns the registry knows (see PlaceholderColumns), so models over it still compile.
+//
+// The file is rebuilt whole into a temporary file beside it and renamed over the old one, so
+// readers see the previous or the new set of views, never a mix. Readers that opened the old
+// file keep reading it until they reopen.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/error.h"
+#include "duck/connection.h"
+#include "duck/database.h"
+#include "load/workspace.h"
+#include "registry/model.h"
+
+namespace databox::refresh {
+
+//! Name of the load status table every source publishes in raw_<source>.
+inline constexpr const char* kLoadStatusTable = "_dlt_load_status";
+//! Name of the loads table every source publishes in raw_<source>.
+inline constexpr const char* kLoadsTable = "_dlt_loads";
+
+//! <state_dir>/<catalog_alias>.duckdb: the raw views file.
+std::filesystem::path RawViewsPath(const registry::Registry& registry);
+
+//! A column of a placeholder view: name and DuckDB type.
+using PlaceholderColumn = std::pair<std::string, std::string>;
+
+//! Columns of the empty view for a declared table the catalog does not hold yet: the load
+//! tables' fixed schemas; for a resource table its primary key and hinted columns (registry
+//! types mapped to DuckDB, text when unhinted) then _dlt_load_id and _dlt_id; for a child
+//! table _dlt_parent_id, _dlt_list_idx and _dlt_id.
+std::vector<PlaceholderColumn> PlaceholderColumns(const registry::Source& source,
+                                                  const std::string& table);
+
+//! The tables the registry declares for `source`: its resources' tables (and child tables),
+//! then _dlt_load_status and _dlt_loads.
+std::vector<std::string> DeclaredTables(const registry::Source& source);
+
+//! Rebuilds the raw views file from the catalog's current state: every registry source's
+//! namespace, each declared table and each table the catalog lists there. Atomic (see the file
+//! comment). Call after every commit that should become visible.
+Status RefreshRawViews(load::Workspace& workspace);
+
+//! The analytics database opened for reading and ad-hoc queries.
+struct Analytics {
+  duck::Database database;
+  duck::Connection connection;
+};
+
+//! Opens the analytics database (registry analytics.database, default <state>/databox.duckdb;
+//! created if missing) and ATTACHes the raw views file READ_ONLY under the catalog alias,
+//! building the views file first when it does not exist yet.
+Result<Analytics> OpenAnalytics(load::Workspace& workspace);
+
+}  // namespace databox::refresh

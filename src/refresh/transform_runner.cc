@@ -1,0 +1,188 @@
+#include "refresh/transform_runner.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <system_error>
+
+#include "common/redact.h"
+#include "duck/connection.h"
+#include "duck/database.h"
+#include "refresh/analytics.h"
+#include "refresh/platform_health.h"
+#include "refresh/transform_runner_process.h"
+
+namespace databox::refresh {
+namespace {
+
+//! The registry's default command (registry/parse_project.cc) for this project.
+std::vector<std::string> RegistryDefaultCommand(const registry::Registry& registry) {
+  return {"sqlmesh", "-p",           registry.project.transform.project_dir.string(),
+          "plan",    "--auto-apply", "--no-prompts"};
+}
+
+std::filesystem::path DefaultRunDir(const registry::Registry& registry) {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &utc);
+  return registry.project.state_dir / "transform_runs" /
+         (std::string(stamp) + "-" + std::to_string(::getpid()));
+}
+
+std::filesystem::path VenvDir(const registry::Registry& registry, const TransformOptions& options) {
+  if (!options.venv_dir.empty()) return options.venv_dir;
+  if (const char* env = std::getenv("DATABOX_VENV_DIR"); env != nullptr && *env != '\0') {
+    return env;
+  }
+  std::filesystem::path local = registry.project.config_dir / ".venv";
+  std::error_code ec;
+  return std::filesystem::exists(local / "bin", ec) ? local : std::filesystem::path();
+}
+
+std::string PathWith(const std::filesystem::path& venv) {
+  const char* inherited = std::getenv("PATH");
+  std::string path = inherited != nullptr ? inherited : "/usr/local/bin:/usr/bin:/bin";
+  if (venv.empty()) return path;
+  return (venv / "bin").string() + ":" + path;
+}
+
+void AppendToLog(const std::filesystem::path& log, const std::string& line) {
+  std::ofstream(log, std::ios::app) << line << "\n";
+}
+
+std::string Join(const std::vector<std::string>& argv) {
+  std::string text;
+  for (const auto& arg : argv) text += (text.empty() ? "" : " ") + arg;
+  return text;
+}
+
+}  // namespace
+
+std::filesystem::path SqlMeshStatePath(const registry::Registry& registry) {
+  return registry.project.state_dir / "sqlmesh_state.duckdb";
+}
+
+bool IsDefaultTransformCommand(const registry::Registry& registry) {
+  return registry.project.transform.command == RegistryDefaultCommand(registry);
+}
+
+std::vector<std::vector<std::string>> TransformCommands(const registry::Registry& registry,
+                                                        bool prod_exists) {
+  if (!IsDefaultTransformCommand(registry)) return {registry.project.transform.command};
+  std::vector<std::string> plan = {
+      "sqlmesh",     "-p",   registry.project.transform.project_dir.string(),
+      "plan",        "prod", "--auto-apply",
+      "--no-prompts"};
+  std::vector<std::vector<std::string>> steps = {plan};
+  if (prod_exists) {
+    plan.push_back("--restate-model");
+    plan.push_back("*");
+    steps.push_back(std::move(plan));
+  }
+  return steps;
+}
+
+Result<bool> SqlMeshProdExists(const std::filesystem::path& state_db) {
+  std::error_code ec;
+  if (!std::filesystem::exists(state_db, ec)) return false;
+  duck::DatabaseOptions options;
+  options.read_only = true;
+  options.threads = 1;
+  DATABOX_ASSIGN_OR_RETURN(auto db, duck::Database::Open(state_db.string(), options));
+  DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(db));
+  auto result = conn.Query(
+      "SELECT count(*) FROM information_schema.tables "
+      "WHERE table_schema = 'sqlmesh' AND table_name = '_environments'");
+  if (!result) return std::unexpected(result.error());
+  DATABOX_ASSIGN_OR_RETURN(int64_t tables, result->GetInt64(0, 0));
+  if (tables == 0) return false;
+  DATABOX_ASSIGN_OR_RETURN(auto prod, conn.Query("SELECT count(*) FROM sqlmesh._environments "
+                                                 "WHERE name = 'prod'"));
+  DATABOX_ASSIGN_OR_RETURN(int64_t count, prod.GetInt64(0, 0));
+  return count > 0;
+}
+
+std::map<std::string, std::string> TransformEnvironment(const registry::Registry& registry,
+                                                        const std::filesystem::path& run_dir) {
+  const auto& analytics = registry.project.analytics;
+  return {
+      {"DATABOX_ANALYTICS_DB", analytics.database.string()},
+      {"DATABOX_ANALYTICS_CATALOG", analytics.database.stem().string()},
+      {"DATABOX_RAW_VIEWS_DB", RawViewsPath(registry).string()},
+      {"DATABOX_CATALOG_ALIAS", analytics.catalog_alias},
+      {"DATABOX_SQLMESH_STATE_DB", SqlMeshStatePath(registry).string()},
+      {"SQLMESH__CACHE_DIR", (run_dir / "sqlmesh_cache").string()},
+      {"PYTHONUNBUFFERED", "1"},
+  };
+}
+
+Result<TransformResult> RunTransform(load::Workspace& workspace, const TransformOptions& options) {
+  const registry::Registry& registry = workspace.registry();
+  const auto started = std::chrono::steady_clock::now();
+  const std::chrono::steady_clock::time_point deadline = started + options.timeout;
+
+  if (IsDefaultTransformCommand(registry)) {
+    DATABOX_RETURN_IF_ERROR(WritePlatformHealthModel(registry));
+  }
+  if (!std::filesystem::exists(RawViewsPath(registry))) {
+    DATABOX_RETURN_IF_ERROR(RefreshRawViews(workspace));
+  }
+  const std::filesystem::path run_dir =
+      options.run_dir.empty() ? DefaultRunDir(registry) : options.run_dir;
+  std::error_code ec;
+  std::filesystem::create_directories(run_dir, ec);
+  if (ec) {
+    return MakeError(ErrorKind::kIo, "cannot create the transform run folder " + run_dir.string() +
+                                         ": " + ec.message());
+  }
+
+  bool prod_exists = false;
+  if (IsDefaultTransformCommand(registry)) {
+    // Unknown state layout (another SQLMesh version): restating is the safe side.
+    auto exists = SqlMeshProdExists(SqlMeshStatePath(registry));
+    prod_exists = exists.value_or(true);
+  }
+
+  ProcessSpec spec;
+  spec.env = TransformEnvironment(registry, run_dir);
+  spec.env["PATH"] = PathWith(VenvDir(registry, options));
+  spec.cwd = run_dir;
+  spec.log_path = run_dir / "transform.log";
+  spec.deadline = deadline;
+  spec.kill_grace = options.kill_grace;
+
+  TransformResult result;
+  result.log_path = spec.log_path;
+  const auto commands = TransformCommands(registry, prod_exists);
+  result.ok = true;
+  for (size_t i = 0; i < commands.size(); ++i) {
+    spec.argv = commands[i];
+    AppendToLog(spec.log_path, "== databox transform step " + std::to_string(i + 1) + "/" +
+                                   std::to_string(commands.size()) + ": " + Join(spec.argv));
+    auto outcome = RunProcess(spec);
+    if (!outcome) {
+      std::filesystem::remove_all(run_dir / "sqlmesh_cache", ec);
+      return std::unexpected(outcome.error());
+    }
+    result.steps.push_back(
+        {.argv = spec.argv, .exit_code = outcome->exit_code, .timed_out = outcome->timed_out});
+    if (outcome->timed_out) {
+      AppendToLog(spec.log_path, "== databox: step timed out and was stopped");
+    }
+    if (outcome->timed_out || outcome->exit_code != 0) {
+      result.ok = false;
+      break;
+    }
+  }
+  std::filesystem::remove_all(run_dir / "sqlmesh_cache", ec);
+  result.log_tail = Redact(FileTail(spec.log_path, options.log_tail_bytes));
+  result.duration = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - started);
+  return result;
+}
+
+}  // namespace databox::refresh

@@ -1,0 +1,90 @@
+// Runs the native transformation step (SQLMesh by default) after every source succeeded.
+//
+// The default command (the registry's default `sqlmesh -p <project> plan --auto-apply
+// --no-prompts`) becomes two steps:
+//   1. sqlmesh -p <project> plan prod --auto-apply --no-prompts
+//        applies model changes and creates prod on the first run;
+//   2. the same with --restate-model "*", only when prod existed before this run:
+//        FULL models over raw views keep their fingerprint when only the raw data changed, so
+//        step 1 alone would report "no changes"; restating recomputes them from the new data.
+// A custom `command` in the registry runs as given, once.
+//
+// Every step runs with stdin from /dev/null, stdout and stderr appended to one log file in a
+// per-run folder (also the working directory, so SQLMesh's own logs/ land there), PATH starting
+// with the project venv's bin/, a per-run SQLMesh cache (SQLMESH__CACHE_DIR, removed after the
+// run), the DATABOX_* variables the example project's config.yaml reads, and a timeout after
+// which the step's process group gets SIGTERM and, after a grace period, SIGKILL.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "load/workspace.h"
+#include "registry/model.h"
+
+namespace databox::refresh {
+
+struct TransformOptions {
+  //! Virtualenv whose bin/ goes first on PATH; empty = $DATABOX_VENV_DIR, else
+  //! <config dir>/.venv when it exists, else PATH unchanged.
+  std::filesystem::path venv_dir;
+  //! Per-run folder (log, cache, SQLMesh logs); empty = <state>/transform_runs/<UTC time>-<pid>.
+  std::filesystem::path run_dir;
+  //! Wall-clock limit for the whole run (all steps).
+  std::chrono::milliseconds timeout = std::chrono::hours(2);
+  //! Time between SIGTERM and SIGKILL when the limit is hit.
+  std::chrono::milliseconds kill_grace = std::chrono::seconds(10);
+  //! Bytes of the log kept in TransformResult::log_tail.
+  size_t log_tail_bytes = 8192;
+};
+
+//! One process run.
+struct TransformStep {
+  std::vector<std::string> argv;
+  int exit_code = -1;  //!< the process's exit status; 128 + signal when killed by a signal
+  bool timed_out = false;
+};
+
+struct TransformResult {
+  bool ok = false;                   //!< every step ran and exited 0
+  std::vector<TransformStep> steps;  //!< in order; stops at the first failure
+  std::string log_tail;              //!< end of the log, secrets redacted
+  std::filesystem::path log_path;    //!< the full log (not redacted: keep it private)
+  std::chrono::milliseconds duration{0};
+
+  //! Exit code of the last step run (-1 when none ran).
+  int exit_code() const { return steps.empty() ? -1 : steps.back().exit_code; }
+  bool timed_out() const { return !steps.empty() && steps.back().timed_out; }
+};
+
+//! <state>/sqlmesh_state.duckdb: SQLMesh's state database (DATABOX_SQLMESH_STATE_DB).
+std::filesystem::path SqlMeshStatePath(const registry::Registry& registry);
+
+//! True when the registry's command is the registry default (see the file comment).
+bool IsDefaultTransformCommand(const registry::Registry& registry);
+
+//! The argv of every step; `prod_exists` adds the restate step to the default command.
+std::vector<std::vector<std::string>> TransformCommands(const registry::Registry& registry,
+                                                        bool prod_exists);
+
+//! True when SQLMesh's state database records a prod environment (false when it is missing).
+Result<bool> SqlMeshProdExists(const std::filesystem::path& state_db);
+
+//! The variables set for the transform (besides PATH and the inherited environment):
+//! DATABOX_ANALYTICS_DB, DATABOX_ANALYTICS_CATALOG (the database file's stem: the catalog name
+//! DuckDB gives it), DATABOX_RAW_VIEWS_DB, DATABOX_CATALOG_ALIAS, DATABOX_SQLMESH_STATE_DB,
+//! SQLMESH__CACHE_DIR (<run_dir>/sqlmesh_cache), PYTHONUNBUFFERED.
+std::map<std::string, std::string> TransformEnvironment(const registry::Registry& registry,
+                                                        const std::filesystem::path& run_dir);
+
+//! Regenerates the platform_health model, builds the raw views file if it is missing, and runs
+//! the steps. A failing or timed-out step is a TransformResult with ok = false; an error means
+//! the run could not start (run folder, log file, program not found).
+Result<TransformResult> RunTransform(load::Workspace& workspace,
+                                     const TransformOptions& options = {});
+
+}  // namespace databox::refresh

@@ -1,0 +1,40 @@
+// Running one child process for the transform runner: argv resolved against the child's PATH,
+// stdin from /dev/null, stdout+stderr appended to a log file, its own process group, and a
+// deadline after which the group is terminated (SIGTERM, then SIGKILL after a grace period).
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+
+namespace databox::refresh {
+
+struct ProcessSpec {
+  std::vector<std::string> argv;           //!< argv[0] is looked up in the child's PATH
+  std::map<std::string, std::string> env;  //!< set over the inherited environment
+  std::filesystem::path cwd;               //!< working directory (must exist)
+  std::filesystem::path log_path;          //!< appended to (created if missing)
+  std::chrono::steady_clock::time_point deadline;
+  std::chrono::milliseconds kill_grace{10000};
+};
+
+struct ProcessOutcome {
+  int exit_code = -1;  //!< exit status, or 128 + signal number
+  bool timed_out = false;
+};
+
+//! The executable `program` names: itself when it contains '/', else the first executable
+//! <dir>/<program> of the ':'-separated `path`. kNotFound otherwise.
+Result<std::filesystem::path> ResolveProgram(const std::string& program, const std::string& path);
+
+//! Starts the process and waits for it (or the deadline). Errors only when it cannot start.
+Result<ProcessOutcome> RunProcess(const ProcessSpec& spec);
+
+//! The last `max_bytes` of the file, starting at a line boundary when one is in range.
+std::string FileTail(const std::filesystem::path& path, size_t max_bytes);
+
+}  // namespace databox::refresh
