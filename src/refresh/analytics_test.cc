@@ -16,25 +16,6 @@ using testing::Field;
 
 class AnalyticsTest : public testing::ProjectFixture {
  protected:
-  //! Rows of `sql` run on a fresh analytics connection, one "a|b|c" string per row.
-  std::vector<std::string> Rows(const std::string& sql) {
-    auto analytics = OpenAnalytics(*workspace_);
-    EXPECT_TRUE(analytics.has_value()) << analytics.error().ToString();
-    if (!analytics) return {};
-    auto result = analytics->connection.Query(sql);
-    EXPECT_TRUE(result.has_value()) << result.error().ToString();
-    if (!result) return {};
-    std::vector<std::string> rows;
-    for (auto row : *result) {
-      std::string text;
-      for (uint64_t c = 0; c < result->column_count(); ++c) {
-        text += (c ? "|" : "") + (row.IsNull(c) ? std::string("NULL") : *row.GetAsString(c));
-      }
-      rows.push_back(text);
-    }
-    return rows;
-  }
-
   void CreateT() {
     CreateTable(
         "alpha", "t",
@@ -49,7 +30,7 @@ TEST_F(AnalyticsTest, ViewsReadTheCurrentSnapshotFromAFreshConnection) {
   ASSERT_TRUE(RefreshRawViews(*workspace_).has_value());
   EXPECT_TRUE(std::filesystem::exists(dir_ / ".databox" / "lake.duckdb"));
 
-  EXPECT_EQ(Rows("SELECT id, name FROM lake.raw_alpha.t ORDER BY id"),
+  EXPECT_EQ(AnalyticsRows("SELECT id, name FROM lake.raw_alpha.t ORDER BY id"),
             (std::vector<std::string>{"1|wren", "2|jay", "3|owl"}));
 }
 
@@ -58,9 +39,9 @@ TEST_F(AnalyticsTest, ViewsArePinnedUntilTheNextRefresh) {
   Append("alpha", "t", "SELECT 1 AS id, 'wren' AS name");
   ASSERT_TRUE(RefreshRawViews(*workspace_).has_value());
   Append("alpha", "t", "SELECT 2 AS id, 'jay' AS name");
-  EXPECT_EQ(Rows("SELECT count(*) FROM lake.raw_alpha.t"), std::vector<std::string>{"1"});
+  EXPECT_EQ(AnalyticsRows("SELECT count(*) FROM lake.raw_alpha.t"), std::vector<std::string>{"1"});
   ASSERT_TRUE(RefreshRawViews(*workspace_).has_value());
-  EXPECT_EQ(Rows("SELECT count(*) FROM lake.raw_alpha.t"), std::vector<std::string>{"2"});
+  EXPECT_EQ(AnalyticsRows("SELECT count(*) FROM lake.raw_alpha.t"), std::vector<std::string>{"2"});
 }
 
 TEST_F(AnalyticsTest, AddedColumnReadsNullFromOlderFiles) {
@@ -72,35 +53,39 @@ TEST_F(AnalyticsTest, AddedColumnReadsNullFromOlderFiles) {
   Append("alpha", "t", "SELECT 2 AS id, 'jay' AS name, 85.5 AS mass");
   ASSERT_TRUE(RefreshRawViews(*workspace_).has_value());
 
-  EXPECT_EQ(Rows("SELECT * FROM lake.raw_alpha.t ORDER BY id"),
+  EXPECT_EQ(AnalyticsRows("SELECT * FROM lake.raw_alpha.t ORDER BY id"),
             (std::vector<std::string>{"1|wren|NULL", "2|jay|85.5"}));
-  EXPECT_EQ(Rows("SELECT column_name, data_type FROM information_schema.columns "
-                 "WHERE table_catalog = 'lake' AND table_name = 't' ORDER BY ordinal_position"),
-            (std::vector<std::string>{"id|BIGINT", "name|VARCHAR", "mass|DOUBLE"}));
+  EXPECT_EQ(
+      AnalyticsRows("SELECT column_name, data_type FROM information_schema.columns "
+                    "WHERE table_catalog = 'lake' AND table_name = 't' ORDER BY ordinal_position"),
+      (std::vector<std::string>{"id|BIGINT", "name|VARCHAR", "mass|DOUBLE"}));
 }
 
 TEST_F(AnalyticsTest, EmptyTableIsATypedEmptyView) {
   CreateT();
   ASSERT_TRUE(RefreshRawViews(*workspace_).has_value());
-  EXPECT_EQ(Rows("SELECT count(*) FROM lake.raw_alpha.t"), std::vector<std::string>{"0"});
-  EXPECT_EQ(Rows("SELECT column_name, data_type FROM information_schema.columns "
-                 "WHERE table_catalog = 'lake' AND table_name = 't' ORDER BY ordinal_position"),
-            (std::vector<std::string>{"id|BIGINT", "name|VARCHAR"}));
+  EXPECT_EQ(AnalyticsRows("SELECT count(*) FROM lake.raw_alpha.t"), std::vector<std::string>{"0"});
+  EXPECT_EQ(
+      AnalyticsRows("SELECT column_name, data_type FROM information_schema.columns "
+                    "WHERE table_catalog = 'lake' AND table_name = 't' ORDER BY ordinal_position"),
+      (std::vector<std::string>{"id|BIGINT", "name|VARCHAR"}));
 }
 
 TEST_F(AnalyticsTest, DeclaredButNeverLoadedTablesArePlaceholders) {
   ASSERT_TRUE(RefreshRawViews(*workspace_).has_value());
   // The explicit-only source never ran: its table exists with the registry's columns.
-  EXPECT_EQ(Rows("SELECT column_name, data_type FROM information_schema.columns "
-                 "WHERE table_catalog = 'lake' AND table_schema = 'raw_gamma' "
-                 "AND table_name = 'traits' ORDER BY ordinal_position"),
+  EXPECT_EQ(AnalyticsRows("SELECT column_name, data_type FROM information_schema.columns "
+                          "WHERE table_catalog = 'lake' AND table_schema = 'raw_gamma' "
+                          "AND table_name = 'traits' ORDER BY ordinal_position"),
             (std::vector<std::string>{"code|VARCHAR", "mass|DOUBLE", "_dlt_load_id|VARCHAR",
                                       "_dlt_id|VARCHAR"}));
-  EXPECT_EQ(Rows("SELECT count(*) FROM lake.raw_gamma.traits"), std::vector<std::string>{"0"});
+  EXPECT_EQ(AnalyticsRows("SELECT count(*) FROM lake.raw_gamma.traits"),
+            std::vector<std::string>{"0"});
   EXPECT_EQ(
-      Rows("SELECT column_name FROM information_schema.columns WHERE table_catalog = 'lake' "
-           "AND table_schema = 'raw_beta' AND table_name = '_dlt_load_status' "
-           "ORDER BY ordinal_position"),
+      AnalyticsRows(
+          "SELECT column_name FROM information_schema.columns WHERE table_catalog = 'lake' "
+          "AND table_schema = 'raw_beta' AND table_name = '_dlt_load_status' "
+          "ORDER BY ordinal_position"),
       (std::vector<std::string>{"load_id", "schema_name", "status", "inserted_at", "rows_loaded"}));
 }
 
@@ -110,7 +95,7 @@ TEST_F(AnalyticsTest, UndeclaredCatalogTablesAreIncluded) {
                                   Field(2, "_dlt_parent_id", Type::String())}));
   Append("alpha", "t__tags", "SELECT 'red' AS value, 'p1' AS _dlt_parent_id");
   ASSERT_TRUE(RefreshRawViews(*workspace_).has_value());
-  EXPECT_EQ(Rows("SELECT value, _dlt_parent_id FROM lake.raw_alpha.t__tags"),
+  EXPECT_EQ(AnalyticsRows("SELECT value, _dlt_parent_id FROM lake.raw_alpha.t__tags"),
             std::vector<std::string>{"red|p1"});
 }
 
@@ -136,9 +121,10 @@ TEST_F(AnalyticsTest, AFailedRebuildKeepsThePreviousFile) {
   }
   // The published file is untouched; its view still names the deleted file, so reading fails,
   // but the schema of the previous build is there.
-  EXPECT_EQ(Rows("SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'lake' "
-                 "AND table_name = 't'"),
-            std::vector<std::string>{"1"});
+  EXPECT_EQ(
+      AnalyticsRows("SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'lake' "
+                    "AND table_name = 't'"),
+      std::vector<std::string>{"1"});
 }
 
 TEST_F(AnalyticsTest, AnalyticsDatabaseIsWritableAndTheViewsAreReadOnly) {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "duck/connection.h"
 #include "duck/database.h"
@@ -16,6 +17,7 @@
 #include "iceberg/table_operations.h"
 #include "iceberg/table_scan.h"
 #include "load/workspace.h"
+#include "refresh/analytics.h"
 #include "registry/registry.h"
 
 namespace databox::refresh::testing {
@@ -102,6 +104,25 @@ class ProjectFixture : public ::testing::Test {
   }
 
   virtual std::string RegistryText() const { return kTestRegistry; }
+
+  //! Rows of `sql` run on a fresh OpenAnalytics connection, one "a|b|c" string per row.
+  std::vector<std::string> AnalyticsRows(const std::string& sql) {
+    auto analytics = OpenAnalytics(*workspace_);
+    EXPECT_TRUE(analytics.has_value()) << analytics.error().ToString();
+    if (!analytics) return {};
+    auto result = analytics->connection.Query(sql);
+    EXPECT_TRUE(result.has_value()) << result.error().ToString();
+    if (!result) return {};
+    std::vector<std::string> rows;
+    for (auto row : *result) {
+      std::string text;
+      for (uint64_t c = 0; c < result->column_count(); ++c) {
+        text += (c ? "|" : "") + (row.IsNull(c) ? std::string("NULL") : *row.GetAsString(c));
+      }
+      rows.push_back(text);
+    }
+    return rows;
+  }
 
   //! Creates raw_<source>.<table> with `schema` (and the namespace when missing).
   void CreateTable(const std::string& source, const std::string& table,

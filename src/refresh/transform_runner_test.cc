@@ -150,7 +150,7 @@ class SqlMeshTest : public TransformRunnerTest {
     TransformRunnerTest::SetUp();
     const std::filesystem::path venv = DATABOX_VENV_DIR;
     if (!std::filesystem::exists(venv / "bin" / "sqlmesh")) {
-      GTEST_SKIP() << "no sqlmesh in " << venv << ": run scripts/setup";
+      FAIL() << "no sqlmesh in " << venv << ": run scripts/setup";
     }
     const std::filesystem::path project = dir_ / "transform";
     std::filesystem::create_directories(project / "models");
@@ -167,24 +167,6 @@ class SqlMeshTest : public TransformRunnerTest {
     options.venv_dir = DATABOX_VENV_DIR;
     options.timeout = std::chrono::minutes(5);
     return options;
-  }
-
-  std::vector<std::string> ModelRows(const std::string& sql) {
-    auto analytics = OpenAnalytics(*workspace_);
-    EXPECT_TRUE(analytics.has_value()) << analytics.error().ToString();
-    if (!analytics) return {};
-    auto result = analytics->connection.Query(sql);
-    EXPECT_TRUE(result.has_value()) << result.error().ToString();
-    if (!result) return {};
-    std::vector<std::string> rows;
-    for (auto row : *result) {
-      std::string text;
-      for (uint64_t c = 0; c < result->column_count(); ++c) {
-        text += (c ? "|" : "") + (row.IsNull(c) ? std::string("NULL") : *row.GetAsString(c));
-      }
-      rows.push_back(text);
-    }
-    return rows;
   }
 };
 
@@ -203,10 +185,10 @@ TEST_F(SqlMeshTest, ModelsReadRawViewsAndARerunRestatesThemWithNewData) {
   ASSERT_TRUE(first.has_value()) << first.error().ToString();
   ASSERT_TRUE(first->ok) << first->log_tail;
   EXPECT_EQ(first->steps.size(), 1u);  // prod did not exist: no restate step
-  EXPECT_EQ(ModelRows("SELECT * FROM analytics.bird_names ORDER BY id"),
+  EXPECT_EQ(AnalyticsRows("SELECT * FROM analytics.bird_names ORDER BY id"),
             (std::vector<std::string>{"1|WREN|NULL", "2|JAY|NULL", "3|OWL|150.0"}));
   EXPECT_EQ(
-      ModelRows(
+      AnalyticsRows(
           "SELECT source, load_id, rows_loaded FROM analytics.platform_health ORDER BY source"),
       (std::vector<std::string>{"alpha|1700000000.1|3", "beta|NULL|NULL"}));
 
@@ -216,7 +198,7 @@ TEST_F(SqlMeshTest, ModelsReadRawViewsAndARerunRestatesThemWithNewData) {
   ASSERT_TRUE(second.has_value()) << second.error().ToString();
   ASSERT_TRUE(second->ok) << second->log_tail;
   EXPECT_EQ(second->steps.size(), 2u);  // prod existed: plan, then restate
-  EXPECT_EQ(ModelRows("SELECT count(*), max(name_upper) FROM analytics.bird_names"),
+  EXPECT_EQ(AnalyticsRows("SELECT count(*), max(name_upper) FROM analytics.bird_names"),
             std::vector<std::string>{"4|WREN"});
 }
 
