@@ -9,6 +9,7 @@
 
 #include "refresh/analytics.h"
 #include "refresh/analytics_test_support.h"
+#include "registry/registry.h"
 
 namespace databox::refresh {
 namespace {
@@ -72,6 +73,33 @@ TEST_F(PlatformHealthTest, WritesTheModelIntoTheProjectOnlyWhenItChanged) {
   std::stringstream again;
   again << std::ifstream(path).rdbuf();
   EXPECT_EQ(again.str(), PlatformHealthModelSql(*registry_));
+}
+
+}  // namespace
+}  // namespace databox::refresh
+
+namespace databox::refresh {
+namespace {
+
+// The example project ships the generated model, so sqlmesh can be run by hand; it must be what
+// the runner would write for the example registry (the six routine sources, not avonet/usfws).
+TEST(ExamplePlatformHealthTest, CommittedModelMatchesTheExampleRegistry) {
+  const std::filesystem::path example =
+      std::filesystem::path(DATABOX_SOURCE_DIR) / "examples/databox";
+  auto registry = registry::LoadRegistry(example / "databox.toml");
+  ASSERT_TRUE(registry.has_value()) << registry.error().ToString();
+  const std::string sql = PlatformHealthModelSql(*registry);
+  for (const char* source : {"ebird", "noaa", "usgs", "usgs_earthquakes", "gbif", "xeno_canto"}) {
+    EXPECT_NE(sql.find("FROM polaris_aws.raw_" + std::string(source) + "._dlt_load_status"),
+              std::string::npos)
+        << source;
+  }
+  EXPECT_EQ(sql.find("raw_avonet"), std::string::npos);
+  EXPECT_EQ(sql.find("raw_usfws"), std::string::npos);
+  std::stringstream committed;
+  committed << std::ifstream(PlatformHealthModelPath(example / "transform")).rdbuf();
+  EXPECT_EQ(committed.str(), sql) << "regenerate examples/databox/transform/models/analytics/"
+                                     "platform_health.sql";
 }
 
 }  // namespace
