@@ -7,5 +7,10 @@ namespace databox::cli {
 
 Command ValidateCommand();
 Command SourcesCommand();
+Command RunCommand();
+Command RefreshCommand();
+Command StatusCommand();
+Command InspectCommand();
+Command QueryCommand();
 
 }  // namespace databox::cli

@@ -20,8 +20,10 @@
 #include "load/staging.h"
 #include "load/system_tables.h"
 #include "normalize/normalizer.h"
+#include "source/avonet.h"
 #include "source/client_factory.h"
 #include "source/extractor.h"
+#include "source/file_source.h"
 
 namespace databox::load {
 namespace {
@@ -80,7 +82,9 @@ class SourceLoad {
   }
   Status Extract();
   Status NormalizeAndStage();
-  Status NormalizeResource(const registry::Resource& resource);
+  //! Feeds every record of one resource to a sink.
+  using RecordFeed = std::function<Status(const source::RecordSink&)>;
+  Status NormalizeResource(const registry::Resource& resource, const RecordFeed& feed);
   Status DeduplicateMergeBatches();
   Status PlanTable(const std::string& table_name, const StagedTable& staged);
   Status PlanSystemTables();
@@ -101,6 +105,7 @@ class SourceLoad {
   const registry::Source& source_;
   const SourceLoadOptions& options_;
   std::optional<LoadPackage> package_;
+  std::optional<source::AvonetExtract> file_extract_;  //!< kind = file: the validated rows
   std::optional<duck::Database> db_;
   std::optional<duck::Connection> conn_;
   std::optional<StagingArea> staging_;
@@ -114,6 +119,23 @@ class SourceLoad {
 };
 
 Status SourceLoad::Extract() {
+  if (source_.kind == registry::SourceKind::kFile) {
+    Report("extract", source_.name);
+    source::AvonetInput input;
+    input.local_file = options_.file;
+    input.work_dir = package_->dir();
+    std::optional<http::HttpClient> client;
+    if (!input.local_file) {
+      DATABOX_ASSIGN_OR_RETURN(auto made, source::MakeFileClient(ws_.registry().project, source_));
+      client.emplace(std::move(made));
+      input.client = &*client;
+    }
+    DATABOX_ASSIGN_OR_RETURN(
+        auto extracted,
+        source::ExtractAvonet(source_, input, source::MakeLoadContext(result_.load_id)));
+    file_extract_.emplace(std::move(extracted));
+    return Ok();
+  }
   DATABOX_ASSIGN_OR_RETURN(auto client, source::MakeSourceClient(ws_.registry().project, source_));
   DATABOX_ASSIGN_OR_RETURN(
       auto extractor,
@@ -132,7 +154,7 @@ Status SourceLoad::Extract() {
   return Ok();
 }
 
-Status SourceLoad::NormalizeResource(const registry::Resource& resource) {
+Status SourceLoad::NormalizeResource(const registry::Resource& resource, const RecordFeed& feed) {
   DATABOX_ASSIGN_OR_RETURN(auto hints, HintsFor(source_, resource));
   DATABOX_ASSIGN_OR_RETURN(auto normalizer,
                            normalize::Normalizer::Make(std::move(hints), result_.load_id));
@@ -153,9 +175,7 @@ Status SourceLoad::NormalizeResource(const registry::Resource& resource) {
     if (normalizer->BufferedRows() >= options_.flush_rows) return stage();
     return Ok();
   };
-  DATABOX_ASSIGN_OR_RETURN(
-      auto stats, source::RecordsFromFolder(source_, resource, package_->extract_dir(), sink));
-  (void)stats;
+  DATABOX_RETURN_IF_ERROR(feed(sink));
   DATABOX_RETURN_IF_ERROR(stage());
   Report("normalize", resource.name, records);
   return Ok();
@@ -170,7 +190,23 @@ Status SourceLoad::NormalizeAndStage() {
   staging_.emplace(std::move(staging));
   for (const registry::Resource& resource : source_.resources) {
     if (!resource.enabled) continue;
-    DATABOX_RETURN_IF_ERROR(NormalizeResource(resource));
+    RecordFeed feed;
+    if (file_extract_) {
+      if (resource.name != file_extract_->table) continue;
+      feed = [&](const source::RecordSink& sink) -> Status {
+        for (auto& record : file_extract_->records)
+          DATABOX_RETURN_IF_ERROR(sink(std::move(record)));
+        return Ok();
+      };
+    } else {
+      feed = [&](const source::RecordSink& sink) -> Status {
+        DATABOX_ASSIGN_OR_RETURN(auto stats, source::RecordsFromFolder(
+                                                 source_, resource, package_->extract_dir(), sink));
+        (void)stats;
+        return Ok();
+      };
+    }
+    DATABOX_RETURN_IF_ERROR(NormalizeResource(resource, feed));
   }
   return DeduplicateMergeBatches();
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -46,6 +47,8 @@ struct SourceLoadOptions {
   bool resume = false;
   //! Use this load id instead of a new one (tests, reproducible runs).
   std::optional<std::string> load_id;
+  //! kind = file: validate and publish this local file instead of downloading.
+  std::optional<std::filesystem::path> file;
   //! Rows buffered by the normalizer before they are staged.
   std::size_t flush_rows = 50000;
   std::function<void(const LoadProgress&)> on_progress;

@@ -1,0 +1,217 @@
+// `databox run` and `databox refresh`: the commands that load sources.
+#include <unistd.h>
+
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/session.h"
+#include "cli/table_format.h"
+#include "load/source_load.h"
+#include "refresh/analytics.h"
+#include "refresh/live_progress.h"
+#include "refresh/refresh.h"
+#include "refresh/run_history.h"
+#include "source/targets.h"
+
+namespace databox::cli {
+namespace {
+
+int RunTargeted(const registry::Source& source, const ParsedArgs& args) {
+  const auto targets_file = args.Get("targets");
+  if (!targets_file) {
+    Err("databox run " + source.name +
+        ": refusing to run without a caller-supplied target list; "
+        "pass --targets FILE (one `<code> <text>` per line, see docs/avonet.md)\n");
+    return kExitUsage;
+  }
+  auto targets =
+      source::ParseTargets(*targets_file, source.targets.value_or(registry::TargetSettings{}));
+  if (!targets) {
+    Err("databox run " + source.name + ": " + targets.error().message + "\n");
+    return kExitUsage;
+  }
+  Err("databox run " + source.name + ": " + std::to_string(targets->size()) +
+      " targets are valid, but the image search itself is not built yet (issue #5); nothing "
+      "was loaded\n");
+  return kExitUsage;
+}
+
+int RunOne(const GlobalOptions& global, const ParsedArgs& args) {
+  const std::string name = args.positionals().front();
+  auto session = OpenSession(global, "run");
+  if (!session) return kExitUsage;
+  const registry::Source* source = session->registry.FindSource(name);
+  if (source == nullptr) {
+    Err("databox run: unknown source '" + name + "' (see `databox sources`)\n");
+    return kExitUsage;
+  }
+  if (source->kind == registry::SourceKind::kTargeted) return RunTargeted(*source, args);
+  if (args.Has("targets")) {
+    Err("databox run: --targets applies to targeted sources only\n");
+    return kExitUsage;
+  }
+  if (args.Has("file") && source->kind != registry::SourceKind::kFile) {
+    Err("databox run: --file applies to file sources (e.g. avonet) only\n");
+    return kExitUsage;
+  }
+  load::SourceLoadOptions options;
+  options.resume = args.Has("resume");
+  if (auto file = args.Get("file")) options.file = *file;
+
+  refresh::RunRecord record;
+  record.command = "run";
+  record.started_at = refresh::NowIso();
+  record.run_id = record.started_at;
+  refresh::SourceRun run;
+  run.source = name;
+  run.started_at = record.started_at;
+  auto loaded = load::LoadSource(*session->workspace, *source, options);
+  if (loaded) {
+    run.status = "ok";
+    run.load_id = loaded->load_id;
+    run.rows = loaded->rows_loaded;
+    for (const auto& t : loaded->tables) {
+      if (t.snapshot_id) run.snapshots[t.table] = *t.snapshot_id;
+    }
+    (void)refresh::RefreshRawViews(*session->workspace);
+  } else {
+    run.error = loaded.error().message;
+  }
+  record.sources.push_back(run);
+  record.finished_at = refresh::NowIso();
+  record.exit_code = loaded ? kExitOk : kExitRunFailed;
+  if (auto appended = refresh::RunHistory(session->registry.project.state_dir).Append(record);
+      !appended) {
+    Err("databox run: " + appended.error().message + "\n");
+  }
+  if (!loaded) {
+    Err("databox run " + name + ": " + loaded.error().ToString() + "\n");
+    return kExitRunFailed;
+  }
+  Out("source " + name + " loaded, load id " + loaded->load_id + "\n");
+  for (const auto& t : loaded->tables) {
+    Out("  " + t.table + "  " + t.disposition + "  rows=" + std::to_string(t.rows) +
+        "  snapshot=" + (t.snapshot_id ? std::to_string(*t.snapshot_id) : "-") + "\n");
+  }
+  for (const auto& note : loaded->notes) Out("  note: " + note + "\n");
+  return kExitOk;
+}
+
+void PrintPlatformHealth(load::Workspace& workspace) {
+  auto analytics = refresh::OpenAnalytics(workspace);
+  if (!analytics) {
+    Err("databox refresh: cannot open the analytics database: " + analytics.error().message + "\n");
+    return;
+  }
+  auto rows = analytics->connection.Query("SELECT * FROM analytics.platform_health ORDER BY 1");
+  if (!rows) {
+    Err("databox refresh: analytics.platform_health: " + rows.error().message + "\n");
+    return;
+  }
+  Out("\nanalytics.platform_health\n" + FormatTable(*rows));
+}
+
+int Refresh(const GlobalOptions& global, const ParsedArgs& args) {
+  auto session = OpenSession(global, "refresh");
+  if (!session) return kExitUsage;
+  refresh::RefreshOptions options;
+  options.sources = args.GetAll("source");
+  options.skip_transform = args.Has("skip-transform");
+  if (auto workers = args.Get("max-workers")) {
+    try {
+      options.max_workers = std::stoi(*workers);
+    } catch (...) {
+      options.max_workers = 0;
+    }
+    if (options.max_workers < 1) {
+      Err("databox refresh: --max-workers needs a positive number\n");
+      return kExitUsage;
+    }
+  }
+  const bool json = args.Has("json");
+  std::unique_ptr<refresh::LiveProgress> live;
+  if (!json && ::isatty(STDOUT_FILENO)) {
+    live = std::make_unique<refresh::LiveProgress>(stdout);
+    options.emit = [&](std::string_view line) { live->OnProtocolLine(line); };
+    options.progress = [&](const std::string& s, const std::string& phase, int64_t requests,
+                           int64_t rows) { live->OnProgress(s, phase, requests, rows); };
+  } else if (!json) {
+    options.emit = [](std::string_view line) { Out(std::string(line) + "\n"); };
+  }
+  auto outcome = refresh::RunRefresh(*session->workspace, options);
+  if (!outcome) {
+    Err("databox refresh: " + outcome.error().message + "\n");
+    return kExitUsage;
+  }
+  if (live) live->Finish();
+  if (!outcome->preflight_problems.empty()) {
+    Err("databox refresh: preflight failed; nothing was started:\n");
+    for (const auto& p : outcome->preflight_problems) Err("  - " + p + "\n");
+    return kExitUsage;
+  }
+  const refresh::RunRecord& record = outcome->record;
+  if (json) {
+    Out(record.ToJson().dump(2) + "\n");
+    return outcome->exit_code;
+  }
+  Out("\nrun " + record.run_id + "\n");
+  for (const auto& s : record.sources) {
+    Out("  " + s.source + ": " + s.status + "  rows=" + std::to_string(s.rows) +
+        (s.error.empty() ? "" : "  [" + s.phase + "] " + s.error) + "\n");
+  }
+  for (const auto& p : record.inspection_problems) Out("  inspection: " + p + "\n");
+  Out("  transform: " + record.transform_status +
+      (record.transform_exit_code ? " (exit " + std::to_string(*record.transform_exit_code) + ")"
+                                  : "") +
+      "\n");
+  if (record.transform_status == "failed" && !record.transform_log_tail.empty()) {
+    Err("transform log (tail):\n" + record.transform_log_tail + "\n");
+  }
+  if (record.transform_status == "ok") PrintPlatformHealth(*session->workspace);
+  return outcome->exit_code;
+}
+
+}  // namespace
+
+Command RunCommand() {
+  return Command{
+      CommandSpec{
+          "run",
+          "Load one source into its raw_<source> namespace",
+          "databox run SOURCE [--resume] [--file PATH] [--targets FILE]",
+          "Extracts, normalizes and commits one source; prints rows written and the new\n"
+          "snapshot id per table. Explicit-only sources (avonet, usfws) run only this way.",
+          {{"resume", "", "finish the last load package of this source without fetching again"},
+           {"file", "PATH", "avonet: validate and publish this workbook instead of downloading"},
+           {"targets", "FILE", "usfws: the caller-supplied target list"}},
+          1,
+          1},
+      RunOne, ""};
+}
+
+Command RefreshCommand() {
+  return Command{
+      CommandSpec{
+          "refresh",
+          "Load every routine source concurrently, inspect, run the transform",
+          "databox refresh [--source S ...] [--max-workers N] [--skip-transform] [--json]",
+          "Preflight (catalog, warehouse, analytics database, transform command; exit 2 and\n"
+          "nothing started on any problem), then every eligible source in a bounded worker\n"
+          "pool (each runs to its end even if a sibling fails), then inspection of this\n"
+          "run's load status, then SQLMesh only if every source passed. Exit 0 when all\n"
+          "succeeded, 1 when a source, the inspection or the transform failed. Plain output\n"
+          "carries the protocol lines of docs/refresh.md; a terminal gets a live display.",
+          {{"source", "S", "refresh only this routine source", true},
+           {"max-workers", "N", "how many sources load at once (default: project.max_workers)"},
+           {"skip-transform", "", "do not run the transform command"},
+           {"json", "", "print a machine-readable summary instead"}},
+          0,
+          0},
+      Refresh, ""};
+}
+
+}  // namespace databox::cli

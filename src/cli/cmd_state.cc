@@ -1,0 +1,223 @@
+// `databox status`, `databox inspect` and `databox query`: commands that read what is there.
+#include <chrono>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "catalog/identifier.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/session.h"
+#include "cli/table_format.h"
+#include "duck/connection.h"
+#include "duck/database.h"
+#include "iceberg/table_scan.h"
+#include "refresh/analytics.h"
+#include "refresh/run_history.h"
+
+namespace databox::cli {
+namespace {
+
+//! Seconds between an ISO time written by NowIso() and now (-1 if unparsable).
+int64_t AgeSeconds(const std::string& iso) {
+  std::tm tm{};
+  if (iso.size() < 19 || strptime(iso.substr(0, 19).c_str(), "%Y-%m-%dT%H:%M:%S", &tm) == nullptr) {
+    return -1;
+  }
+  const auto then = std::chrono::system_clock::from_time_t(timegm(&tm));
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now() - then)
+      .count();
+}
+
+int Status(const GlobalOptions& global, const ParsedArgs& args) {
+  auto session = OpenSession(global, "status");
+  if (!session) return kExitUsage;
+  auto records = refresh::RunHistory(session->registry.project.state_dir).ReadAll();
+  if (!records) {
+    Err("databox status: " + records.error().message + "\n");
+    return kExitUsage;
+  }
+  struct Last {
+    const refresh::SourceRun* ok = nullptr;
+    std::string ok_at;
+    const refresh::SourceRun* failed = nullptr;
+    std::string failed_at;
+  };
+  std::map<std::string, Last> last;
+  for (const auto& record : *records) {
+    for (const auto& run : record.sources) {
+      Last& l = last[run.source];
+      if (run.status == "ok") {
+        l.ok = &run;
+        l.ok_at = record.finished_at;
+      } else if (run.status == "failed") {
+        l.failed = &run;
+        l.failed_at = record.finished_at;
+      }
+    }
+  }
+  nlohmann::ordered_json json = nlohmann::ordered_json::array();
+  std::string text;
+  for (const auto& source : session->registry.sources) {
+    const Last& l = last[source.name];
+    nlohmann::ordered_json entry = {{"source", source.name}};
+    text += source.name + ":\n";
+    if (l.ok) {
+      const int64_t age = AgeSeconds(l.ok_at);
+      entry["last_load"] = {{"load_id", l.ok->load_id},
+                            {"rows", l.ok->rows},
+                            {"completed_at", l.ok_at},
+                            {"age_seconds", age}};
+      text += "  last load: " + l.ok->load_id + "  rows=" + std::to_string(l.ok->rows) + "  at " +
+              l.ok_at + " (" + std::to_string(age) + " s ago)\n";
+    } else {
+      entry["last_load"] = nullptr;
+      text += "  last load: never\n";
+    }
+    if (l.failed) {
+      entry["last_failure"] = {
+          {"at", l.failed_at}, {"phase", l.failed->phase}, {"error", l.failed->error}};
+      text +=
+          "  last failure: " + l.failed_at + " [" + l.failed->phase + "] " + l.failed->error + "\n";
+    } else {
+      entry["last_failure"] = nullptr;
+    }
+    json.push_back(entry);
+  }
+  Out(args.Has("json") ? json.dump(2) + "\n" : text);
+  return kExitOk;
+}
+
+int Inspect(const GlobalOptions& global, const ParsedArgs& args) {
+  auto ident = catalog::ParseTableIdentifier(args.positionals().front());
+  if (!ident) {
+    Err("databox inspect: " + ident.error().message + " (expected NAMESPACE.TABLE)\n");
+    return kExitUsage;
+  }
+  auto session = OpenSession(global, "inspect");
+  if (!session) return kExitUsage;
+  auto& ws = *session->workspace;
+  auto table = iceberg::Table::Load(ws.catalog(), ws.file_io(), *ident);
+  if (!table) {
+    Err("databox inspect: " + table.error().message + "\n");
+    return kExitRunFailed;
+  }
+  auto files = table->LiveDataFiles();
+  auto read = table->ReadSql();
+  if (!files || !read) {
+    Err("databox inspect: " + (!files ? files.error().message : read.error().message) + "\n");
+    return kExitRunFailed;
+  }
+  auto db = duck::Database::Open("");
+  auto conn = duck::Connection::Open(*db);
+  auto count = conn->Query("SELECT count(*) FROM (" + *read + ")");
+  const int64_t rows = count ? count->GetInt64(0, 0).value_or(-1) : -1;
+
+  nlohmann::ordered_json json;
+  json["table"] = args.positionals().front();
+  json["metadata_location"] = table->metadata_location();
+  json["rows"] = rows;
+  nlohmann::ordered_json fields = nlohmann::ordered_json::array();
+  std::string text = "table " + args.positionals().front() + "\nmetadata " +
+                     table->metadata_location() + "\nrows " + std::to_string(rows) + "\n\nschema\n";
+  const auto& ids = table->schema().identifier_field_ids();
+  for (const auto& field : table->schema().fields()) {
+    const bool key = std::find(ids.begin(), ids.end(), field.id) != ids.end();
+    fields.push_back({{"id", field.id},
+                      {"name", field.name},
+                      {"type", field.type.ToString()},
+                      {"required", field.required},
+                      {"identifier", key}});
+    text += "  " + std::to_string(field.id) + "  " + field.name + "  " + field.type.ToString() +
+            (field.required ? "  required" : "") + (key ? "  key" : "") + "\n";
+  }
+  json["schema"] = fields;
+  text += "\nsnapshots (newest first)\n";
+  nlohmann::ordered_json snaps = nlohmann::ordered_json::array();
+  for (const auto& s : table->History()) {
+    auto get = [&](const char* k) {
+      auto it = s.summary.find(k);
+      return it == s.summary.end() ? std::string("-") : it->second;
+    };
+    snaps.push_back({{"snapshot_id", s.snapshot_id},
+                     {"timestamp_ms", s.timestamp_ms},
+                     {"operation", s.operation()},
+                     {"load_id", get("databox.load-id")},
+                     {"added_records", get("added-records")},
+                     {"total_records", get("total-records")}});
+    text += "  " + std::to_string(s.snapshot_id) + "  " + s.operation() + "  load " +
+            get("databox.load-id") + "  +" + get("added-records") + " rows, total " +
+            get("total-records") + "\n";
+  }
+  json["snapshots"] = snaps;
+  text += "\nfiles\n";
+  nlohmann::ordered_json file_list = nlohmann::ordered_json::array();
+  for (const auto& f : *files) {
+    file_list.push_back(
+        {{"path", f.file_path}, {"records", f.record_count}, {"bytes", f.file_size_in_bytes}});
+    text += "  " + f.file_path + "  " + std::to_string(f.record_count) + " rows  " +
+            std::to_string(f.file_size_in_bytes) + " bytes\n";
+  }
+  json["files"] = file_list;
+  Out(args.Has("json") ? json.dump(2) + "\n" : text);
+  return kExitOk;
+}
+
+int Query(const GlobalOptions& global, const ParsedArgs& args) {
+  auto session = OpenSession(global, "query");
+  if (!session) return kExitUsage;
+  auto analytics = refresh::OpenAnalytics(*session->workspace);
+  if (!analytics) {
+    Err("databox query: " + analytics.error().message + "\n");
+    return kExitRunFailed;
+  }
+  auto rows = analytics->connection.Query(args.positionals().front());
+  if (!rows) {
+    Err("databox query: " + rows.error().message + "\n");
+    return kExitRunFailed;
+  }
+  Out(args.Has("json") ? FormatJsonLines(*rows) : FormatTable(*rows));
+  return kExitOk;
+}
+
+}  // namespace
+
+Command StatusCommand() {
+  return Command{CommandSpec{"status",
+                             "Show each source's last load, rows, age and last failure",
+                             "databox status [--json]",
+                             "Reads the run history (<state_dir>/runs.jsonl, docs/run_history.md).",
+                             {{"json", "", "machine-readable output"}},
+                             0,
+                             0},
+                 Status, ""};
+}
+
+Command InspectCommand() {
+  return Command{
+      CommandSpec{"inspect",
+                  "Show a raw table: schema, snapshots, files, rows",
+                  "databox inspect NAMESPACE.TABLE [--json]",
+                  "Reads the table from the catalog: its current schema with field ids,\n"
+                  "the snapshot history of main, the live data files and the row count.",
+                  {{"json", "", "machine-readable output"}},
+                  1,
+                  1},
+      Inspect, ""};
+}
+
+Command QueryCommand() {
+  return Command{
+      CommandSpec{"query",
+                  "Run SQL on the analytics DuckDB (raw tables under the attached alias)",
+                  "databox query SQL [--json]",
+                  "Raw tables are visible as <alias>.raw_<source>.<table> (alias polaris_aws by\n"
+                  "default), pinned to the snapshots current after the last load.",
+                  {{"json", "", "rows as JSON lines"}},
+                  1,
+                  1},
+      Query, ""};
+}
+
+}  // namespace databox::cli

@@ -1,0 +1,25 @@
+#include "cli/session.h"
+
+#include "cli/output.h"
+#include "registry/registry.h"
+
+namespace databox::cli {
+
+std::unique_ptr<Session> OpenSession(const GlobalOptions& global, const std::string& command) {
+  auto session = std::make_unique<Session>();
+  auto loaded = registry::LoadRegistry(global.config_path);
+  if (!loaded) {
+    Err("databox " + command + ": " + loaded.error().message + "\n");
+    return nullptr;
+  }
+  session->registry = std::move(*loaded);
+  auto workspace = load::Workspace::Open(session->registry);
+  if (!workspace) {
+    Err("databox " + command + ": " + workspace.error().message + "\n");
+    return nullptr;
+  }
+  session->workspace = std::move(*workspace);
+  return session;
+}
+
+}  // namespace databox::cli

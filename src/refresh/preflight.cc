@@ -1,0 +1,117 @@
+#include "refresh/preflight.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "duck/connection.h"
+#include "duck/database.h"
+#include "fileio/location.h"
+#include "refresh/transform_runner.h"
+
+namespace databox::refresh {
+namespace {
+
+namespace fs = std::filesystem;
+
+void CheckCatalog(load::Workspace& ws, std::vector<std::string>& problems) {
+  if (auto listed = ws.catalog().ListNamespaces({}); !listed) {
+    problems.push_back("catalog " + std::string(ws.catalog().Name()) +
+                       " is not reachable: " + listed.error().message);
+  }
+}
+
+void CheckWarehouse(load::Workspace& ws, std::vector<std::string>& problems) {
+  const std::string& warehouse = ws.registry().project.warehouse.location;
+  const std::string probe = fileio::JoinLocation(
+      warehouse, ".databox-preflight-" + std::to_string(::getpid()) + ".probe");
+  const std::string payload = "databox preflight probe";
+  auto& io = *ws.file_io();
+  if (auto wrote = io.Write(probe, payload); !wrote) {
+    problems.push_back("warehouse " + warehouse + " is not writable: " + wrote.error().message);
+    return;
+  }
+  auto read = io.Read(probe);
+  if (!read || *read != payload) {
+    problems.push_back("warehouse " + warehouse +
+                       ": a probe object written could not be read back" +
+                       (read ? "" : ": " + read.error().message));
+  }
+  if (auto deleted = io.Delete(probe); !deleted) {
+    problems.push_back("warehouse " + warehouse + ": cannot delete the probe object " + probe +
+                       ": " + deleted.error().message);
+  }
+}
+
+void CheckAnalytics(load::Workspace& ws, std::vector<std::string>& problems) {
+  const fs::path& path = ws.registry().project.analytics.database;
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  auto db = duck::Database::Open(path.string());
+  if (!db) {
+    problems.push_back("analytics database " + path.string() +
+                       " cannot be opened for writing: " + db.error().message);
+    return;
+  }
+  auto conn = duck::Connection::Open(*db);
+  Status probe = conn ? conn->Execute(
+                            "CREATE OR REPLACE TABLE databox_preflight_probe AS SELECT 1 AS x; "
+                            "DROP TABLE databox_preflight_probe")
+                      : Status(std::unexpected(conn.error()));
+  if (!probe) {
+    problems.push_back("analytics database " + path.string() +
+                       " is not writable: " + probe.error().message);
+  }
+}
+
+//! True when `program` names an executable file, directly or on PATH.
+bool OnPath(const std::string& program, const std::string& path_env) {
+  if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0;
+  std::stringstream dirs(path_env);
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (!dir.empty() && ::access((fs::path(dir) / program).c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+void CheckTransform(load::Workspace& ws, std::vector<std::string>& problems) {
+  const auto& registry = ws.registry();
+  const auto commands = TransformCommands(registry, false);
+  if (commands.empty() || commands.front().empty()) {
+    problems.push_back("no transform command is configured ([project.transform])");
+    return;
+  }
+  // The runner puts the project virtualenv first on PATH ($DATABOX_VENV_DIR, else a .venv
+  // beside the registry): look where it will.
+  std::string path_env = std::getenv("PATH") ? std::getenv("PATH") : "";
+  path_env = (registry.project.config_dir / ".venv" / "bin").string() + ":" + path_env;
+  if (const char* venv = std::getenv("DATABOX_VENV_DIR"); venv != nullptr && *venv != '\0') {
+    path_env = (fs::path(venv) / "bin").string() + ":" + path_env;
+  }
+  if (!OnPath(commands.front().front(), path_env)) {
+    problems.push_back("transform command '" + commands.front().front() +
+                       "' was not found (PATH and the project virtualenv); run scripts/setup, or "
+                       "refresh with --skip-transform");
+  }
+  if (IsDefaultTransformCommand(registry) &&
+      !fs::is_directory(registry.project.transform.project_dir)) {
+    problems.push_back("SQLMesh project folder " + registry.project.transform.project_dir.string() +
+                       " does not exist ([project.transform] project_dir)");
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> RunPreflight(load::Workspace& workspace, const PreflightOptions& options) {
+  std::vector<std::string> problems;
+  CheckCatalog(workspace, problems);
+  CheckWarehouse(workspace, problems);
+  CheckAnalytics(workspace, problems);
+  if (options.check_transform) CheckTransform(workspace, problems);
+  return problems;
+}
+
+}  // namespace databox::refresh

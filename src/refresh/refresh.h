@@ -1,0 +1,44 @@
+// The refresh: preflight -> every eligible source concurrently (each runs to its end even when
+// a sibling fails) -> inspection of this run's loads -> the transform, only if all passed.
+// Protocol lines are documented in docs/refresh.md.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/error.h"
+#include "load/workspace.h"
+#include "refresh/run_history.h"
+
+namespace databox::refresh {
+
+struct RefreshOptions {
+  std::vector<std::string> sources;  //!< --source; empty = every routine source
+  int max_workers = 0;               //!< 0 = the registry's project.max_workers
+  bool skip_transform = false;
+  //! Protocol lines (SOURCE_START, SOURCE_END, PHASE_START); called under a lock.
+  std::function<void(std::string_view line)> emit;
+  //! Live progress events (source, phase, requests, rows); called under the same lock.
+  std::function<void(const std::string& source, const std::string& phase, int64_t requests,
+                     int64_t rows)>
+      progress;
+};
+
+struct RefreshOutcome {
+  RunRecord record;                             //!< also appended to the run history
+  std::vector<std::string> preflight_problems;  //!< non-empty: nothing was started (exit 2)
+  int exit_code = 0;                            //!< 0 all good, 1 a failure, 2 preflight
+};
+
+//! Which sources a refresh loads: the routine ones, or those named (which must be routine).
+//! kConfig errors say how to run an explicit-only source instead.
+Result<std::vector<const registry::Source*>> EligibleSources(const registry::Registry& registry,
+                                                             const std::vector<std::string>& named);
+
+//! Runs the refresh. Errors are usage errors only (a named source that is not eligible);
+//! everything else is reported in the outcome.
+Result<RefreshOutcome> RunRefresh(load::Workspace& workspace, const RefreshOptions& options);
+
+}  // namespace databox::refresh

@@ -1,0 +1,122 @@
+#include "refresh/run_history.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include "common/redact.h"
+
+namespace databox::refresh {
+
+std::string NowIso() {
+  const auto now = std::chrono::system_clock::now();
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+  const std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<int>(ms % 1000));
+  return buf;
+}
+
+nlohmann::json RunRecord::ToJson() const {
+  nlohmann::json sources_json = nlohmann::json::array();
+  for (const SourceRun& s : sources) {
+    sources_json.push_back({{"source", s.source},
+                            {"status", s.status},
+                            {"load_id", s.load_id},
+                            {"phase", s.phase},
+                            {"rows", s.rows},
+                            {"snapshots", s.snapshots},
+                            {"started_at", s.started_at},
+                            {"seconds", s.seconds},
+                            {"error", Redact(s.error)},
+                            {"notes", s.notes}});
+  }
+  nlohmann::json out = {
+      {"run_id", run_id},
+      {"command", command},
+      {"started_at", started_at},
+      {"finished_at", finished_at},
+      {"sources", sources_json},
+      {"inspection", {{"ok", inspection_ok}, {"problems", inspection_problems}}},
+      {"transform", {{"status", transform_status}, {"log_tail", Redact(transform_log_tail)}}},
+      {"exit_code", exit_code}};
+  if (transform_exit_code) out["transform"]["exit_code"] = *transform_exit_code;
+  return out;
+}
+
+Result<RunRecord> RunRecord::FromJson(const nlohmann::json& json) {
+  try {
+    RunRecord r;
+    r.run_id = json.at("run_id").get<std::string>();
+    r.command = json.value("command", "");
+    r.started_at = json.value("started_at", "");
+    r.finished_at = json.value("finished_at", "");
+    for (const auto& s : json.at("sources")) {
+      SourceRun run;
+      run.source = s.at("source").get<std::string>();
+      run.status = s.value("status", "failed");
+      run.load_id = s.value("load_id", "");
+      run.phase = s.value("phase", "");
+      run.rows = s.value("rows", int64_t{0});
+      run.snapshots = s.value("snapshots", std::map<std::string, int64_t>{});
+      run.started_at = s.value("started_at", "");
+      run.seconds = s.value("seconds", 0.0);
+      run.error = s.value("error", "");
+      run.notes = s.value("notes", std::vector<std::string>{});
+      r.sources.push_back(std::move(run));
+    }
+    if (json.contains("inspection")) {
+      r.inspection_ok = json["inspection"].value("ok", false);
+      r.inspection_problems = json["inspection"].value("problems", std::vector<std::string>{});
+    }
+    if (json.contains("transform")) {
+      r.transform_status = json["transform"].value("status", "not_run");
+      if (json["transform"].contains("exit_code")) {
+        r.transform_exit_code = json["transform"]["exit_code"].get<int>();
+      }
+      r.transform_log_tail = json["transform"].value("log_tail", "");
+    }
+    r.exit_code = json.value("exit_code", 0);
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    return MakeError(ErrorKind::kData, std::string("run history record: ") + e.what());
+  }
+}
+
+Status RunHistory::Append(const RunRecord& record) const {
+  std::error_code ec;
+  std::filesystem::create_directories(path_.parent_path(), ec);
+  const std::string line = record.ToJson().dump() + "\n";
+  const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  if (fd < 0) return MakeError(ErrorKind::kIo, "cannot open run history " + path_.string());
+  const ssize_t written = ::write(fd, line.data(), line.size());
+  ::close(fd);
+  if (written != static_cast<ssize_t>(line.size())) {
+    return MakeError(ErrorKind::kIo, "cannot append to run history " + path_.string());
+  }
+  return Ok();
+}
+
+Result<std::vector<RunRecord>> RunHistory::ReadAll() const {
+  std::vector<RunRecord> records;
+  std::ifstream in(path_);
+  if (!in) return records;
+  std::string line;
+  while (std::getline(in, line)) {
+    auto json = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (json.is_discarded()) continue;
+    auto record = RunRecord::FromJson(json);
+    if (record) records.push_back(std::move(*record));
+  }
+  return records;
+}
+
+}  // namespace databox::refresh
