@@ -447,9 +447,16 @@ std::string RawNamespace(const registry::Source& source) { return "raw_" + sourc
 
 Result<SourceLoadResult> LoadSource(Workspace& workspace, const registry::Source& source,
                                     const SourceLoadOptions& options) {
-  if (source.kind != registry::SourceKind::kRestJson) {
+  if (source.kind == registry::SourceKind::kTargeted) {
     return MakeError(ErrorKind::kConfig,
-                     "source " + source.name + ": loading this kind of source is not built yet");
+                     "source " + source.name +
+                         ": targeted sources (image search) are not built yet; the target list "
+                         "can be checked with `databox run " +
+                         source.name + " --targets FILE`");
+  }
+  if (source.kind == registry::SourceKind::kFile && options.resume) {
+    return MakeError(ErrorKind::kConfig,
+                     "source " + source.name + ": --resume applies to HTTP sources; run it again");
   }
   SourceLoad load(workspace, source, options);
   return load.Run();

@@ -16,6 +16,8 @@
 #include "duck/database.h"
 #include "iceberg/table_scan.h"
 #include "registry/registry.h"
+#include "source/avonet_test_support.h"
+#include "source/file_source.h"
 
 namespace databox::load {
 namespace {
@@ -189,6 +191,99 @@ TEST_F(SourceLoadTest, ReloadingIsIdempotentForMergeAndReplaceAndWritesOneStatus
              "SELECT rows_loaded FROM t WHERE load_id = '" + second.load_id + "' AND status = 0"),
       std::to_string(second.rows_loaded));
   EXPECT_EQ(Scalar("raw_noaa", "_dlt_loads", "SELECT count(*) FROM t"), "2");
+}
+
+//! AVONET: a synthetic workbook with the real 31-column header; the registry's pinned size,
+//! MD5 and row count are set to the synthetic file's, as a real snapshot would pin them.
+class AvonetLoadTest : public SourceLoadTest {
+ protected:
+  fs::path Workbook(const std::vector<source::testing::Cells>& rows,
+                    std::vector<std::string> header = source::testing::Header(), bool pin = true) {
+    const fs::path path = dir_ / ("avonet_" + std::to_string(++files_) + ".xlsx");
+    fs::create_directories(dir_);
+    source::testing::WriteXlsx(path, "AVONET2_eBird", header, rows);
+    if (pin) {
+      auto facts = source::ComputeFileFacts(path);
+      EXPECT_TRUE(facts) << facts.error().message;
+      registry::Source& avonet = *const_cast<registry::Source*>(registry_.FindSource("avonet"));
+      avonet.file->size_bytes = facts->size_bytes;
+      avonet.file->md5 = facts->md5;
+      avonet.file->row_count = static_cast<int64_t>(rows.size());
+    }
+    return path;
+  }
+  Result<SourceLoadResult> LoadFile(const fs::path& path) {
+    SourceLoadOptions options;
+    options.file = path;
+    return LoadSource(*workspace_, *registry_.FindSource("avonet"), options);
+  }
+  std::size_t Snapshots() {
+    auto t = iceberg::Table::Load(workspace_->catalog(), workspace_->file_io(),
+                                  catalog::TableIdentifier{{"raw_avonet"}, "species_traits"});
+    return t ? t->History().size() : 0;
+  }
+  int files_ = 0;
+};
+
+TEST_F(AvonetLoadTest, ValidWorkbookIsPublishedAsOneReplaceAndBadOnesPublishNothing) {
+  auto first = LoadFile(Workbook(source::testing::Rows(3)));
+  ASSERT_TRUE(first) << first.error().message;
+  ASSERT_EQ(Snapshots(), 1u);
+  EXPECT_EQ(Scalar("raw_avonet", "species_traits", "SELECT count(DISTINCT avibase_id) FROM t"),
+            "3");
+
+  auto second = LoadFile(Workbook(source::testing::Rows(4)));
+  ASSERT_TRUE(second) << second.error().message;
+  ASSERT_EQ(Snapshots(), 2u);
+  EXPECT_EQ(Scalar("raw_avonet", "species_traits", "SELECT count(*) FROM t"), "4");
+  EXPECT_EQ(Table("raw_avonet", "species_traits").History().front().operation(), "overwrite");
+
+  struct Bad {
+    std::string name;
+    std::function<fs::path()> make;
+    std::string expected;
+  };
+  std::vector<Bad> bad;
+  bad.push_back({"wrong header",
+                 [&] {
+                   auto header = source::testing::Header();
+                   header[6] = "Not.A.Column";
+                   return Workbook(source::testing::Rows(3), header);
+                 },
+                 "header"});
+  bad.push_back({"duplicate id",
+                 [&] {
+                   auto rows = source::testing::Rows(3);
+                   rows[2][3] = rows[0][3];
+                   return Workbook(rows);
+                 },
+                 "avibase"});
+  bad.push_back({"wrong row count",
+                 [&] {
+                   auto path = Workbook(source::testing::Rows(3));
+                   const_cast<registry::Source*>(registry_.FindSource("avonet"))->file->row_count =
+                       5;
+                   return path;
+                 },
+                 "row"});
+  bad.push_back({"wrong checksum",
+                 [&] {
+                   auto path = Workbook(source::testing::Rows(3));
+                   const_cast<registry::Source*>(registry_.FindSource("avonet"))->file->md5 =
+                       "00000000000000000000000000000000";
+                   return path;
+                 },
+                 "md5"});
+  for (const Bad& b : bad) {
+    SCOPED_TRACE(b.name);
+    auto result = LoadFile(b.make());
+    ASSERT_FALSE(result);
+    std::string message = result.error().message;
+    std::transform(message.begin(), message.end(), message.begin(), ::tolower);
+    EXPECT_NE(message.find(b.expected), std::string::npos) << result.error().message;
+    EXPECT_EQ(Snapshots(), 2u) << "a failed validation must publish nothing";
+    EXPECT_EQ(Scalar("raw_avonet", "species_traits", "SELECT count(*) FROM t"), "4");
+  }
 }
 
 }  // namespace

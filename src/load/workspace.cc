@@ -24,9 +24,8 @@ Status MakeFolder(const std::filesystem::path& dir, std::string_view what) {
 Result<std::unique_ptr<Workspace>> Workspace::Open(const registry::Registry& registry) {
   const registry::ProjectSettings& project = registry.project;
   DATABOX_RETURN_IF_ERROR(MakeFolder(project.state_dir, "state"));
-  if (!project.warehouse.is_s3) {
-    DATABOX_RETURN_IF_ERROR(MakeFolder(project.warehouse.location, "warehouse"));
-  }
+  // The warehouse folder is not created here: local writes create their folders, and the
+  // refresh preflight reports a warehouse that cannot be written.
   auto routing = std::make_shared<fileio::RoutingFileIO>();
   routing->Register(fileio::Scheme::kLocal, std::make_shared<fileio::LocalFileIO>());
   if (project.warehouse.is_s3) {

@@ -14,7 +14,7 @@ namespace databox::load {
 
 class Workspace {
  public:
-  //! Creates the state folder and the local warehouse folder if missing and opens the catalog.
+  //! Creates the state folder if missing and opens the catalog.
   //! The catalog is the embedded SQLite one for `type = "sql"`; a REST catalog is not built yet
   //! and gives a kConfig error that says so.
   static Result<std::unique_ptr<Workspace>> Open(const registry::Registry& registry);

@@ -7,6 +7,7 @@
 
 #include "duck/test_support.h"
 #include "registry/registry.h"
+#include "source/avonet_test_support.h"
 #include "source/source_test_support.h"
 #include "source/xlsx_test_support.h"
 
@@ -17,52 +18,9 @@ using testing::Cells;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-std::vector<std::string> Header() {
-  std::vector<std::string> header;
-  for (const AvonetColumn& c : DefaultAvonetColumns()) header.push_back(c.header);
-  return header;
-}
-
-//! A plausible row for species `i` (values modelled on the first rows of the real sheet).
-Cells Row(int i) {
-  return {"Genus species" + std::to_string(i),
-          "Accipitridae",
-          "Accipitriformes",
-          "AVIBASE-0000000" + std::to_string(i),
-          "5",
-          "2",
-          "3",
-          "0",
-          "4",
-          "27.7",
-          "17.8",
-          "10.6",
-          "14.7",
-          "62",
-          "235.2",
-          "81.8",
-          "159.5",
-          "33.9",
-          "169",
-          "248.8",
-          "Dunning",
-          std::nullopt,
-          "NO",
-          "NA",
-          "NA",
-          "Forest",
-          "1",
-          "2",
-          "Carnivore",
-          "Vertivore",
-          "Insessorial"};
-}
-
-std::vector<Cells> Rows(int n) {
-  std::vector<Cells> rows;
-  for (int i = 1; i <= n; ++i) rows.push_back(Row(i));
-  return rows;
-}
+using testing::Header;
+using testing::Row;
+using testing::Rows;
 
 std::size_t Col(const std::string& header) {
   const auto h = Header();
