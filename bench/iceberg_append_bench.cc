@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 
+#include "bench/bench_util.h"
 #include "catalog/sql/sql_catalog.h"
 #include "duck/connection.h"
 #include "duck/database.h"
@@ -24,27 +25,9 @@
 namespace {
 
 using namespace databox;
-using Clock = std::chrono::steady_clock;
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
-
-template <typename T>
-T Must(Result<T> result, const char* what) {
-  if (!result) {
-    std::fprintf(stderr, "%s: %s\n", what, result.error().ToString().c_str());
-    std::exit(1);
-  }
-  return std::move(*result);
-}
-
-void Must(Status status, const char* what) {
-  if (!status) {
-    std::fprintf(stderr, "%s: %s\n", what, status.error().ToString().c_str());
-    std::exit(1);
-  }
-}
+using bench::Clock;
+using bench::Must;
+using bench::Seconds;
 
 iceberg::NestedField Field(int32_t id, const char* name, iceberg::Type type) {
   return iceberg::NestedField{.id = id, .name = name, .required = false, .type = type, .doc = {}};
@@ -133,9 +116,7 @@ int main(int argc, char** argv) {
     }
   }
 
-  rusage usage{};
-  ::getrusage(RUSAGE_SELF, &usage);
-  std::printf("peak RSS: %.1f MB\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
+  std::printf("peak RSS: %.1f MB\n", bench::PeakRssMb());
   std::error_code ignored;
   std::filesystem::remove_all(dir, ignored);
   return 0;

@@ -1,0 +1,32 @@
+"""The floor for the file-ingest benchmark: DuckDB (the engine our library embeds, same
+version) reading the same input and writing Parquet (zstd) with no Iceberg and no
+normalization (nested JSON stays nested structs/lists). Not product code.
+
+  floor_parquet.py ndjson|csv INPUT OUT_DIR
+"""
+import os
+import sys
+import time
+
+import duckdb
+
+
+def main() -> None:
+    kind, path, out = sys.argv[1], sys.argv[2], sys.argv[3]
+    os.makedirs(out, exist_ok=True)
+    con = duckdb.connect()
+    reader = f"read_json('{path}', format = 'newline_delimited')" if kind == "ndjson" \
+        else f"read_csv('{path}', header = true)"
+    start = time.monotonic()
+    rows = con.execute(
+        f"COPY (SELECT * FROM {reader}) TO '{out}/data.parquet' "
+        "(FORMAT parquet, COMPRESSION zstd)").fetchone()[0]
+    seconds = time.monotonic() - start
+    size_mb = os.path.getsize(path) / (1024 * 1024)
+    print(f"result: format={kind} input_mb={size_mb:.1f} records={rows} seconds={seconds:.3f} "
+          f"records_per_s={rows / seconds:.0f} mb_per_s={size_mb / seconds:.1f} "
+          f"duckdb={duckdb.__version__}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+// Merge benchmark (issue #7 (b)): upsert `upsert` rows, of which 10 % update existing keys and
+// 90 % are new, into a table of `base` rows (identifier field `id`) with PrepareMerge + one
+// commit. The base table is written beforehand (not timed) with the rows' ids in order.
+//
+// usage: merge_bench [base=10000000] [upsert=1000000]
+// Prints one line "result: key=value ..." for scripts/bench.
+#include <cstdio>
+#include <string>
+
+#include "bench/bench_util.h"
+#include "duck/connection.h"
+#include "duck/database.h"
+#include "iceberg/data_files.h"
+#include "iceberg/merge.h"
+#include "iceberg/table_scan.h"
+
+namespace {
+
+using namespace databox;
+using bench::Clock;
+using bench::Must;
+
+iceberg::NestedField Field(int32_t id, const char* name, iceberg::Type type, bool required) {
+  return iceberg::NestedField{
+      .id = id, .name = name, .required = required, .type = type, .doc = {}};
+}
+
+// Rows with ids in [from, from + count): the same columns for the base and the upsert.
+std::string Rows(int64_t from, int64_t count, const char* tag) {
+  return "SELECT range AS id, range % 1000 AS a, range::DOUBLE * 0.5 AS b, '" + std::string(tag) +
+         "_' || (range % 100000) AS c, TIMESTAMP '2024-01-01' + to_seconds(range) AS d FROM "
+         "range(" +
+         std::to_string(from) + ", " + std::to_string(from + count) + ")";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int64_t base = argc > 1 ? std::stoll(argv[1]) : 10'000'000;
+  const int64_t upsert = argc > 2 ? std::stoll(argv[2]) : 1'000'000;
+  const int64_t updates = upsert / 10;
+  auto warehouse = bench::Warehouse::Make();
+  const iceberg::Schema schema(
+      0,
+      {Field(1, "id", iceberg::Type::Long(), true), Field(2, "a", iceberg::Type::Long(), false),
+       Field(3, "b", iceberg::Type::Double(), false), Field(4, "c", iceberg::Type::String(), false),
+       Field(5, "d", iceberg::Type::Timestamp(), false)},
+      {1});
+  Must(warehouse->catalog->CreateTable({{"bench"}, "t"}, schema,
+                                       iceberg::PartitionSpec::Unpartitioned(),
+                                       iceberg::SortOrder::Unsorted(), {}, std::nullopt),
+       "create table");
+  auto db = Must(duck::Database::Open(""), "open duckdb");
+  auto conn = Must(duck::Connection::Open(db), "connect duckdb");
+  {
+    auto table =
+        Must(iceberg::Table::Load(*warehouse->catalog, warehouse->io, {{"bench"}, "t"}), "load");
+    auto files =
+        Must(iceberg::WriteDataFiles(conn, *warehouse->io, table.metadata(), Rows(0, base, "base")),
+             "write base");
+    auto op = table.NewAppend();
+    op->AddFiles(std::move(files));
+    Must(op->Commit(*warehouse->catalog), "commit base");
+  }
+  // Updates: the last `updates` ids of the base; inserts: the ids after it.
+  Must(conn.Execute("CREATE TABLE incoming AS " + Rows(base - updates, upsert, "new")),
+       "stage incoming");
+
+  const auto start = Clock::now();
+  auto table =
+      Must(iceberg::Table::Load(*warehouse->catalog, warehouse->io, {{"bench"}, "t"}), "load");
+  auto op = Must(iceberg::PrepareMerge(conn, table, "SELECT * FROM incoming"), "prepare merge");
+  Must(op->Commit(*warehouse->catalog), "commit merge");
+  const double seconds = bench::Seconds(start);
+
+  Must(table.Refresh(), "refresh");
+  auto sql = Must(table.ReadSql(), "read sql");
+  auto counted =
+      Must(conn.Query("SELECT count(*), count(*) FILTER (WHERE c LIKE 'new_%') FROM (" + sql + ")"),
+           "count");
+  const int64_t total = Must(counted.GetInt64(0, 0), "count");
+  const int64_t fresh = Must(counted.GetInt64(1, 0), "count");
+  if (total != base + upsert - updates || fresh != upsert) {
+    std::fprintf(stderr, "wrong result: %lld rows (%lld new), expected %lld (%lld new)\n",
+                 static_cast<long long>(total), static_cast<long long>(fresh),
+                 static_cast<long long>(base + upsert - updates), static_cast<long long>(upsert));
+    return 1;
+  }
+  std::printf(
+      "result: base=%lld upsert=%lld updates=%lld seconds=%.3f rows_per_s=%.0f "
+      "self_peak_rss_mb=%.1f\n",
+      static_cast<long long>(base), static_cast<long long>(upsert), static_cast<long long>(updates),
+      seconds, static_cast<double>(upsert) / seconds, bench::PeakRssMb());
+  return 0;
+}
