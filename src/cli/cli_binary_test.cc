@@ -1,7 +1,5 @@
 // Runs the built `databox` binary as a user would and checks exit codes and output.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -11,57 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "cli/binary_test_support.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string Slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-//! Runs the binary with `args` and extra environment entries ("NAME=value").
-RunResult RunDatabox(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
-                     const fs::path& cwd = fs::current_path()) {
-  const fs::path dir = fs::temp_directory_path() / ("databox_cli_" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  const fs::path out = dir / "out", err = dir / "err";
-  pid_t pid = fork();
-  if (pid == 0) {
-    int fo = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    int fe = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    dup2(fo, 1);
-    dup2(fe, 2);
-    if (chdir(cwd.c_str()) != 0) _exit(127);
-    for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
-    std::vector<char*> argv;
-    argv.push_back(const_cast<char*>(DATABOX_BINARY));
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(DATABOX_BINARY, argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  RunResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = Slurp(out);
-  r.err = Slurp(err);
-  fs::remove_all(dir);
-  return r;
-}
-
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
+using databox::cli::testing::Contains;
+using databox::cli::testing::RunDatabox;
+using databox::cli::testing::RunResult;
 
 TEST(DataboxBinary, HelpListsEveryCommand) {
   auto r = RunDatabox({"--help"});

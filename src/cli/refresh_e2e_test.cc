@@ -1,0 +1,195 @@
+// The main job end to end through the built binary: `databox refresh` of the example registry
+// over the recordings with the real SQLMesh, a refresh where one source fails, and a preflight
+// failure. Each test works on a copy of the example registry in its own folder.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "cli/binary_test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using databox::cli::testing::Contains;
+using databox::cli::testing::RunDatabox;
+using databox::cli::testing::RunResult;
+using databox::cli::testing::Slurp;
+
+const fs::path kExampleDir = fs::path(DATABOX_SOURCE_DIR) / "examples" / "databox";
+const fs::path kRecordings = fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings";
+
+std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  const auto pos = text.find(from);
+  EXPECT_NE(pos, std::string::npos) << "example registry no longer contains: " << from;
+  if (pos != std::string::npos) text.replace(pos, from.size(), to);
+  return text;
+}
+
+class RefreshE2e : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("databox_e2e_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    fs::copy(kExampleDir / "transform", dir_ / "transform", fs::copy_options::recursive);
+    recordings_ = kRecordings;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  //! Writes the example registry into the test folder, pointing at `recordings_`.
+  fs::path WriteRegistry(const std::string& extra_edit_from = "", const std::string& to = "") {
+    std::string text = Slurp(kExampleDir / "databox.toml");
+    text = Replace(text, "replay = \"../../../shared/fixtures/recordings\"",
+                   "replay = \"" + recordings_.string() + "\"");
+    text = Replace(text, "retries = 5", "retries = 0");
+    if (!extra_edit_from.empty()) text = Replace(text, extra_edit_from, to);
+    std::ofstream(dir_ / "databox.toml") << text;
+    return dir_ / "databox.toml";
+  }
+
+  RunResult Databox(const std::vector<std::string>& args) {
+    std::vector<std::string> full = {"--config", (dir_ / "databox.toml").string()};
+    full.insert(full.end(), args.begin(), args.end());
+    return RunDatabox(full, {"DATABOX_VENV_DIR=" DATABOX_VENV_DIR}, dir_);
+  }
+
+  //! The first cell of `databox query SQL --json`'s first row, as printed.
+  std::string QueryScalar(const std::string& sql) {
+    RunResult r = Databox({"query", sql, "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::smatch m;
+    static const std::regex kFirstValue(R"(^\{"[^"]*":"?([^",}]*))");
+    return std::regex_search(r.out, m, kFirstValue) ? m[1].str() : "";
+  }
+
+  fs::path dir_;
+  fs::path recordings_;
+};
+
+struct Interval {
+  std::string start, end;
+};
+
+//! SOURCE_START/SOURCE_END times per source from the protocol lines.
+std::map<std::string, Interval> Intervals(const std::string& out) {
+  std::map<std::string, Interval> result;
+  std::regex line(R"((SOURCE_START|SOURCE_END) source=(\S+) at=(\S+))");
+  for (std::sregex_iterator it(out.begin(), out.end(), line), end; it != end; ++it) {
+    auto& interval = result[(*it)[2]];
+    ((*it)[1] == "SOURCE_START" ? interval.start : interval.end) = (*it)[3];
+  }
+  return result;
+}
+
+TEST_F(RefreshE2e, SixSourcesLoadConcurrentlyInspectAndBuildModelsThenRerunIsIdempotent) {
+  WriteRegistry();
+  RunResult first = Databox({"refresh"});
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  const auto intervals = Intervals(first.out);
+  ASSERT_EQ(intervals.size(), 6u) << first.out;
+  // Concurrency: some source started before another one ended (ISO times compare as text).
+  bool overlap = false;
+  for (const auto& [a, ia] : intervals) {
+    for (const auto& [b, ib] : intervals) {
+      if (a != b && ia.start < ib.end && ib.start < ia.end) overlap = true;
+    }
+  }
+  EXPECT_TRUE(overlap) << first.out;
+  EXPECT_TRUE(Contains(first.out, "PHASE_START phase=transform")) << first.out;
+  EXPECT_TRUE(Contains(first.out, "analytics.platform_health")) << first.out;
+  EXPECT_TRUE(Contains(first.out, "(6 rows)")) << first.out;
+
+  const std::string weather = "SELECT count(*) FROM polaris_aws.raw_noaa.daily_weather";
+  const std::string events = "SELECT count(*) FROM polaris_aws.raw_usgs_earthquakes.events";
+  const std::string weather_rows = QueryScalar(weather);
+  const std::string event_rows = QueryScalar(events);
+  EXPECT_NE(weather_rows, "");
+  EXPECT_NE(weather_rows, "0");
+
+  RunResult second = Databox({"refresh"});
+  ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
+  EXPECT_EQ(QueryScalar(weather), weather_rows);
+  EXPECT_EQ(QueryScalar(events), event_rows);
+  // Two successful loads per source are in the status tables, and the model sees the latest.
+  EXPECT_EQ(QueryScalar("SELECT count(*) FROM polaris_aws.raw_gbif._dlt_load_status"), "2");
+  EXPECT_EQ(QueryScalar("SELECT count(*) FROM databox.analytics.platform_health WHERE status = 0"),
+            "6");
+}
+
+TEST_F(RefreshE2e, OneFailingSourceDoesNotStopTheOthersAndBlocksTheTransform) {
+  // A copy of the recordings in which every noaa response is an HTTP 500.
+  const fs::path broken = dir_ / "recordings";
+  for (const auto& entry : fs::directory_iterator(kRecordings)) {
+    if (!entry.is_directory()) continue;
+    const fs::path target = broken / entry.path().filename();
+    fs::create_directories(target);
+    for (const auto& file : fs::directory_iterator(entry.path())) {
+      std::string text = Slurp(file.path());
+      if (entry.path().filename() == "noaa") {
+        text = std::regex_replace(text, std::regex("code: 200"), "code: 500");
+      }
+      std::ofstream(target / file.path().filename()) << text;
+    }
+  }
+  recordings_ = broken;
+  WriteRegistry();
+  RunResult r = Databox({"refresh"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(Intervals(r.out).size(), 6u) << r.out;
+  EXPECT_TRUE(Contains(r.out, "SOURCE_END source=noaa")) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("SOURCE_END source=noaa \\S+ status=1")));
+  for (const char* ok : {"ebird", "usgs", "usgs_earthquakes", "gbif", "xeno_canto"}) {
+    EXPECT_TRUE(std::regex_search(
+        r.out, std::regex(std::string("SOURCE_END source=") + ok + " \\S+ status=0")))
+        << ok << "\n"
+        << r.out;
+  }
+  EXPECT_FALSE(Contains(r.out, "PHASE_START phase=transform")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "transform: not_run")) << r.out;
+  // The five good sources were inspected and committed.
+  EXPECT_EQ(QueryScalar("SELECT count(*) FROM polaris_aws.raw_gbif._dlt_load_status"), "1");
+
+  RunResult status = Databox({"status"});
+  EXPECT_EQ(status.exit_code, 0) << status.err;
+  const auto noaa = status.out.find("noaa:");
+  ASSERT_NE(noaa, std::string::npos) << status.out;
+  EXPECT_TRUE(Contains(status.out.substr(noaa), "last failure")) << status.out;
+  EXPECT_TRUE(Contains(status.out.substr(noaa), "500")) << status.out;
+}
+
+TEST_F(RefreshE2e, UnwritableWarehouseFailsPreflightAndStartsNothing) {
+  // A regular file where the warehouse folder should be: nothing can be written below it.
+  std::ofstream(dir_ / "not_a_folder") << "x";
+  WriteRegistry("[project.catalog]", "[project.warehouse]\nlocation = \"" +
+                                         (dir_ / "not_a_folder" / "warehouse").string() +
+                                         "\"\n\n[project.catalog]");
+  RunResult r = Databox({"refresh"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_TRUE(Contains(r.err, "preflight failed")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "warehouse")) << r.err;
+  EXPECT_FALSE(Contains(r.out, "SOURCE_START")) << r.out;
+  // No snapshot anywhere: the catalog holds no table.
+  RunResult query = Databox({"inspect", "raw_noaa.daily_weather"});
+  EXPECT_NE(query.exit_code, 0);
+}
+
+TEST_F(RefreshE2e, ExplicitOnlySourceIsRefusedWithHowToRunIt) {
+  WriteRegistry();
+  RunResult r = Databox({"refresh", "--source", "avonet"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(Contains(r.err, "databox run avonet")) << r.err;
+  RunResult usfws = Databox({"run", "usfws"});
+  EXPECT_EQ(usfws.exit_code, 2);
+  EXPECT_TRUE(Contains(usfws.err, "--targets")) << usfws.err;
+}
+
+}  // namespace
