@@ -2,9 +2,12 @@
 
 #include <system_error>
 
+#include "catalog/rest/rest_catalog.h"
 #include "catalog/sql/sql_catalog.h"
 #include "fileio/local/local_file_io.h"
 #include "fileio/routing_file_io.h"
+#include "fileio/s3/s3_config.h"
+#include "fileio/s3/s3_file_io.h"
 
 namespace databox::load {
 namespace {
@@ -29,13 +32,19 @@ Result<std::unique_ptr<Workspace>> Workspace::Open(const registry::Registry& reg
   auto routing = std::make_shared<fileio::RoutingFileIO>();
   routing->Register(fileio::Scheme::kLocal, std::make_shared<fileio::LocalFileIO>());
   if (project.warehouse.is_s3) {
-    return MakeError(ErrorKind::kConfig,
-                     "warehouse " + project.warehouse.location +
-                         ": S3 storage is not built yet (issue #6); use a local warehouse");
+    // Static credentials from the registry or DATABOX_AWS_*; credentials vended by a REST
+    // catalog are not wired into storage yet.
+    DATABOX_ASSIGN_OR_RETURN(auto credentials,
+                             fileio::s3::CredentialsFromSettings(project.warehouse.s3));
+    DATABOX_ASSIGN_OR_RETURN(
+        auto s3, fileio::s3::S3FileIO::Make(fileio::s3::OptionsFromSettings(project.warehouse.s3),
+                                            std::move(credentials)));
+    routing->Register(fileio::Scheme::kS3, std::shared_ptr<fileio::FileIO>(std::move(s3)));
   }
-  if (project.catalog.type != registry::CatalogType::kSql) {
-    return MakeError(ErrorKind::kConfig,
-                     "catalog type \"rest\" is not built yet (issue #6); use type = \"sql\"");
+  if (project.catalog.type == registry::CatalogType::kRest) {
+    DATABOX_ASSIGN_OR_RETURN(auto options, catalog::rest::OptionsFromSettings(project.catalog));
+    DATABOX_ASSIGN_OR_RETURN(auto rest, catalog::rest::RestCatalog::Open(std::move(options)));
+    return std::unique_ptr<Workspace>(new Workspace(&registry, routing, std::move(rest)));
   }
   catalog::sql::SqlCatalogOptions options;
   options.name = project.catalog.name;

@@ -14,9 +14,9 @@ namespace databox::load {
 
 class Workspace {
  public:
-  //! Creates the state folder if missing and opens the catalog.
-  //! The catalog is the embedded SQLite one for `type = "sql"`; a REST catalog is not built yet
-  //! and gives a kConfig error that says so.
+  //! Creates the state folder if missing and opens the catalog: the embedded SQLite one for
+  //! `type = "sql"`, an Iceberg REST catalog (Polaris) for `type = "rest"`. An s3:// warehouse
+  //! gets S3 storage with static credentials (registry secrets or DATABOX_AWS_*).
   static Result<std::unique_ptr<Workspace>> Open(const registry::Registry& registry);
 
   const registry::Registry& registry() const { return *registry_; }
