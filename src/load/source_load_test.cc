@@ -8,8 +8,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "duck/connection.h"
@@ -191,6 +194,96 @@ TEST_F(SourceLoadTest, ReloadingIsIdempotentForMergeAndReplaceAndWritesOneStatus
              "SELECT rows_loaded FROM t WHERE load_id = '" + second.load_id + "' AND status = 0"),
       std::to_string(second.rows_loaded));
   EXPECT_EQ(Scalar("raw_noaa", "_dlt_loads", "SELECT count(*) FROM t"), "2");
+}
+
+//! Failed loads: a copy of the recordings edited to fail in one way; nothing may be committed.
+class FailedLoadTest : public SourceLoadTest {
+ protected:
+  //! Copies the recordings of `source` into the test folder, applying `edit` to each file's
+  //! text, and points the registry's replay at the copy.
+  void UseEditedRecordings(const std::string& source,
+                           const std::function<std::string(std::string)>& edit) {
+    const fs::path root = dir_ / "recordings";
+    const fs::path from = fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings" / source;
+    fs::create_directories(root / source);
+    for (const auto& file : fs::directory_iterator(from)) {
+      std::ifstream in(file.path());
+      std::stringstream text;
+      text << in.rdbuf();
+      std::ofstream(root / source / file.path().filename()) << edit(text.str());
+    }
+    registry_.project.http.replay_dir = root;
+    registry_.project.http.retries = 0;
+  }
+  //! Snapshot id of every raw_<source> table (-1 for a table without one).
+  std::map<std::string, int64_t> Snapshots(const std::string& source) {
+    std::map<std::string, int64_t> out;
+    auto tables = workspace_->catalog().ListTables({"raw_" + source});
+    if (!tables) return out;
+    for (const auto& ident : *tables) {
+      auto t = workspace_->catalog().LoadTable(ident);
+      out[ident.name] =
+          t && t->metadata.current_snapshot_id ? *t->metadata.current_snapshot_id : -1;
+    }
+    return out;
+  }
+  void ExpectFailsAndCommitsNothing(const std::string& source, const std::string& expected_text) {
+    const auto before = Snapshots(source);
+    ASSERT_FALSE(before.empty());
+    const registry::Source* s = registry_.FindSource(source);
+    auto result = LoadSource(*workspace_, *s);
+    ASSERT_FALSE(result) << "the load should have failed";
+    const std::string message = result.error().message;
+    EXPECT_NE(message.find("source " + source), std::string::npos) << message;
+    EXPECT_NE(message.find(expected_text), std::string::npos) << message;
+    EXPECT_EQ(Snapshots(source), before) << "a failed load changed a table";
+    EXPECT_EQ(Scalar("raw_" + source, "_dlt_load_status", "SELECT count(*) FROM t"), "1");
+  }
+};
+
+TEST_F(FailedLoadTest, Http500AfterRetriesCommitsNothingAndNamesTheRequest) {
+  Load("noaa");
+  UseEditedRecordings("noaa", [](std::string text) {
+    return std::regex_replace(text, std::regex("code: 200"), "code: 500");
+  });
+  ExpectFailsAndCommitsNothing("noaa", "https://www.ncei.noaa.gov/cdo-web/api/v2/");
+}
+
+TEST_F(FailedLoadTest, MalformedJsonCommitsNothing) {
+  Load("noaa");
+  UseEditedRecordings("noaa", [](std::string text) {
+    return std::regex_replace(text, std::regex("string: '\\{"), "string: '{{");
+  });
+  ExpectFailsAndCommitsNothing("noaa", "resource");
+}
+
+TEST_F(FailedLoadTest, RejectedDuplicateKeysCommitNothingAndResumeFinishesWithoutFetching) {
+  Load("gbif");
+  // The recorded page holds two occurrences; give the second the first one's key.
+  UseEditedRecordings("gbif", [](std::string text) {
+    return std::regex_replace(text, std::regex("\"key\": 5938028359"), "\"key\": 5938027803");
+  });
+  auto& gbif = *const_cast<registry::Source*>(registry_.FindSource("gbif"));
+  gbif.resources.front().merge_duplicates = registry::DuplicatePolicy::kReject;
+  ExpectFailsAndCommitsNothing("gbif", "more than once");
+
+  // The pages are in the failed package: --resume finishes it without any request (the replay
+  // folder is emptied to prove it) once the policy allows duplicates.
+  gbif.resources.front().merge_duplicates = registry::DuplicatePolicy::kLastWins;
+  fs::remove_all(dir_ / "recordings");
+  fs::create_directories(dir_ / "recordings" / "gbif");
+  SourceLoadOptions resume;
+  resume.resume = true;
+  auto resumed = LoadSource(*workspace_, gbif, resume);
+  ASSERT_TRUE(resumed) << resumed.error().message;
+  EXPECT_EQ(resumed->requests, 0);
+  EXPECT_EQ(Scalar("raw_gbif", "_dlt_load_status", "SELECT count(*) FROM t"), "2");
+  EXPECT_EQ(Scalar("raw_gbif", "_dlt_load_status",
+                   "SELECT count(*) FROM t WHERE load_id = '" + resumed->load_id + "'"),
+            "1");
+  // Merge kept one row per key: the first load's two keys, the resumed load's one.
+  EXPECT_EQ(Scalar("raw_gbif", "occurrences", "SELECT count(*) = count(DISTINCT key) FROM t"),
+            "true");
 }
 
 //! AVONET: a synthetic workbook with the real 31-column header; the registry's pinned size,
