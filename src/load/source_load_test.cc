@@ -166,6 +166,103 @@ TEST_F(SourceLoadTest, XenoCantoMatchesDltSchema) {
   ExpectSchemaMatchesAmbr("xeno_canto");
 }
 
+//! Columns (with Iceberg types) that SOURCES.md promises for a table; extra columns allowed.
+void ExpectColumns(const iceberg::Schema& schema,
+                   const std::vector<std::pair<std::string, std::string>>& expected) {
+  for (const auto& [name, type] : expected) {
+    const iceberg::NestedField* field = schema.FindFieldByName(name);
+    if (field == nullptr) {
+      ADD_FAILURE() << "missing column " << name;
+      continue;
+    }
+    if (!type.empty()) {
+      EXPECT_EQ(field->type.ToString(), type) << name;
+    }
+  }
+}
+
+TEST_F(SourceLoadTest, EbirdAndUsgsHaveTheTablesAndColumnsOfSourcesMd) {
+  Load("ebird");
+  ExpectColumns(Table("raw_ebird", "recent_observations").schema(),
+                {{"sub_id", "string"},
+                 {"species_code", "string"},
+                 {"com_name", "string"},
+                 {"sci_name", "string"},
+                 {"loc_id", "string"},
+                 {"loc_name", "string"},
+                 {"obs_dt", ""},
+                 {"how_many", "long"},
+                 {"lat", "double"},
+                 {"lng", "double"},
+                 {"obs_valid", "boolean"},
+                 {"obs_reviewed", "boolean"},
+                 {"location_private", "boolean"},
+                 {"exotic_category", ""},
+                 {"_region_code", "string"},
+                 {"_loaded_at", "timestamptz"},
+                 {"_observation_date", "timestamptz"},
+                 {"_is_notable", "boolean"}});
+  const auto& keys = Table("raw_ebird", "recent_observations").schema().identifier_field_ids();
+  EXPECT_EQ(keys.size(), 2u);
+  EXPECT_EQ(Scalar("raw_ebird", "notable_observations", "SELECT bool_and(_is_notable) FROM t"),
+            "true");
+  ExpectColumns(Table("raw_ebird", "species_list").schema(), {{"species_code", "string"},
+                                                              {"region", "string"},
+                                                              {"order", "long"},
+                                                              {"_loaded_at", "timestamptz"}});
+  EXPECT_EQ(Scalar("raw_ebird", "species_list", "SELECT min(\"order\") FROM t"), "0");
+  ExpectColumns(Table("raw_ebird", "hotspots").schema(), {{"loc_id", "string"},
+                                                          {"num_species_all_time", "long"},
+                                                          {"lat", "double"},
+                                                          {"lng", "double"},
+                                                          {"_loaded_at", "timestamptz"},
+                                                          {"_region_code", "string"}});
+
+  Load("usgs");
+  ExpectColumns(Table("raw_usgs", "daily_values").schema(), {{"site_no", "string"},
+                                                             {"site_name", "string"},
+                                                             {"latitude", "double"},
+                                                             {"longitude", "double"},
+                                                             {"parameter_cd", "string"},
+                                                             {"parameter_name", "string"},
+                                                             {"unit_cd", "string"},
+                                                             {"statistic_cd", "string"},
+                                                             {"observation_date", "string"},
+                                                             {"value", "double"},
+                                                             {"qualifier", "string"},
+                                                             {"_state_cd", "string"},
+                                                             {"_loaded_at", "timestamptz"}});
+  EXPECT_EQ(Table("raw_usgs", "daily_values").schema().identifier_field_ids().size(), 4u);
+  ExpectColumns(Table("raw_usgs", "sites").schema(), {{"site_no", "string"},
+                                                      {"site_name", "string"},
+                                                      {"site_type", "string"},
+                                                      {"latitude", "double"},
+                                                      {"longitude", "double"},
+                                                      {"county_cd", "string"},
+                                                      {"state_cd", "string"},
+                                                      {"huc_cd", "string"},
+                                                      {"drain_area_va", "double"},
+                                                      {"begin_date", "string"},
+                                                      {"end_date", "string"},
+                                                      {"_loaded_at", "timestamptz"}});
+  EXPECT_EQ(Scalar("raw_usgs", "sites", "SELECT count(*) = count(DISTINCT site_no) FROM t"),
+            "true");
+}
+
+TEST_F(SourceLoadTest, AppendTablesDoubleOnReload) {
+  auto& noaa = *const_cast<registry::Source*>(registry_.FindSource("noaa"));
+  for (auto& resource : noaa.resources) {
+    if (resource.name == "stations")
+      resource.write_disposition = registry::WriteDisposition::kAppend;
+  }
+  Load("noaa");
+  const std::string once = Scalar("raw_noaa", "stations", "SELECT count(*) FROM t");
+  ASSERT_NE(once, "0");
+  Load("noaa");
+  EXPECT_EQ(Scalar("raw_noaa", "stations", "SELECT count(*) FROM t"),
+            std::to_string(2 * std::stoll(once)));
+}
+
 TEST_F(SourceLoadTest, ReloadingIsIdempotentForMergeAndReplaceAndWritesOneStatusRowPerLoad) {
   const SourceLoadResult first = Load("noaa");
   ASSERT_FALSE(first.tables.empty());
