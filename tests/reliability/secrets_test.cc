@@ -1,0 +1,157 @@
+// Secrets never leave the process (issue #8, part 2). Every source secret of the example
+// registry and S3-style storage credentials get distinctive values; a full refresh (all six
+// routine sources, inspection, SQLMesh) and a refresh in which one source fails with its
+// credential in the request URL must not write any of them, or a recognisable tail of them,
+// to stdout, stderr, the run history, load packages, Iceberg metadata, the catalog, the
+// analytics databases, SQLMesh's files or `databox status`.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "harness.h"
+
+namespace databox::reliability {
+namespace {
+
+using cli::testing::Contains;
+using cli::testing::Slurp;
+
+struct SecretVar {
+  std::string env;
+  std::string value;
+};
+
+// Source secrets of the example registry (eBird header, NOAA header, xeno-canto query param;
+// the xeno-canto key comes from a .env file beside the registry) and S3 credentials read from
+// the environment by fileio/s3 (the local warehouse must not need or record them).
+const std::vector<SecretVar> kSecrets = {
+    {"EBIRD_API_TOKEN", "dbx-secret-ebird-7f3a91c2e5d0"},
+    {"NOAA_API_TOKEN", "dbx-secret-noaa-4be8d17c0a62"},
+    {"XENO_CANTO_API_KEY", "dbx-secret-xenocanto-93d0aa51f7e4"},
+    {"DATABOX_AWS_ACCESS_KEY_ID", "DBXSECRETACCESSKEY5C1E"},
+    {"DATABOX_AWS_SECRET_ACCESS_KEY", "dbx-secret-s3key-0c7f5e2b9a14"},
+    {"DATABOX_AWS_SESSION_TOKEN", "dbx-secret-s3session-6d2e8f1b3c70"},
+};
+
+//! The process environment for the runs; the xeno-canto key is left to the .env file.
+std::vector<std::string> SecretEnv() {
+  std::vector<std::string> env;
+  for (const auto& s : kSecrets) {
+    if (s.env != "XENO_CANTO_API_KEY") env.push_back(s.env + "=" + s.value);
+  }
+  return env;
+}
+
+//! A leak of `text` in `where`: the whole value or its distinctive last 12 characters.
+void ExpectNoSecret(const std::string& text, const std::string& where, int& leaks) {
+  for (const auto& s : kSecrets) {
+    const std::string tail = s.value.substr(s.value.size() - 12);
+    if (Contains(text, s.value) || Contains(text, tail)) {
+      ++leaks;
+      ADD_FAILURE() << s.env << " leaked into " << where;
+    }
+  }
+}
+
+//! Every file below the workspace but the registry and the .env file that holds a secret.
+void ExpectNoSecretInFiles(const Workspace& ws, int& leaks) {
+  const std::vector<fs::path> inputs = {ws.dir() / "databox.toml", ws.dir() / ".env"};
+  for (const auto& s : kSecrets) {
+    for (const auto& needle : {s.value, s.value.substr(s.value.size() - 12)}) {
+      for (const auto& file : FilesContaining(ws.dir(), needle, inputs)) {
+        ++leaks;
+        ADD_FAILURE() << s.env << " leaked into " << file;
+      }
+    }
+  }
+}
+
+class Secrets : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    Tally& tally = TallyFor("secrets");
+    tally.faults += faults_;
+    tally.runs += runs_;
+    tally.violations += leaks_ + (HasFailure() && leaks_ == 0 ? 1 : 0);
+  }
+  RunResult Run(const Workspace& ws, const std::vector<std::string>& args) {
+    ++runs_;
+    RunResult r = ws.Databox(args, SecretEnv());
+    ExpectNoSecret(r.out, "stdout of databox " + args.front(), leaks_);
+    ExpectNoSecret(r.err, "stderr of databox " + args.front(), leaks_);
+    return r;
+  }
+  int runs_ = 0;
+  int faults_ = 0;
+  int leaks_ = 0;
+};
+
+TEST_F(Secrets, FullRefreshAndAFailedRefreshWriteNoSecretAnywhere) {
+  Workspace ws("secrets");
+  for (const char* source : {"ebird", "noaa", "usgs", "usgs_earthquakes", "gbif"}) {
+    ws.UseSharedRecordings(source);
+  }
+  ws.WriteRegistry();
+  std::ofstream(ws.dir() / ".env")
+      << "# test secret\nXENO_CANTO_API_KEY=" << kSecrets[2].value << "\n";
+  // xeno-canto first replays its recording unchanged (a copy, so it can be broken later).
+  const fs::path shared_xc = fs::path(DATABOX_SHARED_DIR) / "fixtures/recordings/xeno_canto";
+  const fs::path xc = ws.dir() / "recordings" / "xeno_canto";
+  fs::create_directories(xc);
+  for (const auto& file : fs::directory_iterator(shared_xc)) {
+    fs::copy_file(file.path(), xc / file.path().filename());
+  }
+
+  RunResult refresh = Run(ws, {"refresh"});
+  ASSERT_EQ(refresh.exit_code, 0) << refresh.out << refresh.err;
+  ASSERT_TRUE(Contains(refresh.out, "PHASE_START phase=transform")) << refresh.out;
+
+  // Second refresh: every xeno-canto response is an HTTP 500, so the error text carries the
+  // request URL whose query holds the key.
+  ++faults_;
+  for (const auto& file : fs::directory_iterator(xc)) {
+    const std::string text = Slurp(file.path());
+    std::ofstream(file.path()) << std::regex_replace(text, std::regex("code: 200"), "code: 500");
+  }
+  RunResult failed = Run(ws, {"refresh"});
+  EXPECT_EQ(failed.exit_code, 1) << failed.out << failed.err;
+  EXPECT_TRUE(Contains(failed.out + failed.err, "key=***")) << "the failing request is shown "
+                                                               "with its key redacted\n"
+                                                            << failed.out << failed.err;
+
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"status"},
+                                             {"status", "--json"},
+                                             {"inspect", "raw_xeno_canto.recordings"},
+                                             {"inspect", "raw_ebird.recent_observations"}}) {
+    RunResult r = Run(ws, args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+  }
+  const std::string history = Slurp(ws.state_dir() / "runs.jsonl");
+  EXPECT_TRUE(Contains(history, "xeno_canto")) << history;
+  ExpectNoSecret(history, "runs.jsonl", leaks_);
+  ExpectNoSecretInFiles(ws, leaks_);
+
+  // The run history holds error texts: only the owner may read it.
+  struct stat st {};
+  ASSERT_EQ(stat((ws.state_dir() / "runs.jsonl").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  // Files were scanned: metadata, packages and analytics databases exist.
+  int metadata = 0, packages = 0, duckdb = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(ws.state_dir())) {
+    const std::string name = entry.path().filename().string();
+    metadata += name.ends_with(".metadata.json");
+    packages += name == "package.json" || name == "index.json";
+    duckdb += name.ends_with(".duckdb");
+  }
+  EXPECT_GT(metadata, 10);
+  EXPECT_GT(packages, 10);
+  EXPECT_GE(duckdb, 2);
+}
+
+}  // namespace
+}  // namespace databox::reliability
