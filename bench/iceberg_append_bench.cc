@@ -4,7 +4,8 @@
 // DataFile reuses the statistics of one real small file under a new path: a commit never reads
 // data files, so this isolates manifest + metadata work. Prints peak RSS at the end.
 //
-// usage: iceberg_append_bench [rows=10000000]
+// usage: iceberg_append_bench [rows=10000000] [max_snapshots=1000]  (levels 10, 100, 1000 up
+// to max_snapshots)
 #include <stdlib.h>
 #include <sys/resource.h>
 
@@ -37,6 +38,7 @@ iceberg::NestedField Field(int32_t id, const char* name, iceberg::Type type) {
 
 int main(int argc, char** argv) {
   const int64_t rows = argc > 1 ? std::stoll(argv[1]) : 10'000'000;
+  const int max_snapshots = argc > 2 ? std::stoi(argv[2]) : 1000;
   std::string templ = (std::filesystem::temp_directory_path() / "iceberg_bench_XXXXXX").native();
   if (::mkdtemp(templ.data()) == nullptr) return 1;
   const std::filesystem::path dir = templ;
@@ -105,6 +107,7 @@ int main(int argc, char** argv) {
       return Seconds(start);
     };
     for (int level : {10, 100, 1000}) {
+      if (level > max_snapshots) break;
       while (snapshots < level) append_one();
       constexpr int kSamples = 10;
       double total = 0;

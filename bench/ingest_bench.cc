@@ -77,6 +77,7 @@ class NdjsonIngest {
       ++line_no;
       if (line.empty()) continue;
       normalize::Json record;
+      auto phase = Clock::now();
       try {
         record = normalize::Json::parse(line);
       } catch (const std::exception& e) {
@@ -84,7 +85,10 @@ class NdjsonIngest {
                      static_cast<long long>(line_no), e.what());
         std::exit(1);
       }
+      parse_s += bench::Seconds(phase);
+      phase = Clock::now();
       Must(normalizer->Add(record), "normalize");
+      normalize_s += bench::Seconds(phase);
       if (normalizer->BufferedRows() >= options_.flush_rows) Stage(*normalizer);
     }
     Stage(*normalizer);
@@ -100,10 +104,12 @@ class NdjsonIngest {
   }
 
   void Stage(normalize::Normalizer& normalizer) {
+    const auto start = Clock::now();
     for (const normalize::TableBatch& batch : normalizer.Flush()) {
       Must(staging_->Append(batch), "stage");
       staged_rows_ += static_cast<int64_t>(batch.num_rows);
     }
+    stage_s += bench::Seconds(start);
     if (staged_rows_ >= options_.chunk_rows) {
       WriteChunk();
       NewStaging();
@@ -112,6 +118,7 @@ class NdjsonIngest {
 
   // Writes every staged table as data files, then drops the staging schema (frees its memory).
   void WriteChunk() {
+    const auto start = Clock::now();
     for (const auto& [name, staged] : staging_->tables()) {
       auto schema = Must(load::IcebergSchemaFor(staged.schema), "iceberg schema");
       auto [it, inserted] = outputs_.try_emplace(name);
@@ -135,8 +142,16 @@ class NdjsonIngest {
     }
     Must(conn_.Execute("DROP SCHEMA " + duck::QuoteIdentifier(stage_name_) + " CASCADE"),
          "drop staging");
+    write_s += bench::Seconds(start);
   }
 
+ public:
+  double parse_s = 0;      //!< JSON parsing
+  double normalize_s = 0;  //!< Normalizer::Add
+  double stage_s = 0;      //!< Flush + StagingArea::Append
+  double write_s = 0;      //!< WriteDataFiles of the staged chunks
+
+ private:
   const Options& options_;
   bench::Warehouse& warehouse_;
   duck::Connection& conn_;
@@ -224,8 +239,19 @@ int main(int argc, char** argv) {
   auto conn = Must(duck::Connection::Open(db), "connect duckdb");
 
   const auto start = Clock::now();
-  auto outputs = options.format == "ndjson" ? NdjsonIngest(options, *warehouse, conn).Run()
-                                            : CsvIngest(options, *warehouse, conn);
+  std::string phases;
+  std::map<std::string, OutputTable> outputs;
+  if (options.format == "ndjson") {
+    NdjsonIngest ingest(options, *warehouse, conn);
+    outputs = ingest.Run();
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  " parse_s=%.2f normalize_s=%.2f stage_s=%.2f data_files_s=%.2f", ingest.parse_s,
+                  ingest.normalize_s, ingest.stage_s, ingest.write_s);
+    phases = text;
+  } else {
+    outputs = CsvIngest(options, *warehouse, conn);
+  }
   const double write_s = bench::Seconds(start);
 
   // One atomic commit creating every table with its files.
@@ -250,9 +276,10 @@ int main(int argc, char** argv) {
   std::printf(
       "result: format=%s input_mb=%.1f records=%lld rows_all_tables=%lld tables=%zu files=%zu "
       "seconds=%.3f write_s=%.3f commit_ms=%.1f records_per_s=%.0f mb_per_s=%.1f "
-      "self_peak_rss_mb=%.1f\n",
+      "self_peak_rss_mb=%.1f%s\n",
       options.format.c_str(), input_mb, static_cast<long long>(root_rows),
       static_cast<long long>(rows), outputs.size(), files, total_s, write_s, commit_s * 1000,
-      static_cast<double>(root_rows) / total_s, input_mb / total_s, bench::PeakRssMb());
+      static_cast<double>(root_rows) / total_s, input_mb / total_s, bench::PeakRssMb(),
+      phases.c_str());
   return 0;
 }

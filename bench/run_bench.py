@@ -1,0 +1,390 @@
+"""Benchmark driver behind scripts/bench: builds the bench programs, generates inputs, runs
+every case >= 3 times under /usr/bin/time -v (peak RSS of the child), prints the numbers and
+writes bench/results/latest.md. Not product code; see docs/benchmarks.md.
+
+  run_bench.py [--quick] [--runs N] [--only a,b,c,d,e] [--out FILE]
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, "build-bench")
+PY = os.path.join(ROOT, ".venv", "bin", "python")
+PY_BENCH = os.path.join(ROOT, ".venv-bench", "bin", "python")
+BENCH = os.path.join(ROOT, "bench")
+
+# Sizes: (full, quick).
+NDJSON_RECORDS = (2_000_000, 20_000)     # ~500 bytes a record: ~1 GB full
+CSV_ROWS = (10_000_000, 200_000)
+DLT_NDJSON_RECORDS = (200_000, 10_000)   # dlt normalizes in Python: measured on a prefix-size input
+DLT_CSV_ROWS = (2_000_000, 200_000)   # dlt: 1 run of the full CSV would take minutes
+MERGE = ((10_000_000, 1_000_000), (200_000, 20_000))
+APPEND_ROWS = (1_000_000, 100_000)
+APPEND_SNAPSHOTS = (1000, 100)  # history levels 10, 100, 1000 up to this
+GROWTH = (0.25, 1.0, 4.0)
+
+
+def log(msg: str) -> None:
+    print(f"[bench {datetime.datetime.now():%H:%M:%S}] {msg}", flush=True)
+
+
+def loadavg() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def sh(cmd: str) -> str:
+    return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout.strip()
+
+
+class Case:
+    """One measured command: runs, parsed result lines, child peak RSS."""
+
+    def __init__(self, name: str, tool: str, cmd: list, env=None):
+        self.name, self.tool, self.cmd, self.env = name, tool, cmd, env
+        self.results, self.rss_mb, self.loads, self.stdouts = [], [], [], []
+
+    def run(self, runs: int, cleanup=None) -> "Case":
+        for i in range(runs):
+            if cleanup:
+                cleanup()
+            self.loads.append(loadavg())
+            proc = subprocess.run(["/usr/bin/time", "-v"] + self.cmd, capture_output=True,
+                                  text=True, env=self.env)
+            if proc.returncode != 0:
+                raise SystemExit(f"{self.name} ({self.tool}) failed:\n{' '.join(self.cmd)}\n"
+                                 f"{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
+            m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
+            self.rss_mb.append(int(m.group(1)) / 1024 if m else float("nan"))
+            self.results.append(parse_results(proc.stdout))
+            self.stdouts.append(proc.stdout)
+            log(f"{self.name} {self.tool} run {i + 1}/{runs}: "
+                f"{self.results[-1][-1] if self.results[-1] else proc.stdout.strip()[-200:]} "
+                f"rss={self.rss_mb[-1]:.0f}MB load={self.loads[-1]}")
+        if cleanup:
+            cleanup()
+        return self
+
+    def median(self, key: str, index: int = -1) -> float:
+        return statistics.median(float(r[index][key]) for r in self.results)
+
+    def command(self) -> str:
+        return " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in self.cmd)
+
+
+def parse_results(stdout: str) -> list:
+    out = []
+    for line in stdout.splitlines():
+        if line.startswith("result:"):
+            out.append(dict(kv.split("=", 1) for kv in line[len("result:"):].split()))
+    return out
+
+
+def build(targets: list) -> None:
+    log("configuring and building " + " ".join(targets))
+    subprocess.run(["cmake", "-S", ROOT, "-B", BUILD, "-G", "Ninja", "-DDATABOX_WERROR=ON",
+                    "-DCMAKE_BUILD_TYPE=RelWithDebInfo"], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["cmake", "--build", BUILD, "--target"] + targets + ["-j2"], check=True,
+                   stdout=subprocess.DEVNULL)
+
+
+def generate(kind: str, path: str, n: int) -> str:
+    if not os.path.exists(path):
+        log(f"generating {kind} input {os.path.basename(path)} ({n} records)")
+        subprocess.run([PY, os.path.join(BENCH, "gen_inputs.py"), kind, path, str(n)], check=True)
+    return path
+
+
+def size_mb(path: str) -> float:
+    return os.path.getsize(path) / (1024 * 1024)
+
+
+def fmt(x: float, digits: int = 0) -> str:
+    return f"{x:,.{digits}f}"
+
+
+class Report:
+    def __init__(self):
+        self.lines = []
+        self.targets = []  # (target, measured, verdict)
+
+    def add(self, *lines: str) -> None:
+        self.lines.extend(lines)
+
+    def target(self, what: str, measured: str, ok) -> None:
+        verdict = "n/a" if ok is None else ("met" if ok else "NOT met")
+        self.targets.append(f"| {what} | {measured} | {verdict} |")
+
+
+def ingest_table(report: Report, cases: list) -> None:
+    report.add("| tool | input | runs | median s | records/s | MB/s | rows, all tables | "
+               "peak RSS MB (median / max) | load avg at start of each run |",
+               "|---|---|---|---|---|---|---|---|---|")
+    for c in cases:
+        report.add(f"| {c.tool} | {c.results[0][-1]['input_mb']} MB, "
+                   f"{c.results[0][-1]['records']} records | {len(c.results)} | "
+                   f"{c.median('seconds'):.2f} | {fmt(c.median('records_per_s'))} | "
+                   f"{c.median('mb_per_s'):.1f} | {c.results[0][-1].get('rows_all_tables', '-')} | "
+                   f"{statistics.median(c.rss_mb):.0f} / {max(c.rss_mb):.0f} | "
+                   f"{'; '.join(c.loads)} |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="small sizes: a smoke run in ~1 minute")
+    ap.add_argument("--runs", type=int, default=None, help="runs per case (default 3; quick: 1)")
+    ap.add_argument("--growth-4x-runs", type=int, default=None,
+                    help="runs of the 4x growth input (default: --runs)")
+    ap.add_argument("--only", default="a,b,c,d,e")
+    ap.add_argument("--out", default=os.path.join(BENCH, "results", "latest.md"))
+    ap.add_argument("--tmp", default=None, help="folder for inputs and warehouses")
+    args = ap.parse_args()
+    q = 1 if args.quick else 0
+    only = set(args.only.split(","))
+    runs = args.runs or (1 if q else 3)
+    if not os.path.exists(PY_BENCH):
+        raise SystemExit("missing .venv-bench: run scripts/bench-setup first")
+    build(["ingest_bench", "merge_bench", "iceberg_append_bench"])
+    tmp = tempfile.mkdtemp(prefix="databox_bench_", dir=args.tmp)
+    inputs = os.path.join(tmp, "inputs")
+    work = os.path.join(tmp, "work")
+    os.makedirs(inputs)
+
+    def clean_work():
+        shutil.rmtree(work, ignore_errors=True)
+
+    report = Report()
+    started = datetime.datetime.now(datetime.timezone.utc)
+    versions = {
+        "git": sh(f"git -C {ROOT} rev-parse --short HEAD"),
+        "cpu": sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").strip(),
+        "cores": str(os.cpu_count()),
+        "memory": sh("free -g | awk '/Mem:/ {print $2\" GiB\"}'"),
+        "os": sh(". /etc/os-release && echo $PRETTY_NAME") + ", kernel " + platform.release(),
+        "compiler": sh("c++ --version | head -1"),
+        "build": "RelWithDebInfo (-O2 -g), build-bench/",
+        "duckdb (library and Python)": sh(f"{PY} -c 'import duckdb; print(duckdb.__version__)'"),
+        "dlt": sh(f"{PY_BENCH} -c 'import dlt; print(dlt.__version__)'"),
+        "pyiceberg (.venv-bench)": sh(f"{PY_BENCH} -c 'import pyiceberg; print(pyiceberg.__version__)'"),
+        "pyarrow (.venv-bench)": sh(f"{PY_BENCH} -c 'import pyarrow; print(pyarrow.__version__)'"),
+        "python": platform.python_version(),
+    }
+    mode = "QUICK (smoke sizes; numbers are not the targets' sizes)" if q else "full"
+    report.add("# Benchmark results", "",
+               f"Generated by `scripts/bench{' --quick' if q else ''}` on "
+               f"{started:%Y-%m-%d %H:%M} UTC; mode: {mode}; {runs} runs per case, medians. "
+               "The machine is shared with other engineers' builds and tests while this runs: "
+               "the 1/5/15-minute load average at the start of every run is printed beside the "
+               "numbers (2 cores: a load above 2 means we did not have the machine to ourselves).",
+               "", "## Machine and versions", "")
+    report.add(*[f"- {k}: {v}" for k, v in versions.items()], f"- load average at start: {loadavg()}", "")
+    commands = []
+
+    ingest = {}
+    if "a" in only or "e" in only:
+        nd = generate("ndjson", os.path.join(inputs, "events.ndjson"), NDJSON_RECORDS[q])
+        ingest["ndjson"] = Case("ingest-ndjson", "databox",
+                                [os.path.join(BUILD, "bench", "ingest_bench"), "ndjson", nd, "--tmp", tmp]).run(runs)
+    if "a" in only:
+        report.add("## (a) File ingest -> one Iceberg table (embedded SQLite catalog, local disk)", "")
+        dnd = generate("ndjson", os.path.join(inputs, "events_dlt.ndjson"), DLT_NDJSON_RECORDS[q])
+        csv = generate("csv", os.path.join(inputs, "readings.csv"), CSV_ROWS[q])
+        dcsv = csv if DLT_CSV_ROWS[q] == CSV_ROWS[q] else generate(
+            "csv", os.path.join(inputs, "readings_dlt.csv"), DLT_CSV_ROWS[q])
+        nd = os.path.join(inputs, "events.ndjson")
+        floor_nd = Case("ingest-ndjson", "floor: DuckDB -> Parquet",
+                        [PY, os.path.join(BENCH, "floor_parquet.py"), "ndjson", nd, work]).run(runs, clean_work)
+        dlt_nd = Case("ingest-ndjson", "dlt (filesystem, iceberg)",
+                      [PY_BENCH, os.path.join(BENCH, "dlt_ingest.py"), "ndjson", dnd, work]).run(runs, clean_work)
+        db_csv = Case("ingest-csv", "databox",
+                      [os.path.join(BUILD, "bench", "ingest_bench"), "csv", csv, "--tmp", tmp]).run(runs)
+        floor_csv = Case("ingest-csv", "floor: DuckDB -> Parquet",
+                         [PY, os.path.join(BENCH, "floor_parquet.py"), "csv", csv, work]).run(runs, clean_work)
+        dlt_csv = Case("ingest-csv", "dlt (filesystem, iceberg)",
+                       [PY_BENCH, os.path.join(BENCH, "dlt_ingest.py"), "csv", dcsv, work]).run(runs, clean_work)
+        for title, cases in (("Nested NDJSON", [ingest["ndjson"], dlt_nd, floor_nd]),
+                             ("Flat CSV", [db_csv, dlt_csv, floor_csv])):
+            report.add(f"### {title}", "")
+            ingest_table(report, cases)
+            db, dlt, floor = cases
+            r_dlt = db.median("records_per_s") / dlt.median("records_per_s")
+            r_floor = db.median("records_per_s") / floor.median("records_per_s")
+            report.add("", f"databox/dlt throughput (records/s): **{r_dlt:.1f}x**; "
+                           f"databox/floor: **{r_floor:.2f}x**.", "")
+            report.target(f"(a) {title}: >= 10x dlt's throughput", f"{r_dlt:.1f}x", r_dlt >= 10)
+            report.target(f"(a) {title}: >= 0.5x the floor", f"{r_floor:.2f}x", r_floor >= 0.5)
+            rss = max(db.rss_mb)
+            report.target(f"(a) {title}: databox peak RSS <= 1 GB", f"{rss:.0f} MB", rss <= 1024)
+            commands += [c.command() for c in cases]
+        p = ingest["ndjson"].results[len(ingest["ndjson"].results) // 2][-1]
+        report.add("databox NDJSON phases (middle run, seconds): parse " + p.get("parse_s", "?") +
+                   ", normalize " + p.get("normalize_s", "?") + ", stage into DuckDB " +
+                   p.get("stage_s", "?") + ", write data files " + p.get("data_files_s", "?") +
+                   ", commit " + p.get("commit_ms", "?") + " ms; " + p.get("files", "?") +
+                   " data files in " + p.get("tables", "?") + " tables.", "")
+        if DLT_NDJSON_RECORDS[q] != NDJSON_RECORDS[q]:
+            report.add(f"dlt's NDJSON input is {DLT_NDJSON_RECORDS[q]:,} records and its CSV input "
+                       f"{DLT_CSV_ROWS[q]:,} rows of the same generators (dlt is slow enough that "
+                       "the full inputs x 3 runs would not fit the session); the ratios compare "
+                       "throughput (records/s).", "")
+        mb = ingest["ndjson"].median("mb_per_s")
+        report.target("#4: 1 GB nested NDJSON -> Iceberg >= 100 MB/s", f"{mb:.1f} MB/s", mb >= 100 if not q else None)
+
+    if "b" in only:
+        report.add("## (b) Merge: upsert (10 % updates, 90 % inserts) by identifier field", "")
+        (base, up) = MERGE[q]
+        cases = []
+        for b, u in ((base, up), (base // 10, up // 10)):
+            cases.append(Case(f"merge {b}/{u}", "databox PrepareMerge",
+                              [os.path.join(BUILD, "bench", "merge_bench"), str(b), str(u)]).run(runs))
+            cases.append(Case(f"merge {b}/{u}", "pyiceberg Table.upsert",
+                              [PY_BENCH, os.path.join(BENCH, "pyiceberg_merge.py"), str(b), str(u), work]).run(runs, clean_work))
+        report.add("| tool | base rows | upserted rows | runs | median s | upserted rows/s | peak RSS MB | load avg |",
+                   "|---|---|---|---|---|---|---|---|")
+        for c in cases:
+            r = c.results[0][-1]
+            report.add(f"| {c.tool} | {fmt(int(r['base']))} | {fmt(int(r['upsert']))} | {runs} | "
+                       f"{c.median('seconds'):.2f} | {fmt(c.median('rows_per_s'))} | "
+                       f"{statistics.median(c.rss_mb):.0f} | {'; '.join(c.loads)} |")
+        ratio = cases[1].median("seconds") / cases[0].median("seconds")
+        report.add("", f"pyiceberg/databox time at {fmt(base)}/{fmt(up)}: **{ratio:.1f}x**.", "")
+        report.target(f"(b) merge {fmt(up)} into {fmt(base)}: >= 20x pyiceberg", f"{ratio:.1f}x", ratio >= 20)
+        commands += [c.command() for c in cases]
+
+    if "c" in only:
+        report.add("## (c) Commit overhead vs history (one-file append)", "")
+        c = Case("append", "databox", [os.path.join(BUILD, "bench", "iceberg_append_bench"),
+                                       str(APPEND_ROWS[q]), str(APPEND_SNAPSHOTS[q])]).run(runs)
+        # iceberg_append_bench prints prose lines; take the per-level means from stdout.
+        report.add("| snapshots in history | median commit ms (each run: mean of 10 commits) |", "|---|---|")
+        per_level = {}
+        for lines in c.stdouts:
+            for m in re.finditer(r"commit at (\d+) snapshots: ([\d.]+) ms", lines):
+                per_level.setdefault(int(m.group(1)), []).append(float(m.group(2)))
+        for level, values in sorted(per_level.items()):
+            report.add(f"| {level} | {statistics.median(values):.1f} |")
+        bulk = [float(m.group(1)) for s in c.stdouts for m in re.finditer(r"([\d.]+) M rows/s", s)]
+        report.add("", f"Bulk append of {fmt(APPEND_ROWS[q])} generated rows (same program): "
+                       f"median {statistics.median(bulk):.2f} M rows/s. Load avg: {'; '.join(c.loads)}.", "")
+        if 10 in per_level and 1000 in per_level:
+            r = statistics.median(per_level[1000]) / statistics.median(per_level[10])
+            report.target("(c) 1,000-snapshot commit <= 2x the 10-snapshot commit", f"{r:.2f}x", r <= 2)
+        commands.append(c.command())
+
+    if "d" in only:
+        report.add("## (d) Refresh of the six recorded sources", "")
+        refresh(report, runs, tmp, commands)
+
+    if "e" in only:
+        report.add("## (e) Growth: nested NDJSON at 0.25x, 1x, 4x", "")
+        cases = []
+        for factor in GROWTH:
+            if factor == 1.0:
+                cases.append((factor, ingest["ndjson"]))
+                continue
+            n = int(NDJSON_RECORDS[q] * factor)
+            need_gb = n * 520 / 1e9 * 2.2  # input + warehouse, with margin
+            free_gb = shutil.disk_usage(tmp).free / 1e9
+            if need_gb > free_gb:
+                report.add(f"- {factor}x skipped: needs ~{need_gb:.0f} GB, {free_gb:.0f} GB free")
+                continue
+            path = generate("ndjson", os.path.join(inputs, f"events_{factor}x.ndjson"), n)
+            r = args.growth_4x_runs if factor > 1 and args.growth_4x_runs else runs
+            cases.append((factor, Case(f"growth {factor}x", "databox",
+                                       [os.path.join(BUILD, "bench", "ingest_bench"), "ndjson", path, "--tmp", tmp]).run(r)))
+            os.remove(path)
+        report.add("| size | input MB | records | runs | median s | s per GB | MB/s | peak RSS MB (max) | load avg |",
+                   "|---|---|---|---|---|---|---|---|---|")
+        for factor, c in cases:
+            r = c.results[0][-1]
+            s = c.median("seconds")
+            report.add(f"| {factor}x | {r['input_mb']} | {r['records']} | {len(c.results)} | {s:.2f} | "
+                       f"{s / (float(r['input_mb']) / 1024):.1f} | {c.median('mb_per_s'):.1f} | "
+                       f"{max(c.rss_mb):.0f} | {'; '.join(c.loads)} |")
+            commands.append(c.command())
+        if len(cases) == 3:
+            spg = [c.median("seconds") / float(c.results[0][-1]["input_mb"]) for _, c in cases]
+            rss = [max(c.rss_mb) for _, c in cases]
+            lin = max(spg) / min(spg)
+            report.add("", f"Seconds per MB vary by {lin:.2f}x across sizes; peak RSS "
+                           f"{rss[0]:.0f} -> {rss[1]:.0f} -> {rss[2]:.0f} MB.", "")
+            report.target("(e) time linear in input (s/MB within 1.25x across 0.25x..4x)", f"{lin:.2f}x", lin <= 1.25)
+            report.target("(e) memory flat (4x peak RSS <= 1.25x the 0.25x peak)", f"{rss[2] / rss[0]:.2f}x",
+                          rss[2] <= 1.25 * rss[0])
+            mb4 = cases[2][1].median("mb_per_s")
+            report.target("#4: 4 GB nested NDJSON >= 100 MB/s, RSS <= 1 GB",
+                          f"{mb4:.1f} MB/s, {rss[2]:.0f} MB", (mb4 >= 100 and rss[2] <= 1024) if not q else None)
+
+    report.add("## Targets", "", "| target | measured | verdict |", "|---|---|---|", *report.targets, "")
+    if q:
+        report.add("Quick mode: verdicts at smoke sizes only indicate direction.", "")
+    report.add("## Exact commands", "", "Inputs are generated by `bench/gen_inputs.py` (DuckDB, "
+               "deterministic); paths below are in the run's temporary folder.", "", "```",
+               *sorted(set(commands)), "```", "")
+    shutil.rmtree(tmp, ignore_errors=True)
+    text = "\n".join(report.lines)
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    with open(args.out, "w") as f:
+        f.write(text)
+    print(text)
+    log(f"wrote {os.path.relpath(args.out, ROOT)}")
+
+
+def refresh(report: Report, runs: int, tmp: str, commands: list) -> None:
+    binary = os.path.join(BUILD, "src", "cli", "databox")
+    try:
+        build(["databox"])
+    except subprocess.CalledProcessError:
+        report.add("Not measured: the `databox` binary did not build.", "")
+        report.target("(d) concurrent wall <= 0.6x sequential", "not measured", None)
+        return
+    help_text = subprocess.run([binary, "refresh", "--help"], capture_output=True, text=True)
+    if "skip-transform" not in help_text.stdout + help_text.stderr:
+        report.add("Not measured: this build's `databox refresh` has no `--skip-transform` yet.", "")
+        report.target("(d) concurrent wall <= 0.6x sequential", "not measured", None)
+        return
+    src = os.path.join(ROOT, "examples", "databox")
+    shared = os.environ.get("DATABOX_SHARED_DIR", os.path.join(os.path.dirname(ROOT), "shared"))
+    walls = {}
+    for label, extra in (("concurrent (default workers)", []), ("sequential (--max-workers 1)", ["--max-workers", "1"])):
+        values, loads = [], []
+        for _ in range(runs):
+            copy = os.path.join(tmp, "refresh")
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(src, copy, ignore=shutil.ignore_patterns(".databox"))
+            toml = os.path.join(copy, "databox.toml")
+            text = open(toml).read().replace('"../../../shared/', f'"{shared}/')
+            open(toml, "w").write(text)
+            cmd = [binary, "--config", toml, "refresh", "--skip-transform"] + extra
+            loads.append(loadavg())
+            start = datetime.datetime.now()
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            wall = (datetime.datetime.now() - start).total_seconds()
+            if proc.returncode != 0:
+                report.add(f"Not measured: `{' '.join(cmd[1:])}` failed (exit {proc.returncode}): "
+                           f"{(proc.stderr or proc.stdout).strip()[-300:]}", "")
+                report.target("(d) concurrent wall <= 0.6x sequential", "not measured", None)
+                return
+            values.append(wall)
+            log(f"refresh {label}: {wall:.2f} s load={loads[-1]}")
+        walls[label] = (values, loads)
+        commands.append("build-bench/src/cli/databox --config <copy>/databox.toml refresh --skip-transform "
+                        + " ".join(extra))
+    report.add("| mode | runs | median wall s | load avg |", "|---|---|---|---|")
+    for label, (values, loads) in walls.items():
+        report.add(f"| {label} | {len(values)} | {statistics.median(values):.2f} | {'; '.join(loads)} |")
+    conc, seq = (statistics.median(v) for v, _ in walls.values())
+    report.add("", f"concurrent/sequential: **{conc / seq:.2f}x**.", "")
+    report.target("(d) concurrent wall <= 0.6x sequential", f"{conc / seq:.2f}x", conc / seq <= 0.6)
+
+
+if __name__ == "__main__":
+    main()
