@@ -37,11 +37,7 @@ struct Case {
 };
 
 Interaction Page(int page, std::string body, int status = 200) {
-  Interaction i;
-  i.uri = FaultyItemsUri(page);
-  i.body = std::move(body);
-  i.status = status;
-  return i;
+  return Respond(FaultyItemsUri(page), std::move(body), status);
 }
 
 std::vector<Interaction> Baseline() {

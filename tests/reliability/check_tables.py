@@ -5,7 +5,7 @@ the row count, and how many primary-key values occur more than once.
 
 usage: check_tables.py STATE_DIR NAMESPACE [TABLE=KEY1,KEY2 ...]
 Prints one JSON object: {"tables": {name: {"snapshot", "rows", "duplicate_keys", "keys"}}}
-("keys" only for tables given with key columns: sorted "|"-joined key values). Exits 1 with a
+("keys" only for tables given with columns: the rows of those columns, as JSON arrays, sorted). Exits 1 with a
 message on stderr when a table cannot be read.
 """
 import json
@@ -43,9 +43,10 @@ def main() -> int:
         }
         if name in key_columns:
             columns = [arrow.column(c).to_pylist() for c in key_columns[name]]
-            keys = ["|".join(str(v) for v in row) for row in zip(*columns)]
-            entry["duplicate_keys"] = sum(n - 1 for n in Counter(keys).values() if n > 1)
-            entry["keys"] = sorted(keys)
+            keys = [list(row) for row in zip(*columns)]
+            counts = Counter(json.dumps(k) for k in keys)
+            entry["duplicate_keys"] = sum(n - 1 for n in counts.values() if n > 1)
+            entry["keys"] = sorted(keys, key=json.dumps)
         result[name] = entry
     print(json.dumps({"tables": result}))
     return 0

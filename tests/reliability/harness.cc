@@ -61,6 +61,14 @@ Tally& TallyFor(const std::string& category) {
   return all.back();
 }
 
+Interaction Respond(std::string uri, std::string body, int status) {
+  Interaction i;
+  i.uri = std::move(uri);
+  i.body = std::move(body);
+  i.status = status;
+  return i;
+}
+
 std::string FaultyItemsUri(int page) {
   return "https://faulty.example.test/api/items?page=" + std::to_string(page) + "&per_page=2";
 }
@@ -126,6 +134,40 @@ std::vector<fs::path> FilesContaining(const fs::path& root, const std::string& n
     if (ss.str().find(needle) != std::string::npos) found.push_back(entry.path());
   }
   return found;
+}
+
+ReaderView ReadWithPyiceberg(const fs::path& state_dir, const std::string& ns,
+                             const std::vector<std::string>& columns) {
+  const fs::path script = fs::path(DATABOX_SOURCE_DIR) / "tests/reliability/check_tables.py";
+  const fs::path err = state_dir.parent_path() / "check_tables.err";
+  std::string command = "'" DATABOX_VENV_DIR "/bin/python' '" + script.string() + "' '" +
+                        state_dir.string() + "' '" + ns + "'";
+  for (const auto& c : columns) command += " '" + c + "'";
+  command += " 2>'" + err.string() + "'";
+  ReaderView view;
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
+  if (!pipe) {
+    view.error = "cannot start " + command;
+    return view;
+  }
+  std::string out;
+  char buffer[4096];
+  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe.get())) > 0;) out.append(buffer, n);
+  const int status = pclose(pipe.release());
+  view.error = cli::testing::Slurp(err);
+  fs::remove(err);
+  if (status != 0) {
+    if (view.error.empty()) view.error = "check_tables.py exited with " + std::to_string(status);
+    return view;
+  }
+  const auto parsed = nlohmann::json::parse(out, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded() || !parsed.contains("tables")) {
+    view.error = "check_tables.py printed no JSON: " + out;
+    return view;
+  }
+  view.tables = parsed["tables"];
+  view.error.clear();
+  return view;
 }
 
 Workspace::Workspace(const std::string& name)

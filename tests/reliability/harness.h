@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ struct Interaction {
   std::string content_encoding;  //!< "gzip" makes replay inflate the body
 };
 
+//! A plain JSON response to GET `uri`.
+Interaction Respond(std::string uri, std::string body, int status = 200);
+
 //! The request URL of page `page` of the faulty source's `items` resource.
 std::string FaultyItemsUri(int page);
 
@@ -38,6 +42,16 @@ std::string ReadTestData(const std::string& relative);
 
 //! Every table of `ns` in the SQLite catalog -> its current metadata location.
 std::map<std::string, std::string> CatalogTables(const fs::path& catalog_db, const std::string& ns);
+
+//! What check_tables.py (pyiceberg, an independent reader) sees in namespace `ns` of
+//! `state_dir`: {"tables": {name: {"snapshot", "rows", "duplicate_keys", "keys"?}}}; `columns`
+//! are "table=col1,col2" specs. On failure: an error text (the reader's stderr).
+struct ReaderView {
+  nlohmann::json tables;  //!< name -> entry; null when the reader failed
+  std::string error;      //!< non-empty when the reader failed
+};
+ReaderView ReadWithPyiceberg(const fs::path& state_dir, const std::string& ns,
+                             const std::vector<std::string>& columns = {});
 
 //! Regular files below `root` (symlinks not followed) whose bytes contain `needle`, skipping
 //! paths in `except`.
