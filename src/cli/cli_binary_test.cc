@@ -138,10 +138,38 @@ TEST(DataboxBinary, SourcesListsTheExampleSources) {
   EXPECT_TRUE(Contains(r.out, "explicit"));
 }
 
-TEST(DataboxBinary, UnbuiltCommandSaysSoAndExitsTwo) {
-  auto r = RunDatabox({"catalog", "bootstrap"});
+TEST(DataboxBinary, CatalogBootstrapRefusesTheEmbeddedCatalog) {
+  const std::string example = std::string(DATABOX_SOURCE_DIR) + "/examples/databox/databox.toml";
+  auto r = RunDatabox({"--config", example, "catalog", "bootstrap"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(Contains(r.err, "not built yet")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "embedded")) << r.err;
+}
+
+TEST(DataboxBinary, ValidateAcceptsThePolarisExampleWithItsVariablesSet) {
+  const std::string example =
+      std::string(DATABOX_SOURCE_DIR) + "/examples/databox/databox.polaris.toml";
+  auto unset = RunDatabox({"--config", example, "validate"});
+  EXPECT_EQ(unset.exit_code, 2);
+  EXPECT_TRUE(Contains(unset.err, "POLARIS_CREDENTIAL")) << unset.err;
+  auto set = RunDatabox(
+      {"--config", example, "validate"},
+      {"POLARIS_CREDENTIAL=id:not-a-secret", "AWS_ACCESS_KEY_ID=k", "AWS_SECRET_ACCESS_KEY=s"});
+  EXPECT_EQ(set.exit_code, 0) << set.err;
+}
+
+TEST(DataboxBinary, CatalogBootstrapWithoutPolarisSaysSoAndShowsNoCredential) {
+  const std::string example =
+      std::string(DATABOX_SOURCE_DIR) + "/examples/databox/databox.polaris.toml";
+  const std::string secret = "polaris-Secret-51d2";
+  // Port 1 on loopback: nothing listens there, so no management API answers.
+  auto r = RunDatabox(
+      {"--config", example, "catalog", "bootstrap", "--management-uri",
+       "http://127.0.0.1:1/api/management/v1"},
+      {"POLARIS_CREDENTIAL=root:" + secret, "AWS_ACCESS_KEY_ID=k", "AWS_SECRET_ACCESS_KEY=s"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(Contains(r.err, "no Polaris management API at http://127.0.0.1:1/api/management/v1"))
+      << r.err;
+  EXPECT_FALSE(Contains(r.err + r.out, secret));
 }
 
 }  // namespace

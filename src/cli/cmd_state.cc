@@ -111,6 +111,10 @@ int Inspect(const GlobalOptions& global, const ParsedArgs& args) {
   }
   auto db = duck::Database::Open("");
   auto conn = duck::Connection::Open(*db);
+  if (auto prepared = ws.PrepareDuckDbReads(*conn); !prepared) {
+    Err("databox inspect: " + prepared.error().message + "\n");
+    return kExitRunFailed;
+  }
   auto count = conn->Query("SELECT count(*) FROM (" + *read + ")");
   const int64_t rows = count ? count->GetInt64(0, 0).value_or(-1) : -1;
 

@@ -13,15 +13,7 @@ std::vector<Command> AllCommands() {
   commands.push_back(StatusCommand());
   commands.push_back(InspectCommand());
   commands.push_back(QueryCommand());
-  commands.push_back(Command{
-      CommandSpec{"catalog",
-                  "Catalog administration",
-                  "databox catalog bootstrap",
-                  "bootstrap: create the Polaris catalog, catalog role and grants (idempotent).",
-                  {},
-                  1,
-                  1},
-      nullptr, "the Polaris management client is issue #6"});
+  commands.push_back(CatalogCommand());
   return commands;
 }
 

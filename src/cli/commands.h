@@ -12,5 +12,6 @@ Command RefreshCommand();
 Command StatusCommand();
 Command InspectCommand();
 Command QueryCommand();
+Command CatalogCommand();
 
 }  // namespace databox::cli

@@ -3,7 +3,9 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <set>
 
+#include "catalog/rest/rest_catalog.h"
 #include "common/redact.h"
 #include "duck/database.h"
 #include "duck/quote.h"
@@ -92,6 +94,8 @@ class SourceLoad {
       const catalog::TableIdentifier& ident, const iceberg::Schema& schema,
       const std::string& select_sql);
   Status Commit();
+  //! Commits changes_ through a REST catalog, which cannot create tables in a transaction.
+  Status CommitRest();
   iceberg::SnapshotChange Change() const {
     iceberg::SnapshotChange change;
     change.load_id = result_.load_id;
@@ -115,6 +119,7 @@ class SourceLoad {
   std::map<std::string, std::string> merge_rows_;
   std::vector<std::unique_ptr<iceberg::TableChange>> changes_;
   std::vector<std::pair<iceberg::SnapshotOperation*, std::size_t>> ops_;  //!< op, outcome index
+  std::set<const iceberg::TableChange*> creates_;  //!< changes that create their table
   SourceLoadResult result_;
 };
 
@@ -186,6 +191,8 @@ Status SourceLoad::NormalizeAndStage() {
   db_.emplace(std::move(db));
   DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(*db_));
   conn_.emplace(std::move(conn));
+  // Merges and child-table deletes read the tables' current files through DuckDB.
+  DATABOX_RETURN_IF_ERROR(ws_.PrepareDuckDbReads(*conn_));
   DATABOX_ASSIGN_OR_RETURN(auto staging, StagingArea::Make(&*conn_, "stage"));
   staging_.emplace(std::move(staging));
   for (const registry::Resource& resource : source_.resources) {
@@ -269,16 +276,27 @@ Status SourceLoad::DeduplicateMergeBatches() {
 Result<std::unique_ptr<iceberg::SnapshotOperation>> SourceLoad::NewTableAppend(
     const catalog::TableIdentifier& ident, const iceberg::Schema& schema,
     const std::string& select_sql) {
-  const std::string location = fileio::JoinLocation(ws_.registry().project.warehouse.location,
-                                                    ident.ns.front() + "/" + ident.name);
-  DATABOX_ASSIGN_OR_RETURN(
-      auto metadata, iceberg::NewTableMetadata(schema, iceberg::PartitionSpec::Unpartitioned(),
-                                               iceberg::SortOrder::Unsorted(), location, {}));
+  iceberg::TableMetadata metadata;
+  if (auto* rest = dynamic_cast<catalog::rest::RestCatalog*>(&ws_.catalog())) {
+    // The REST catalog chooses the location and assigns the ids: stage the create, write the
+    // files under the staged metadata, then commit create + first snapshot with assert-create.
+    DATABOX_ASSIGN_OR_RETURN(
+        auto staged, rest->StageCreateTable(ident, schema, iceberg::PartitionSpec::Unpartitioned(),
+                                            iceberg::SortOrder::Unsorted(), {}, std::nullopt));
+    metadata = std::move(staged.metadata);
+  } else {
+    const std::string location = fileio::JoinLocation(ws_.registry().project.warehouse.location,
+                                                      ident.ns.front() + "/" + ident.name);
+    DATABOX_ASSIGN_OR_RETURN(
+        metadata, iceberg::NewTableMetadata(schema, iceberg::PartitionSpec::Unpartitioned(),
+                                            iceberg::SortOrder::Unsorted(), location, {}));
+  }
   DATABOX_ASSIGN_OR_RETURN(auto files,
                            iceberg::WriteDataFiles(*conn_, *ws_.file_io(), metadata, select_sql));
   auto op = iceberg::SnapshotOperation::Append(ident, ws_.file_io(), Change());
   op->CreateIfMissing(iceberg::CreateTableUpdates(metadata));
   op->AddFiles(std::move(files));
+  creates_.insert(op.get());
   return op;
 }
 
@@ -405,12 +423,53 @@ Status SourceLoad::Commit() {
   }
   DATABOX_RETURN_IF_ERROR(PlanSystemTables());
   Report("commit", "");
-  std::vector<iceberg::TableChange*> changes;
-  for (auto& c : changes_) changes.push_back(c.get());
-  DATABOX_ASSIGN_OR_RETURN(auto committed,
-                           iceberg::CommitChanges(ws_.catalog(), *ws_.file_io(), changes));
-  (void)committed;
+  if (dynamic_cast<catalog::rest::RestCatalog*>(&ws_.catalog()) != nullptr) {
+    DATABOX_RETURN_IF_ERROR(CommitRest());
+  } else {
+    std::vector<iceberg::TableChange*> changes;
+    for (auto& c : changes_) changes.push_back(c.get());
+    DATABOX_ASSIGN_OR_RETURN(auto committed,
+                             iceberg::CommitChanges(ws_.catalog(), *ws_.file_io(), changes));
+    (void)committed;
+  }
   for (auto& [op, index] : ops_) result_.tables[index].snapshot_id = op->snapshot_id();
+  return Ok();
+}
+
+// A REST transaction cannot create a table: Polaris rejects a staged create in
+// /transactions/commit and Iceberg's reference adapter loads every table of a transaction
+// first. So each new data table is committed alone with its first data (stage-create +
+// assert-create), then every change to an existing table in one transaction, then new system
+// tables in order (_dlt_load_status last). A load that fails part-way never publishes its
+// success row; the tables it created keep their (complete) first data.
+Status SourceLoad::CommitRest() {
+  auto is_system = [](const iceberg::TableChange* c) {
+    return c->identifier().name == kLoadsTable || c->identifier().name == kLoadStatusTable;
+  };
+  auto commit_alone = [&](iceberg::TableChange* c) -> Status {
+    DATABOX_ASSIGN_OR_RETURN(auto committed,
+                             iceberg::CommitChange(ws_.catalog(), *ws_.file_io(), *c));
+    (void)committed;
+    return Ok();
+  };
+  std::vector<iceberg::TableChange*> existing;
+  for (auto& c : changes_) {
+    if (!creates_.contains(c.get())) {
+      existing.push_back(c.get());
+    } else if (!is_system(c.get())) {
+      DATABOX_RETURN_IF_ERROR(commit_alone(c.get()));
+    }
+  }
+  if (!existing.empty()) {
+    DATABOX_ASSIGN_OR_RETURN(auto committed,
+                             iceberg::CommitChanges(ws_.catalog(), *ws_.file_io(), existing));
+    (void)committed;
+  }
+  for (auto& c : changes_) {
+    if (creates_.contains(c.get()) && is_system(c.get())) {
+      DATABOX_RETURN_IF_ERROR(commit_alone(c.get()));
+    }
+  }
   return Ok();
 }
 

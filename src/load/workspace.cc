@@ -4,6 +4,8 @@
 
 #include "catalog/rest/rest_catalog.h"
 #include "catalog/sql/sql_catalog.h"
+#include "duck/extensions.h"
+#include "duck/quote.h"
 #include "fileio/local/local_file_io.h"
 #include "fileio/routing_file_io.h"
 #include "fileio/s3/s3_config.h"
@@ -31,27 +33,65 @@ Result<std::unique_ptr<Workspace>> Workspace::Open(const registry::Registry& reg
   // refresh preflight reports a warehouse that cannot be written.
   auto routing = std::make_shared<fileio::RoutingFileIO>();
   routing->Register(fileio::Scheme::kLocal, std::make_shared<fileio::LocalFileIO>());
+  std::shared_ptr<fileio::s3::CredentialsProvider> s3_credentials;
   if (project.warehouse.is_s3) {
     // Static credentials from the registry or DATABOX_AWS_*; credentials vended by a REST
     // catalog are not wired into storage yet.
-    DATABOX_ASSIGN_OR_RETURN(auto credentials,
+    DATABOX_ASSIGN_OR_RETURN(s3_credentials,
                              fileio::s3::CredentialsFromSettings(project.warehouse.s3));
     DATABOX_ASSIGN_OR_RETURN(
         auto s3, fileio::s3::S3FileIO::Make(fileio::s3::OptionsFromSettings(project.warehouse.s3),
-                                            std::move(credentials)));
+                                            s3_credentials));
     routing->Register(fileio::Scheme::kS3, std::shared_ptr<fileio::FileIO>(std::move(s3)));
   }
   if (project.catalog.type == registry::CatalogType::kRest) {
     DATABOX_ASSIGN_OR_RETURN(auto options, catalog::rest::OptionsFromSettings(project.catalog));
     DATABOX_ASSIGN_OR_RETURN(auto rest, catalog::rest::RestCatalog::Open(std::move(options)));
-    return std::unique_ptr<Workspace>(new Workspace(&registry, routing, std::move(rest)));
+    return std::unique_ptr<Workspace>(
+        new Workspace(&registry, routing, std::move(rest), std::move(s3_credentials)));
   }
   catalog::sql::SqlCatalogOptions options;
   options.name = project.catalog.name;
   options.uri = project.catalog.uri;
   options.warehouse = project.warehouse.location;
   DATABOX_ASSIGN_OR_RETURN(auto sql_catalog, catalog::sql::SqlCatalog::Open(options, routing));
-  return std::unique_ptr<Workspace>(new Workspace(&registry, routing, std::move(sql_catalog)));
+  return std::unique_ptr<Workspace>(
+      new Workspace(&registry, routing, std::move(sql_catalog), std::move(s3_credentials)));
+}
+
+Status Workspace::PrepareDuckDbReads(duck::Connection& conn) const {
+  if (s3_credentials_ == nullptr) return Ok();
+  const fileio::s3::S3Options options =
+      fileio::s3::OptionsFromSettings(registry_->project.warehouse.s3);
+  DATABOX_ASSIGN_OR_RETURN(fileio::s3::Credentials credentials, s3_credentials_->Get());
+  DATABOX_RETURN_IF_ERROR(duck::LoadExtension(conn, "httpfs"));
+  // DuckDB wants the endpoint as host[:port] and TLS as a separate switch.
+  std::string endpoint = options.endpoint;
+  bool use_ssl = true;
+  if (endpoint.starts_with("http://")) {
+    endpoint = endpoint.substr(std::string_view("http://").size());
+    use_ssl = false;
+  } else if (endpoint.starts_with("https://")) {
+    endpoint = endpoint.substr(std::string_view("https://").size());
+  }
+  while (endpoint.ends_with('/')) endpoint.pop_back();
+  std::string sql = "CREATE OR REPLACE TEMPORARY SECRET databox_warehouse (TYPE s3, KEY_ID " +
+                    duck::QuoteLiteral(credentials.access_key_id) + ", SECRET " +
+                    duck::QuoteLiteral(credentials.secret_access_key) + ", REGION " +
+                    duck::QuoteLiteral(options.region) + ", URL_STYLE " +
+                    duck::QuoteLiteral(options.path_style ? "path" : "vhost") + ", USE_SSL " +
+                    (use_ssl ? "true" : "false");
+  if (!credentials.session_token.empty()) {
+    sql += ", SESSION_TOKEN " + duck::QuoteLiteral(credentials.session_token);
+  }
+  if (!endpoint.empty()) sql += ", ENDPOINT " + duck::QuoteLiteral(endpoint);
+  sql += ")";
+  if (auto created = conn.Execute(sql); !created) {
+    return MakeError(created.error().kind, "cannot give DuckDB access to the s3:// warehouse " +
+                                               registry_->project.warehouse.location + ": " +
+                                               created.error().message);
+  }
+  return Ok();
 }
 
 }  // namespace databox::load

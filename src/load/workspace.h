@@ -7,7 +7,9 @@
 
 #include "catalog/catalog.h"
 #include "common/error.h"
+#include "duck/connection.h"
 #include "fileio/file_io.h"
+#include "fileio/s3/credentials.h"
 #include "registry/model.h"
 
 namespace databox::load {
@@ -27,14 +29,26 @@ class Workspace {
   //! Root of the load packages: <state_dir>/loads.
   std::filesystem::path loads_dir() const { return state_dir() / "loads"; }
 
+  //! Lets a DuckDB connection read the warehouse's data files (read_parquet of table scans):
+  //! for an s3:// warehouse it LOADs httpfs from the project's extension directory and creates
+  //! a TEMPORARY S3 secret (endpoint, region, path style, the workspace's credentials) that
+  //! lives only in that connection's in-memory catalog; nothing for a local warehouse.
+  Status PrepareDuckDbReads(duck::Connection& conn) const;
+
  private:
   Workspace(const registry::Registry* registry, std::shared_ptr<fileio::FileIO> file_io,
-            std::unique_ptr<catalog::Catalog> catalog)
-      : registry_(registry), file_io_(std::move(file_io)), catalog_(std::move(catalog)) {}
+            std::unique_ptr<catalog::Catalog> catalog,
+            std::shared_ptr<fileio::s3::CredentialsProvider> s3_credentials)
+      : registry_(registry),
+        file_io_(std::move(file_io)),
+        catalog_(std::move(catalog)),
+        s3_credentials_(std::move(s3_credentials)) {}
 
   const registry::Registry* registry_;         //!< outlives the workspace
   std::shared_ptr<fileio::FileIO> file_io_;    //!< routes local paths (and s3:// later)
   std::unique_ptr<catalog::Catalog> catalog_;  //!< never null
+  //! The s3:// warehouse's credentials; null for a local warehouse.
+  std::shared_ptr<fileio::s3::CredentialsProvider> s3_credentials_;
 };
 
 }  // namespace databox::load

@@ -75,6 +75,8 @@ Status WithContext(Status status, const std::string& what) {
 Status BuildViewsFile(load::Workspace& workspace, const std::filesystem::path& path) {
   DATABOX_ASSIGN_OR_RETURN(auto db, duck::Database::Open(path.string(), {.threads = 1}));
   DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(db));
+  // CREATE VIEW binds read_parquet, which opens the (s3://) files.
+  DATABOX_RETURN_IF_ERROR(workspace.PrepareDuckDbReads(conn));
   DATABOX_RETURN_IF_ERROR(conn.Execute("BEGIN TRANSACTION"));
   for (const auto& source : workspace.registry().sources) {
     const std::string schema = duck::QuoteIdentifier(source.Namespace());
@@ -188,6 +190,7 @@ Result<Analytics> OpenAnalytics(load::Workspace& workspace) {
                                           " (is a transform running?): " + db.error().message);
   }
   DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(*db));
+  DATABOX_RETURN_IF_ERROR(workspace.PrepareDuckDbReads(conn));
   DATABOX_RETURN_IF_ERROR(
       WithContext(conn.Execute("ATTACH " + duck::QuoteLiteral(views.string()) + " AS " +
                                duck::QuoteIdentifier(registry.project.analytics.catalog_alias) +

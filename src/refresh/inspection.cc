@@ -42,6 +42,11 @@ std::vector<std::string> InspectSource(load::Workspace& ws, const registry::Sour
   auto read = status->ReadSql();
   auto db = duck::Database::Open("");
   auto conn = db ? duck::Connection::Open(*db) : std::unexpected(db.error());
+  if (conn) {
+    if (auto prepared = ws.PrepareDuckDbReads(*conn); !prepared) {
+      conn = std::unexpected(prepared.error());
+    }
+  }
   if (!read || !conn) {
     problems.push_back(ns + "._dlt_load_status cannot be read: " +
                        (!read ? read.error().message : conn.error().message));

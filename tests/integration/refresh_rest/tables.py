@@ -1,0 +1,103 @@
+"""Reads every raw_* table of a databox catalog with pyiceberg (not our code) and writes or
+compares a summary: per table its row count, column names and the sorted primary-key values
+declared in the registry ([[source.resource]] primary_key; child and system tables have none).
+
+usage: tables.py dump-sql CATALOG_SQLITE CATALOG_NAME OUT.json
+       tables.py dump-rest CATALOG_NAME OUT.json   (CATALOG_URI, S3_* from scripts/services)
+       tables.py compare EXPECTED.json ACTUAL.json
+A load-independent summary: _dlt_id/_dlt_load_id values and load times are not compared.
+Exits non-zero with a message on any failure.
+"""
+import json
+import os
+import sys
+import tomllib
+
+from pyiceberg.catalog.rest import RestCatalog
+from pyiceberg.catalog.sql import SqlCatalog
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REGISTRY = os.path.normpath(os.path.join(HERE, "../../../examples/databox/databox.toml"))
+
+
+def primary_keys():
+    """raw_<source>.<resource> -> primary key columns, from the example registry."""
+    with open(REGISTRY, "rb") as f:
+        registry = tomllib.load(f)
+    keys = {}
+    for source in registry.get("source", []):
+        for resource in source.get("resource", []):
+            pk = resource.get("primary_key")
+            if pk:
+                keys[f"raw_{source['name']}.{resource['name']}"] = [pk] if isinstance(pk, str) else pk
+    return keys
+
+
+def summarize(catalog):
+    keys = primary_keys()
+    out = {}
+    for (ns,) in catalog.list_namespaces():
+        if not ns.startswith("raw_"):
+            continue
+        for ident in catalog.list_tables(ns):
+            name = ".".join(ident)
+            arrow = catalog.load_table(ident).scan().to_arrow()
+            entry = {"rows": arrow.num_rows, "columns": sorted(arrow.column_names)}
+            if name in keys:
+                cols = [arrow.column(c).to_pylist() for c in keys[name]]
+                entry["keys"] = sorted(json.dumps(list(t), default=str) for t in zip(*cols))
+            if ident[-1] == "_dlt_load_status":
+                entry["statuses"] = sorted(set(arrow.column("status").to_pylist()))
+            out[name] = entry
+    if not out:
+        sys.exit("FAIL: the catalog holds no raw_* table")
+    return out
+
+
+def main():
+    mode = sys.argv[1]
+    if mode == "dump-sql":
+        db, name, path = sys.argv[2:5]
+        catalog = SqlCatalog(name, uri=f"sqlite:///{db}")
+    elif mode == "dump-rest":
+        name, path = sys.argv[2:4]
+        env = os.environ
+        catalog = RestCatalog(name, **{
+            "uri": env["CATALOG_URI"], "warehouse": name, "s3.endpoint": env["S3_ENDPOINT"],
+            "s3.access-key-id": env["S3_ACCESS_KEY_ID"], "s3.region": env["S3_REGION"],
+            "s3.secret-access-key": env["S3_SECRET_ACCESS_KEY"],
+            "s3.force-virtual-addressing": "false"})
+    elif mode == "compare":
+        want = json.load(open(sys.argv[2]))
+        got = json.load(open(sys.argv[3]))
+        problems = []
+        for table in sorted(set(want) | set(got)):
+            if table not in got:
+                problems.append(f"{table}: missing")
+            elif table not in want:
+                problems.append(f"{table}: unexpected")
+            else:
+                for field in sorted(set(want[table]) | set(got[table])):
+                    if want[table].get(field) != got[table].get(field):
+                        w, g = want[table].get(field), got[table].get(field)
+                        if isinstance(w, list) and isinstance(g, list) and len(w) > 5:
+                            w, g = f"{len(w)} values", f"{len(g)} values (differing)"
+                        problems.append(f"{table}.{field}: expected {w}, got {g}")
+        if problems:
+            sys.exit("FAIL: tables differ:\n  " + "\n  ".join(problems))
+        rows = sum(t["rows"] for t in got.values())
+        print(f"{len(got)} tables, {rows} rows: same counts, columns and keys")
+        return
+    else:
+        sys.exit(f"FAIL: unknown mode {mode}")
+    summary = summarize(catalog)
+    for table, entry in summary.items():
+        if table.endswith("._dlt_load_status") and entry.get("statuses") != [0]:
+            sys.exit(f"FAIL: {table} has statuses {entry.get('statuses')}, expected only 0")
+    with open(path, "w") as f:
+        json.dump(summary, f, indent=1, sort_keys=True)
+    print(f"pyiceberg read {len(summary)} tables ({sum(t['rows'] for t in summary.values())} rows)")
+
+
+if __name__ == "__main__":
+    main()
