@@ -5,14 +5,15 @@ the row count, and how many primary-key values occur more than once.
 
 usage: check_tables.py STATE_DIR NAMESPACE [TABLE=KEY1,KEY2 ...]
 Prints one JSON object: {"tables": {name: {"snapshot", "rows", "duplicate_keys", "keys"}}}
-("keys" only for tables given with columns: the rows of those columns, as JSON arrays, sorted). Exits 1 with a
-message on stderr when a table cannot be read.
+("keys" only for tables given with columns: the rows of those columns, as JSON arrays, sorted). A namespace that
+does not exist yet has no tables. Exits 1 with a message on stderr when a table cannot be read.
 """
 import json
 import sys
 from collections import Counter
 
 from pyiceberg.catalog.sql import SqlCatalog
+from pyiceberg.exceptions import NoSuchNamespaceError
 
 
 def main() -> int:
@@ -27,7 +28,11 @@ def main() -> int:
         warehouse=f"file://{state_dir}/warehouse",
     )
     result = {}
-    for identifier in catalog.list_tables(namespace):
+    try:
+        identifiers = catalog.list_tables(namespace)
+    except NoSuchNamespaceError:  # nothing committed yet
+        identifiers = []
+    for identifier in identifiers:
         name = identifier[-1]
         try:
             table = catalog.load_table(identifier)
