@@ -6,6 +6,8 @@ usage: tables.py dump-sql CATALOG_SQLITE CATALOG_NAME OUT.json
        tables.py dump-rest CATALOG_NAME OUT.json   (CATALOG_URI, S3_* from scripts/services)
        tables.py compare EXPECTED.json ACTUAL.json
 A load-independent summary: _dlt_id/_dlt_load_id values and load times are not compared.
+Both dumps also check, from the snapshots' databox.load-id, that no table's data for a load
+was committed after that load's _dlt_load_status row.
 Exits non-zero with a message on any failure.
 """
 import json
@@ -33,15 +35,33 @@ def primary_keys():
     return keys
 
 
+def check_status_committed_last(ns, committed_at):
+    """committed_at: table -> {load id: snapshot timestamp}. A load's _dlt_load_status row must
+    not land before any of that load's data (ties allowed: millisecond timestamps)."""
+    status = committed_at.get("_dlt_load_status", {})
+    if not status:
+        sys.exit(f"FAIL: {ns}._dlt_load_status has no snapshot with a databox.load-id")
+    for table, loads in committed_at.items():
+        for load_id, ts in loads.items():
+            if load_id in status and ts > status[load_id]:
+                sys.exit(f"FAIL: {ns}.{table} committed load {load_id} at {ts}, after its "
+                         f"_dlt_load_status row ({status[load_id]})")
+
+
 def summarize(catalog):
     keys = primary_keys()
     out = {}
     for (ns,) in catalog.list_namespaces():
         if not ns.startswith("raw_"):
             continue
+        committed_at = {}
         for ident in catalog.list_tables(ns):
             name = ".".join(ident)
-            arrow = catalog.load_table(ident).scan().to_arrow()
+            table = catalog.load_table(ident)
+            committed_at[ident[-1]] = {
+                s.summary["databox.load-id"]: s.timestamp_ms for s in table.snapshots()
+                if s.summary is not None and "databox.load-id" in s.summary.additional_properties}
+            arrow = table.scan().to_arrow()
             entry = {"rows": arrow.num_rows, "columns": sorted(arrow.column_names)}
             if name in keys:
                 cols = [arrow.column(c).to_pylist() for c in keys[name]]
@@ -49,6 +69,7 @@ def summarize(catalog):
             if ident[-1] == "_dlt_load_status":
                 entry["statuses"] = sorted(set(arrow.column("status").to_pylist()))
             out[name] = entry
+        check_status_committed_last(ns, committed_at)
     if not out:
         sys.exit("FAIL: the catalog holds no raw_* table")
     return out
