@@ -170,6 +170,14 @@ TEST(DataboxBinary, CatalogBootstrapWithoutPolarisSaysSoAndShowsNoCredential) {
   EXPECT_TRUE(Contains(r.err, "no Polaris management API at http://127.0.0.1:1/api/management/v1"))
       << r.err;
   EXPECT_FALSE(Contains(r.err + r.out, secret));
+
+  // Without --management-uri it sits beside the catalog API: <root>/api/catalog ->
+  // <root>/api/management/v1 (the example's catalog is http://127.0.0.1:8181/api/catalog).
+  auto derived = RunDatabox(
+      {"--config", example, "catalog", "bootstrap"},
+      {"POLARIS_CREDENTIAL=root:" + secret, "AWS_ACCESS_KEY_ID=k", "AWS_SECRET_ACCESS_KEY=s"});
+  EXPECT_TRUE(Contains(derived.err, "http://127.0.0.1:8181/api/management/v1")) << derived.err;
+  EXPECT_FALSE(Contains(derived.err + derived.out, secret));
 }
 
 }  // namespace
