@@ -72,7 +72,8 @@ TEST_F(WorkspaceDuckDbTest, LocalWarehouseGetsNoSecret) {
 TEST_F(WorkspaceDuckDbTest, S3WarehouseGetsATemporaryPathStyleSecretForItsEndpoint) {
   UseS3("http://127.0.0.1:9000/");
   duck::Connection conn = Prepared();
-  auto secrets = conn.Query("SELECT type, persistent, storage, secret_string FROM duckdb_secrets()");
+  auto secrets =
+      conn.Query("SELECT type, persistent, storage, secret_string FROM duckdb_secrets()");
   ASSERT_TRUE(secrets.has_value()) << secrets.error().ToString();
   ASSERT_EQ(secrets->row_count(), 1u);
   EXPECT_EQ(secrets->GetString(0, 0).value(), "s3");
