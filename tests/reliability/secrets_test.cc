@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <regex>
 #include <string>
 #include <vector>
@@ -67,6 +69,36 @@ void ExpectNoSecretInFiles(const Workspace& ws, int& leaks) {
         ADD_FAILURE() << s.env << " leaked into " << file;
       }
     }
+  }
+}
+
+//! Text columns of every DuckDB file below the state folder, searched by DuckDB itself (stored
+//! strings are compressed, so the byte search of the files does not see them).
+void ExpectNoSecretInDuckdbTables(const Workspace& ws, int& leaks) {
+  std::string command =
+      "'" DATABOX_VENV_DIR "/bin/python' '" DATABOX_SOURCE_DIR "/tests/reliability/scan_duckdb.py'";
+  int databases = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(ws.state_dir())) {
+    if (entry.path().extension() != ".duckdb") continue;
+    command += " '" + entry.path().string() + "'";
+    ++databases;
+  }
+  ASSERT_GE(databases, 2) << "analytics and raw-views databases";
+  command += " --";
+  for (const auto& s : kSecrets) command += " '" + s.value + "'";
+  command += " 2>&1";
+  std::string out;
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  char buffer[4096];
+  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  ASSERT_EQ(pclose(pipe), 0) << out;
+  std::cout << "secrets: " << out;
+  ASSERT_TRUE(Contains(out, "scanned ")) << out;
+  ASSERT_FALSE(Contains(out, "scanned 0 columns")) << out;
+  if (Contains(out, " contains ")) {
+    ++leaks;
+    ADD_FAILURE() << "a secret is stored in a DuckDB table:\n" << out;
   }
 }
 
@@ -135,6 +167,7 @@ TEST_F(Secrets, FullRefreshAndAFailedRefreshWriteNoSecretAnywhere) {
   EXPECT_TRUE(Contains(history, "xeno_canto")) << history;
   ExpectNoSecret(history, "runs.jsonl", leaks_);
   ExpectNoSecretInFiles(ws, leaks_);
+  ExpectNoSecretInDuckdbTables(ws, leaks_);
 
   // The run history holds error texts: only the owner may read it.
   struct stat st {};
