@@ -3,7 +3,8 @@
 // tests/data/bad_input through a replay cassette and runs `databox run faulty`. A fault must end
 // in a clear error naming source, resource and the redacted request, or in the documented
 // lenient result (docs/reliability.md); never a crash, and never a partial commit: on failure
-// no table of raw_faulty moves to a new metadata file and _dlt_load_status gains no row.
+// no table of raw_faulty moves to a new metadata file (not even `notes`, extracted before the
+// fault with new valid content) and _dlt_load_status gains no row.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -40,8 +41,24 @@ Interaction Page(int page, std::string body, int status = 200) {
   return Respond(FaultyItemsUri(page), std::move(body), status);
 }
 
+// A resource extracted before `items`: in the faulty run it receives new, valid content, so a
+// partial commit would show as a new snapshot of `notes`.
+constexpr char kNotesResource[] = R"(
+[[source.resource]]
+name = "notes"
+path = "/notes"
+records_path = "results"
+primary_key = ["id"]
+write_disposition = "merge"
+)";
+
+Interaction Notes(const std::string& text) {
+  return Respond("https://faulty.example.test/api/notes",
+                 R"({"results":[{"id":1,"text":")" + text + R"("}]})");
+}
+
 std::vector<Interaction> Baseline() {
-  return {Page(1, ReadTestData("bad_input/baseline_page1.json")),
+  return {Notes("v1"), Page(1, ReadTestData("bad_input/baseline_page1.json")),
           Page(2, ReadTestData("bad_input/baseline_page2.json"))};
 }
 
@@ -179,15 +196,17 @@ class BadInput : public ::testing::TestWithParam<Case> {
 TEST_P(BadInput, FailsCleanlyOrLoadsTheDocumentedResultAndNeverCommitsPartially) {
   const Case& c = GetParam();
   Workspace ws("bad_" + c.name);
-  ws.WriteRegistry(FaultySourceToml());
+  ws.WriteRegistry(FaultySourceToml("", "", kNotesResource));
   ws.WriteCassette("faulty", Baseline());
   RunResult baseline = Run(ws);
   ASSERT_EQ(baseline.exit_code, 0) << baseline.out << baseline.err;
   const auto before = ws.Tables("raw_faulty");
-  ASSERT_EQ(before.size(), 3u) << "items, _dlt_loads, _dlt_load_status";
+  ASSERT_EQ(before.size(), 4u) << "notes, items, _dlt_loads, _dlt_load_status";
   ASSERT_EQ(Scalar(ws, "SELECT count(*) FROM polaris_aws.raw_faulty._dlt_load_status"), "1");
 
-  ws.WriteCassette("faulty", c.pages());
+  std::vector<Interaction> pages = c.pages();
+  pages.push_back(Notes("v2"));
+  ws.WriteCassette("faulty", pages);
   RunResult r = Run(ws);
   const std::string all = r.out + r.err;
   // exit_code -1 means the process died from a signal (a crash).
@@ -198,6 +217,7 @@ TEST_P(BadInput, FailsCleanlyOrLoadsTheDocumentedResultAndNeverCommitsPartially)
   if (c.expect == Expect::kLenient) {
     EXPECT_EQ(r.exit_code, 0) << all;
     EXPECT_EQ(Scalar(ws, "SELECT count(*) FROM polaris_aws.raw_faulty._dlt_load_status"), "2");
+    EXPECT_EQ(Scalar(ws, "SELECT text FROM polaris_aws.raw_faulty.notes"), "v2");
     if (c.check) c.check(ws);
     return;
   }
@@ -215,6 +235,7 @@ TEST_P(BadInput, FailsCleanlyOrLoadsTheDocumentedResultAndNeverCommitsPartially)
   EXPECT_EQ(ws.Tables("raw_faulty"), before);
   EXPECT_EQ(Scalar(ws, "SELECT count(*) FROM polaris_aws.raw_faulty._dlt_load_status"), "1");
   EXPECT_EQ(Scalar(ws, "SELECT count(*) FROM polaris_aws.raw_faulty.items"), "3");
+  EXPECT_EQ(Scalar(ws, "SELECT text FROM polaris_aws.raw_faulty.notes"), "v1");
   // The failure is recorded in the run history, redacted.
   const std::string history = cli::testing::Slurp(ws.state_dir() / "runs.jsonl");
   EXPECT_TRUE(Contains(history, "\"failed\"")) << history;

@@ -242,7 +242,8 @@ std::optional<std::vector<std::string>> Workspace::QueryRows(const std::string& 
   return rows;
 }
 
-std::string FaultySourceToml(const std::string& transform, const std::string& extra_resources) {
+std::string FaultySourceToml(const std::string& transform, const std::string& extra_resources,
+                             const std::string& leading_resources) {
   std::string toml = R"(
 [[source]]
 name = "faulty"
@@ -258,7 +259,8 @@ backoff_max_s = 0.02
 type = "query"
 name = "key"
 secret = "${FAULTY_API_KEY}"
-
+)" + leading_resources +
+                     R"(
 [[source.resource]]
 name = "items"
 path = "/items"

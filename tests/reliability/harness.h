@@ -89,11 +89,13 @@ class Workspace {
   fs::path dir_;
 };
 
-//! Registry text of the test-only source `faulty`: one paginated JSON resource `items`
-//! (page_number, 2 per page, merge on `id`, merge_duplicates = "reject"), query-param auth
-//! from ${FAULTY_API_KEY}, 2 retries with millisecond backoff, and `extra_resources` appended.
+//! Registry text of the test-only source `faulty`: `leading_resources` first, then one
+//! paginated JSON resource `items` (page_number, 2 per page, merge on `id`,
+//! merge_duplicates = "reject", optional `transform`), then `extra_resources`; query-param auth
+//! from ${FAULTY_API_KEY}, 2 retries with millisecond backoff.
 std::string FaultySourceToml(const std::string& transform = "",
-                             const std::string& extra_resources = "");
+                             const std::string& extra_resources = "",
+                             const std::string& leading_resources = "");
 
 //! Counts faults per category and prints the summary table when the test program ends.
 struct Tally {
