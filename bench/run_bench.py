@@ -146,6 +146,8 @@ def main() -> None:
     ap.add_argument("--only", default="a,b,c,d,e")
     ap.add_argument("--out", default=os.path.join(BENCH, "results", "latest.md"))
     ap.add_argument("--tmp", default=None, help="folder for inputs and warehouses")
+    ap.add_argument("--databox", default=None,
+                    help="databox binary for (d) (default: build it in build-bench)")
     args = ap.parse_args()
     q = 1 if args.quick else 0
     only = set(args.only.split(","))
@@ -281,7 +283,7 @@ def main() -> None:
 
     if "d" in only:
         report.add("## (d) Refresh of the six recorded sources", "")
-        refresh(report, runs, tmp, commands)
+        refresh(report, runs, tmp, commands, args.databox)
 
     if "e" in only:
         report.add("## (e) Growth: nested NDJSON at 0.25x, 1x, 4x", "")
@@ -338,14 +340,15 @@ def main() -> None:
     log(f"wrote {os.path.relpath(args.out, ROOT)}")
 
 
-def refresh(report: Report, runs: int, tmp: str, commands: list) -> None:
-    binary = os.path.join(BUILD, "src", "cli", "databox")
-    try:
-        build(["databox"])
-    except subprocess.CalledProcessError:
-        report.add("Not measured: the `databox` binary did not build.", "")
-        report.target("(d) concurrent wall <= 0.6x sequential", "not measured", None)
-        return
+def refresh(report: Report, runs: int, tmp: str, commands: list, binary=None) -> None:
+    if binary is None:
+        binary = os.path.join(BUILD, "src", "cli", "databox")
+        try:
+            build(["databox"])
+        except subprocess.CalledProcessError:
+            report.add("Not measured: the `databox` binary did not build.", "")
+            report.target("(d) concurrent wall <= 0.6x sequential", "not measured", None)
+            return
     help_text = subprocess.run([binary, "refresh", "--help"], capture_output=True, text=True)
     if "skip-transform" not in help_text.stdout + help_text.stderr:
         report.add("Not measured: this build's `databox refresh` has no `--skip-transform` yet.", "")
