@@ -241,6 +241,21 @@ TEST_P(BadInput, FailsCleanlyOrLoadsTheDocumentedResultAndNeverCommitsPartially)
   EXPECT_TRUE(Contains(history, "\"failed\"")) << history;
 }
 
+// KNOWN BUG (finding of issue #8, disabled so the suite stays green; run with
+// --gtest_also_run_disabled_tests): records with lists nested 1,000 deep fail in staging with
+// "cannot create staging folder" for a child table whose 1,000-level name exceeds a file name;
+// the error names source and table but not the resource. Expected: the normalizer bounds child
+// table nesting (dlt's max_table_nesting) or shortens the name, or at least the error names
+// the resource.
+TEST(BadInputKnownBug, DISABLED_ArraysNested1000DeepFailWithTheResourceNamed) {
+  Workspace ws("bad_known_bug_deep_arrays");
+  ws.WriteRegistry(FaultySourceToml());
+  const std::string deep = std::string(1000, '[') + std::string(1000, ']');
+  ws.WriteCassette("faulty", {Page(1, R"({"results":[{"id":1,"deep":)" + deep + "}]}")});
+  RunResult r = ws.Databox({"run", "faulty"}, {"FAULTY_API_KEY=k"});
+  EXPECT_TRUE(r.exit_code == 0 || Contains(r.err, "resource items")) << r.err;
+}
+
 INSTANTIATE_TEST_SUITE_P(Corpus, BadInput, ::testing::ValuesIn(Cases()),
                          [](const auto& param_info) { return param_info.param.name; });
 
