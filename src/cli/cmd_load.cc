@@ -70,17 +70,8 @@ int RunOne(const GlobalOptions& global, const ParsedArgs& args) {
   run.source = name;
   run.started_at = record.started_at;
   auto loaded = load::LoadSource(*session->workspace, *source, options);
-  if (loaded) {
-    run.status = "ok";
-    run.load_id = loaded->load_id;
-    run.rows = loaded->rows_loaded;
-    for (const auto& t : loaded->tables) {
-      if (t.snapshot_id) run.snapshots[t.table] = *t.snapshot_id;
-    }
-    (void)refresh::RefreshRawViews(*session->workspace);
-  } else {
-    run.error = loaded.error().message;
-  }
+  refresh::RecordLoadOutcome(loaded, "load", run);
+  if (loaded) (void)refresh::RefreshRawViews(*session->workspace);
   record.sources.push_back(run);
   record.finished_at = refresh::NowIso();
   record.exit_code = loaded ? kExitOk : kExitRunFailed;

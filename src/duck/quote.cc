@@ -21,13 +21,25 @@ std::string QuoteIdentifier(std::string_view name) { return Quote(name, '"'); }
 
 std::string QuoteLiteral(std::string_view text) { return Quote(text, '\''); }
 
-std::string QuoteStringList(std::span<const std::string> items) {
+namespace {
+
+std::string JoinQuoted(std::span<const std::string> items, std::string (*quote)(std::string_view)) {
   std::string out;
   for (const auto& item : items) {
     if (!out.empty()) out += ", ";
-    out += QuoteLiteral(item);
+    out += quote(item);
   }
   return out;
+}
+
+}  // namespace
+
+std::string QuoteIdentifierList(std::span<const std::string> names) {
+  return JoinQuoted(names, QuoteIdentifier);
+}
+
+std::string QuoteStringList(std::span<const std::string> items) {
+  return JoinQuoted(items, QuoteLiteral);
 }
 
 }  // namespace databox::duck

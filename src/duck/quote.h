@@ -15,6 +15,9 @@ std::string QuoteIdentifier(std::string_view name);
 //! are not special in DuckDB literals. Safe for any NUL-free input.
 std::string QuoteLiteral(std::string_view text);
 
+//! Comma-separated identifiers: [a, b"c] -> "a", "b""c" (for column lists).
+std::string QuoteIdentifierList(std::span<const std::string> names);
+
 //! Comma-separated literals: ['a', 'b'] -> 'a', 'b' (for IN lists and list literals).
 std::string QuoteStringList(std::span<const std::string> items);
 

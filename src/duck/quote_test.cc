@@ -19,6 +19,9 @@ TEST(QuoteTest, DoublesTheQuoteCharacter) {
   std::vector<std::string> items = {"a", "b'c"};
   EXPECT_EQ(QuoteStringList(items), "'a', 'b''c'");
   EXPECT_EQ(QuoteStringList({}), "");
+  std::vector<std::string> names = {"a", "b\"c"};
+  EXPECT_EQ(QuoteIdentifierList(names), "\"a\", \"b\"\"c\"");
+  EXPECT_EQ(QuoteIdentifierList({}), "");
 }
 
 TEST(QuoteTest, HostileNamesWorkInRealStatements) {

@@ -218,15 +218,6 @@ Status SourceLoad::NormalizeAndStage() {
   return DeduplicateMergeBatches();
 }
 
-std::string KeyList(const std::vector<std::string>& keys) {
-  std::string out;
-  for (const auto& k : keys) {
-    if (!out.empty()) out += ", ";
-    out += QuoteIdentifier(k);
-  }
-  return out;
-}
-
 // A merge batch must not hold a key twice: keep the last (or first) record per key, or fail,
 // as the resource's merge_duplicates says; child rows of dropped records go with them.
 Status SourceLoad::DeduplicateMergeBatches() {
@@ -236,7 +227,7 @@ Status SourceLoad::DeduplicateMergeBatches() {
     }
     auto staged = staging_->tables().find(resource.name);
     if (staged == staging_->tables().end()) continue;
-    const std::string keys = KeyList(resource.primary_key);
+    const std::string keys = duck::QuoteIdentifierList(resource.primary_key);
     const std::string relation = staged->second.relation;
     if (resource.merge_duplicates == registry::DuplicatePolicy::kReject) {
       DATABOX_ASSIGN_OR_RETURN(
@@ -350,7 +341,7 @@ Status SourceLoad::PlanTable(const std::string& table_name, const StagedTable& s
         DATABOX_ASSIGN_OR_RETURN(auto root_table,
                                  iceberg::Table::Load(ws_.catalog(), ws_.file_io(), Ident(root)));
         DATABOX_ASSIGN_OR_RETURN(std::string root_rows, root_table.ReadSql());
-        const std::string keys = KeyList(resource.primary_key);
+        const std::string keys = duck::QuoteIdentifierList(resource.primary_key);
         const std::string predicate = "_dlt_root_id IN (SELECT _dlt_id FROM (" + root_rows +
                                       ") WHERE (" + keys + ") IN (SELECT (" + keys + ") FROM " +
                                       merge_rows_.at(root) + "))";

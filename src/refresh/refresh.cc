@@ -39,6 +39,23 @@ Result<std::vector<const registry::Source*>> EligibleSources(
   return out;
 }
 
+void RecordLoadOutcome(const Result<load::SourceLoadResult>& loaded,
+                       const std::string& failed_phase, SourceRun& run) {
+  if (!loaded) {
+    run.status = "failed";
+    run.phase = failed_phase;
+    run.error = loaded.error().message;
+    return;
+  }
+  run.status = "ok";
+  run.load_id = loaded->load_id;
+  run.rows = loaded->rows_loaded;
+  run.notes = loaded->notes;
+  for (const auto& t : loaded->tables) {
+    if (t.snapshot_id) run.snapshots[t.table] = *t.snapshot_id;
+  }
+}
+
 namespace {
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
@@ -103,19 +120,7 @@ Result<RefreshOutcome> RunRefresh(load::Workspace& workspace, const RefreshOptio
       };
       auto loaded = load::LoadSource(workspace, source, load_options);
       run.seconds = SecondsSince(start);
-      if (loaded) {
-        run.status = "ok";
-        run.load_id = loaded->load_id;
-        run.rows = loaded->rows_loaded;
-        run.notes = loaded->notes;
-        for (const auto& t : loaded->tables) {
-          if (t.snapshot_id) run.snapshots[t.table] = *t.snapshot_id;
-        }
-      } else {
-        run.status = "failed";
-        run.phase = phase;
-        run.error = loaded.error().message;
-      }
+      RecordLoadOutcome(loaded, phase, run);
       emit("SOURCE_END source=" + source.name + " at=" + NowIso() +
            " status=" + (loaded ? "0" : "1") + " seconds=" + Fixed3(run.seconds));
     }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "load/source_load.h"
 #include "load/workspace.h"
 #include "refresh/run_history.h"
 
@@ -36,6 +37,11 @@ struct RefreshOutcome {
 //! kConfig errors say how to run an explicit-only source instead.
 Result<std::vector<const registry::Source*>> EligibleSources(const registry::Registry& registry,
                                                              const std::vector<std::string>& named);
+
+//! Records the outcome of one source load in `run`: status, load id, rows, notes and new
+//! snapshots when it succeeded; `failed_phase` and the (redacted on write) error otherwise.
+void RecordLoadOutcome(const Result<load::SourceLoadResult>& loaded,
+                       const std::string& failed_phase, SourceRun& run);
 
 //! Runs the refresh. Errors are usage errors only (a named source that is not eligible);
 //! everything else is reported in the outcome.
