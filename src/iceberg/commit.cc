@@ -6,6 +6,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "common/failpoint.h"
 #include "iceberg/snapshot_producer.h"
 
 namespace databox::iceberg {
@@ -163,7 +164,10 @@ Result<std::vector<catalog::LoadedTable>> CommitChanges(catalog::Catalog& catalo
     } else {
       outcome = catalog.CommitTransaction(commits);
     }
-    if (outcome) return finish(std::move(*outcome));
+    if (outcome) {
+      Failpoint("after-catalog-swap");
+      return finish(std::move(*outcome));
+    }
 
     const Error error = outcome.error();
     const bool out_of_budget =

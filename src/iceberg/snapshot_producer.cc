@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/failpoint.h"
 #include "fileio/location.h"
 #include "iceberg/manifest_list.h"
 
@@ -240,6 +241,7 @@ Result<ProducedSnapshot> SnapshotProducer::Produce(const TableMetadata& base) {
   DATABOX_ASSIGN_OR_RETURN(std::string list_bytes, WriteManifestList(produced, list_options));
   DATABOX_RETURN_IF_ERROR(io_->WriteNew(list_location, list_bytes));
   out.attempt_files.push_back(list_location);
+  Failpoint("after-manifest-write");
   snapshot.manifest_list = list_location;
 
   SnapshotRef ref = SnapshotRef::Branch(snapshot_id);
