@@ -6,6 +6,7 @@
 #include <set>
 
 #include "catalog/rest/rest_catalog.h"
+#include "common/failpoint.h"
 #include "common/redact.h"
 #include "duck/database.h"
 #include "duck/quote.h"
@@ -411,8 +412,10 @@ Status SourceLoad::Commit() {
       return std::unexpected(planned.error().WithContext("source " + source_.name + ", table " +
                                                          RawNamespace(source_) + "." + table_name));
     }
+    Failpoint("after-data-files");
   }
   DATABOX_RETURN_IF_ERROR(PlanSystemTables());
+  Failpoint("after-data-files");
   Report("commit", "");
   if (dynamic_cast<catalog::rest::RestCatalog*>(&ws_.catalog()) != nullptr) {
     DATABOX_RETURN_IF_ERROR(CommitRest());
@@ -484,9 +487,11 @@ Result<SourceLoadResult> SourceLoad::Run() {
   if (!options_.resume) {
     if (auto extracted = Extract(); !extracted) return fail(extracted.error());
     DATABOX_RETURN_IF_ERROR(package_->SetState(PackageState::kExtracted));
+    Failpoint("after-extract");
   }
   if (auto staged = NormalizeAndStage(); !staged) return fail(staged.error());
   if (auto committed = Commit(); !committed) return fail(committed.error());
+  Failpoint("before-package-committed");
   DATABOX_RETURN_IF_ERROR(package_->SetState(PackageState::kCommitted));
   return result_;
 }

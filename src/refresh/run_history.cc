@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "common/failpoint.h"
 #include "common/redact.h"
 
 namespace databox::refresh {
@@ -92,6 +93,7 @@ Result<RunRecord> RunRecord::FromJson(const nlohmann::json& json) {
 }
 
 Status RunHistory::Append(const RunRecord& record) const {
+  Failpoint("before-run-history");
   std::error_code ec;
   std::filesystem::create_directories(path_.parent_path(), ec);
   const std::string line = record.ToJson().dump() + "\n";

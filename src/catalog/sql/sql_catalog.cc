@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "catalog/metadata_files.h"
+#include "common/failpoint.h"
 #include "fileio/location.h"
 #include "iceberg/metadata_json.h"
 
@@ -181,6 +182,7 @@ Result<SqlCatalog::Staged> SqlCatalog::Stage(const TableCommit& commit) {
 
 Result<LoadedTable> SqlCatalog::CommitTable(const TableCommit& commit) {
   DATABOX_ASSIGN_OR_RETURN(Staged staged, Stage(commit));
+  Failpoint("before-catalog-swap");
   std::lock_guard lock(store_mutex_);
   DATABOX_RETURN_IF_ERROR(store_->SwapMetadataLocation(staged.swap));
   return std::move(staged.result);
@@ -204,6 +206,7 @@ Result<std::vector<LoadedTable>> SqlCatalog::CommitTransaction(
     swaps.push_back(std::move(staged.swap));
     results.push_back(std::move(staged.result));
   }
+  Failpoint("before-catalog-swap");
   std::lock_guard lock(store_mutex_);
   DATABOX_RETURN_IF_ERROR(store_->SwapMetadataLocations(swaps));
   return results;
