@@ -1,7 +1,10 @@
 #include "harness.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -168,6 +171,63 @@ ReaderView ReadWithPyiceberg(const fs::path& state_dir, const std::string& ns,
   view.tables = parsed["tables"];
   view.error.clear();
   return view;
+}
+
+PyicebergServer::PyicebergServer()
+    : err_(fs::temp_directory_path() /
+           ("databox_reliability_" + std::to_string(getpid()) + "_check_tables.err")) {
+  signal(SIGPIPE, SIG_IGN);  // a dead reader is reported by Ask, not by killing the test
+  int in[2], out[2];
+  if (pipe(in) != 0 || pipe(out) != 0) return;
+  const std::string python = DATABOX_VENV_DIR "/bin/python";
+  const std::string script =
+      (fs::path(DATABOX_SOURCE_DIR) / "tests/reliability/check_tables.py").string();
+  pid_ = fork();
+  if (pid_ == 0) {
+    dup2(in[0], 0);
+    dup2(out[1], 1);
+    const int err = open(err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (err >= 0) dup2(err, 2);
+    for (int fd : {in[0], in[1], out[0], out[1]}) close(fd);
+    execl(python.c_str(), python.c_str(), script.c_str(), "--serve", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(in[0]);
+  close(out[1]);
+  to_ = in[1];
+  from_ = fdopen(out[0], "r");
+}
+
+PyicebergServer::~PyicebergServer() {
+  if (to_ >= 0) close(to_);
+  if (from_ != nullptr) fclose(from_);
+  if (pid_ > 0) waitpid(pid_, nullptr, 0);
+  std::error_code ignored;
+  fs::remove(err_, ignored);
+}
+
+nlohmann::json PyicebergServer::Ask(const nlohmann::json& request) {
+  auto failed = [&](const std::string& what) {
+    return nlohmann::json{{"error", what + ": " + cli::testing::Slurp(err_)}};
+  };
+  if (pid_ <= 0 || from_ == nullptr) return failed("cannot start check_tables.py --serve");
+  const std::string line = request.dump() + "\n";
+  for (std::size_t done = 0; done < line.size();) {
+    const ssize_t n = write(to_, line.data() + done, line.size() - done);
+    if (n <= 0) return failed("check_tables.py --serve is gone");
+    done += static_cast<std::size_t>(n);
+  }
+  std::string answer;
+  char buffer[65536];
+  while (answer.empty() || answer.back() != '\n') {
+    if (fgets(buffer, sizeof buffer, from_) == nullptr) {
+      return failed("check_tables.py --serve ended without an answer");
+    }
+    answer += buffer;
+  }
+  const auto parsed = nlohmann::json::parse(answer, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) return failed("check_tables.py --serve printed no JSON: " + answer);
+  return parsed;
 }
 
 Workspace::Workspace(const std::string& name)

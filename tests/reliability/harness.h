@@ -4,6 +4,7 @@
 #pragma once
 
 #include <sqlite3.h>
+#include <sys/types.h>
 
 #include <filesystem>
 #include <map>
@@ -52,6 +53,26 @@ struct ReaderView {
 };
 ReaderView ReadWithPyiceberg(const fs::path& state_dir, const std::string& ns,
                              const std::vector<std::string>& columns = {});
+
+//! A long-lived `check_tables.py --serve` (pyiceberg): starting Python costs seconds on a busy
+//! machine, so tests that read tables after every run ask one process. Request and answer
+//! formats: the script's docstring.
+class PyicebergServer {
+ public:
+  PyicebergServer();
+  ~PyicebergServer();
+  PyicebergServer(const PyicebergServer&) = delete;
+  PyicebergServer& operator=(const PyicebergServer&) = delete;
+
+  //! One request; {"error": text} when the reader failed or the process is gone.
+  nlohmann::json Ask(const nlohmann::json& request);
+
+ private:
+  pid_t pid_ = -1;
+  int to_ = -1;           //!< the script's stdin
+  FILE* from_ = nullptr;  //!< the script's stdout
+  fs::path err_;          //!< the script's stderr, quoted when it dies
+};
 
 //! Regular files below `root` (symlinks not followed) whose bytes contain `needle`, skipping
 //! paths in `except`.
