@@ -21,14 +21,22 @@ std::string_view TrimSpace(std::string_view s) {
   return s;
 }
 
-bool IsWide(const Json& v) {
-  return v.is_number_unsigned() &&
-         v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+std::string IntegerText(const Scalar& v) {
+  return v.kind == ScalarKind::kWide ? std::to_string(v.wide) : std::to_string(v.int64);
 }
 
-std::string IntegerText(const Json& v) {
-  return v.is_number_unsigned() ? std::to_string(v.get<uint64_t>())
-                                : std::to_string(v.get<int64_t>());
+//! A numeric Scalar as a double, or nullopt for strings, bools and composites.
+std::optional<double> NumberAsDouble(const Scalar& v) {
+  switch (v.kind) {
+    case ScalarKind::kInt64:
+      return static_cast<double>(v.int64);
+    case ScalarKind::kWide:
+      return static_cast<double>(v.wide);
+    case ScalarKind::kDouble:
+      return v.real;
+    default:
+      return std::nullopt;
+  }
 }
 
 std::optional<int64_t> ParseInt(std::string_view text) {
@@ -148,11 +156,6 @@ std::optional<int64_t> SecondsToMicros(double seconds) {
   return static_cast<int64_t>(micros);
 }
 
-std::optional<double> NumberAsDouble(const Json& v) {
-  if (v.is_number()) return v.get<double>();
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::string PythonFloatText(double value) {
@@ -182,61 +185,95 @@ std::string PythonFloatText(double value) {
   return out;
 }
 
-DataType ValueType(const Json& value) {
-  if (value.is_string()) return DataType::kText;
-  if (value.is_boolean()) return DataType::kBool;
-  if (value.is_number_float()) return DataType::kDouble;
-  if (value.is_number_integer()) return IsWide(value) ? DataType::kWei : DataType::kBigint;
+Scalar ScalarOf(const Json& value, std::string& composite_text) {
+  Scalar out;
+  if (value.is_string()) {
+    out.kind = ScalarKind::kString;
+    out.text = value.get_ref<const std::string&>();
+  } else if (value.is_boolean()) {
+    out.kind = ScalarKind::kBool;
+    out.boolean = value.get<bool>();
+  } else if (value.is_number_float()) {
+    out.kind = ScalarKind::kDouble;
+    out.real = value.get<double>();
+  } else if (value.is_number_unsigned() &&
+             value.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    out.kind = ScalarKind::kWide;
+    out.wide = value.get<uint64_t>();
+  } else if (value.is_number_integer()) {
+    out.kind = ScalarKind::kInt64;
+    out.int64 = value.get<int64_t>();
+  } else {
+    out.kind = ScalarKind::kComposite;
+    composite_text = value.dump();
+    out.text = composite_text;
+  }
+  return out;
+}
+
+DataType ValueType(const Scalar& value) {
+  switch (value.kind) {
+    case ScalarKind::kString:
+      return DataType::kText;
+    case ScalarKind::kBool:
+      return DataType::kBool;
+    case ScalarKind::kDouble:
+      return DataType::kDouble;
+    case ScalarKind::kInt64:
+      return DataType::kBigint;
+    case ScalarKind::kWide:
+      return DataType::kWei;
+    case ScalarKind::kComposite:
+      return DataType::kJson;
+  }
   return DataType::kJson;
 }
 
-DataType InferType(const Json& value) {
-  if (value.is_string() && IsIsoTimestamp(value.get_ref<const std::string&>())) {
-    return DataType::kTimestamp;
-  }
+DataType InferType(const Scalar& value) {
+  if (value.kind == ScalarKind::kString && IsIsoTimestamp(value.text)) return DataType::kTimestamp;
   return ValueType(value);
 }
 
-std::optional<Cell> Coerce(DataType to, const Json& value) {
+std::optional<Cell> Coerce(DataType to, const Scalar& value) {
   const DataType from = ValueType(value);
-  const std::string* text = value.is_string() ? &value.get_ref<const std::string&>() : nullptr;
+  const std::string_view* text = value.kind == ScalarKind::kString ? &value.text : nullptr;
+  const bool is_number = value.kind == ScalarKind::kInt64 || value.kind == ScalarKind::kWide ||
+                         value.kind == ScalarKind::kDouble;
   switch (to) {
     case DataType::kText:
-      if (text) return Cell(*text);
-      if (from == DataType::kBool) return Cell(std::string(value.get<bool>() ? "True" : "False"));
+      if (text) return Cell(std::string(*text));
+      if (from == DataType::kBool) return Cell(std::string(value.boolean ? "True" : "False"));
       if (from == DataType::kBigint || from == DataType::kWei) return Cell(IntegerText(value));
-      if (from == DataType::kDouble) return Cell(PythonFloatText(value.get<double>()));
-      return Cell(value.dump());
+      if (from == DataType::kDouble) return Cell(PythonFloatText(value.real));
+      return Cell(std::string(value.text));
     case DataType::kBigint:
-      if (from == DataType::kBigint) return Cell(value.get<int64_t>());
+      if (from == DataType::kBigint) return Cell(value.int64);
       if (text) {
         if (auto i = ParseInt(*text)) return Cell(*i);
         return std::nullopt;
       }
       if (from == DataType::kDouble) {
-        const double d = value.get<double>();
+        const double d = value.real;
         if (std::trunc(d) != d || std::fabs(d) >= 9.2e18) return std::nullopt;
         return Cell(static_cast<int64_t>(d));
       }
       return std::nullopt;
     case DataType::kDouble:
-      if (from == DataType::kDouble || from == DataType::kBigint || from == DataType::kWei) {
-        return Cell(value.get<double>());
-      }
+      if (is_number) return Cell(*NumberAsDouble(value));
       if (text) {
         if (auto d = ParseDouble(*text)) return Cell(*d);
       }
       return std::nullopt;
     case DataType::kBool:
-      if (from == DataType::kBool) return Cell(value.get<bool>());
+      if (from == DataType::kBool) return Cell(value.boolean);
       if (text) {
         if (auto b = ParseBool(*text)) return Cell(*b);
         return std::nullopt;
       }
-      if (value.is_number()) return Cell(value.get<double>() != 0.0);
+      if (is_number) return Cell(*NumberAsDouble(value) != 0.0);
       return std::nullopt;
     case DataType::kJson:
-      if (from == DataType::kJson) return Cell(value.dump());
+      if (from == DataType::kJson) return Cell(std::string(value.text));
       if (text) {
         Json parsed = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
         if (parsed.is_discarded()) return std::nullopt;
@@ -280,7 +317,7 @@ std::optional<Cell> Coerce(DataType to, const Json& value) {
         return std::nullopt;
       }
       if (from == DataType::kBigint || from == DataType::kWei) return Cell(IntegerText(value));
-      if (from == DataType::kDouble) return Cell(PythonFloatText(value.get<double>()));
+      if (from == DataType::kDouble) return Cell(PythonFloatText(value.real));
       return std::nullopt;
     case DataType::kWei:
       if (from == DataType::kBigint || from == DataType::kWei) return Cell(IntegerText(value));
@@ -297,10 +334,10 @@ std::optional<Cell> Coerce(DataType to, const Json& value) {
         if (auto bytes = DecodeBinaryText(*text)) return Cell(*bytes);
         return std::nullopt;
       }
-      if (from == DataType::kBigint && value.get<int64_t>() >= 0) {
+      if (from == DataType::kBigint && value.int64 >= 0) {
         // Little-endian, as few bytes as the value needs (zero -> no bytes).
         std::string out;
-        for (auto v = static_cast<uint64_t>(value.get<int64_t>()); v != 0; v >>= 8) {
+        for (auto v = static_cast<uint64_t>(value.int64); v != 0; v >>= 8) {
           out += static_cast<char>(v & 0xFF);
         }
         return Cell(out);

@@ -28,6 +28,10 @@ std::size_t ValuesSize(const ColumnValues& values) {
 }
 
 bool AppendCell(ColumnValues& values, const std::optional<Cell>& cell) {
+  return AppendCell(values, std::optional<Cell>(cell));
+}
+
+bool AppendCell(ColumnValues& values, std::optional<Cell>&& cell) {
   return std::visit(
       [&](auto& column) {
         using Value = typename std::decay_t<decltype(column)>::value_type::value_type;
@@ -35,8 +39,9 @@ bool AppendCell(ColumnValues& values, const std::optional<Cell>& cell) {
           column.emplace_back(std::nullopt);
           return true;
         }
-        if (!std::holds_alternative<Value>(*cell)) return false;
-        column.emplace_back(std::get<Value>(*cell));
+        Value* value = std::get_if<Value>(&*cell);
+        if (value == nullptr) return false;
+        column.emplace_back(std::move(*value));
         return true;
       },
       values);

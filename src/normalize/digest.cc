@@ -1,6 +1,5 @@
 #include "normalize/digest.h"
 
-#include <openssl/evp.h>
 #include <openssl/rand.h>
 
 #include <array>
@@ -40,29 +39,130 @@ std::string Base64NoPad(std::string_view bytes) {
   return out;
 }
 
+namespace {
+
+// SHAKE-128 (FIPS 202) implemented here: row ids hash one short string per child row, and a
+// libcrypto EVP call costs several times the permutation itself. Checked against Python's
+// hashlib through the expected ids in naming_test and normalizer_test.
+constexpr std::array<uint64_t, 24> kRoundConstants = {
+    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
+    0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
+    0x000000000000008aULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
+    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
+    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
+    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL};
+//! Rotation of lane x + 5y, and the lane each one moves to (rho and pi steps, in pi order).
+constexpr std::array<int, 24> kRotations = {1,  3,  6,  10, 15, 21, 28, 36, 45, 55, 2,  14,
+                                            27, 41, 56, 8,  25, 43, 62, 18, 39, 61, 20, 44};
+constexpr std::array<int, 24> kPiLanes = {10, 7,  11, 17, 18, 3, 5,  16, 8,  21, 24, 4,
+                                          15, 23, 19, 13, 12, 2, 20, 14, 22, 9,  6,  1};
+constexpr std::size_t kShake128Rate = 168;  //!< bytes absorbed per permutation
+
+inline uint64_t Rotl(uint64_t v, int n) { return (v << n) | (v >> (64 - n)); }
+
+void KeccakF1600(std::array<uint64_t, 25>& state) {
+  // Lanes in locals with every loop unrolled: the compiler keeps them in registers.
+  uint64_t a[25];
+  for (int i = 0; i < 25; ++i) a[i] = state[i];
+  for (uint64_t round_constant : kRoundConstants) {
+    uint64_t c[5];
+#pragma GCC unroll 5
+    for (int x = 0; x < 5; ++x) c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
+#pragma GCC unroll 5
+    for (int x = 0; x < 5; ++x) {
+      const uint64_t d = c[(x + 4) % 5] ^ Rotl(c[(x + 1) % 5], 1);
+#pragma GCC unroll 5
+      for (int y = 0; y < 25; y += 5) a[y + x] ^= d;
+    }
+    uint64_t carry = a[1];
+#pragma GCC unroll 24
+    for (int i = 0; i < 24; ++i) {
+      const int lane = kPiLanes[i];
+      const uint64_t next = a[lane];
+      a[lane] = Rotl(carry, kRotations[i]);
+      carry = next;
+    }
+#pragma GCC unroll 5
+    for (int y = 0; y < 25; y += 5) {
+      uint64_t row[5];
+#pragma GCC unroll 5
+      for (int x = 0; x < 5; ++x) row[x] = a[y + x];
+#pragma GCC unroll 5
+      for (int x = 0; x < 5; ++x) a[y + x] = row[x] ^ (~row[(x + 1) % 5] & row[(x + 2) % 5]);
+    }
+    a[0] ^= round_constant;
+  }
+  for (int i = 0; i < 25; ++i) state[i] = a[i];
+}
+
+//! XORs `bytes` (at most one rate block) into the state, little-endian lanes.
+void Absorb(std::array<uint64_t, 25>& state, const unsigned char* bytes, std::size_t size) {
+  for (std::size_t i = 0; i < size; ++i) {
+    state[i / 8] ^= uint64_t{bytes[i]} << (8 * (i % 8));
+  }
+}
+
+void Shake128Into(std::string_view text, unsigned char* out, std::size_t length) {
+  std::array<uint64_t, 25> state{};
+  const auto* in = reinterpret_cast<const unsigned char*>(text.data());
+  std::size_t left = text.size();
+  while (left >= kShake128Rate) {
+    Absorb(state, in, kShake128Rate);
+    KeccakF1600(state);
+    in += kShake128Rate;
+    left -= kShake128Rate;
+  }
+  Absorb(state, in, left);
+  state[left / 8] ^= uint64_t{0x1F} << (8 * (left % 8));  // SHAKE domain bits + first pad bit
+  state[(kShake128Rate - 1) / 8] ^= uint64_t{0x80} << (8 * ((kShake128Rate - 1) % 8));
+  KeccakF1600(state);
+  for (std::size_t i = 0; i < length; ++i) {
+    if (i > 0 && i % kShake128Rate == 0) KeccakF1600(state);
+    const std::size_t pos = i % kShake128Rate;
+    out[i] = static_cast<unsigned char>(state[pos / 8] >> (8 * (pos % 8)));
+  }
+}
+
+//! Random bytes drawn from the OpenSSL CSPRNG in blocks, handed out kDltIdBytes at a time: one
+//! RAND_bytes call per ~400 row ids instead of one per row.
+class RandomPool {
+ public:
+  const unsigned char* Next() {
+    if (used_ + kDltIdBytes > pool_.size()) {
+      if (RAND_bytes(pool_.data(), static_cast<int>(pool_.size())) != 1) {
+        // The CSPRNG failing to seed is not recoverable in a loader; uniqueness matters more.
+        std::abort();
+      }
+      used_ = 0;
+    }
+    const unsigned char* out = pool_.data() + used_;
+    used_ += kDltIdBytes;
+    return out;
+  }
+
+ private:
+  std::array<unsigned char, 4000> pool_{};
+  std::size_t used_ = pool_.size();
+};
+
+}  // namespace
+
 std::string Shake128(std::string_view text, std::size_t length) {
   std::string out(length, '\0');
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
-  // SHAKE-128 is part of every OpenSSL >= 1.1.1 build; failure here means a broken libcrypto.
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_shake128(), nullptr) != 1 ||
-      EVP_DigestUpdate(ctx.get(), text.data(), text.size()) != 1 ||
-      EVP_DigestFinalXOF(ctx.get(), reinterpret_cast<unsigned char*>(out.data()), length) != 1) {
-    std::abort();
-  }
+  Shake128Into(text, reinterpret_cast<unsigned char*>(out.data()), length);
   return out;
 }
 
 std::string Digest128(std::string_view text, std::size_t length) {
-  return Base64NoPad(Shake128(text, length));
+  if (length > 64) return Base64NoPad(Shake128(text, length));
+  unsigned char bytes[64];
+  Shake128Into(text, bytes, length);
+  return Base64NoPad(std::string_view(reinterpret_cast<const char*>(bytes), length));
 }
 
 std::string RandomDltId() {
-  std::array<unsigned char, kDltIdBytes> bytes{};
-  if (RAND_bytes(bytes.data(), static_cast<int>(bytes.size())) != 1) {
-    // The CSPRNG failing to seed is not recoverable in a loader; uniqueness matters more.
-    std::abort();
-  }
-  return Base64NoPad(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  thread_local RandomPool pool;
+  return Base64NoPad(std::string_view(reinterpret_cast<const char*>(pool.Next()), kDltIdBytes));
 }
 
 }  // namespace databox::normalize

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 #include "normalize/digest.h"
 
 namespace databox::normalize {
@@ -61,6 +64,24 @@ TEST(DigestTest, MatchesPythonBase64AndShake) {
   EXPECT_EQ(Digest128("ROOTID_t__tags_0"), "up74rXjQR/EjEA");
   EXPECT_EQ(RandomDltId().size(), 14u);
   EXPECT_NE(RandomDltId(), RandomDltId());
+}
+
+TEST(DigestTest, ShakeAcrossRateBlockBoundaries) {
+  // SHAKE-128 absorbs 168 bytes per permutation and squeezes 168 per block; these inputs and
+  // outputs cross those boundaries. Expected values from Python's hashlib.shake_128.
+  EXPECT_EQ(Digest128(""), "f5wrpOiPgn1hYA");
+  EXPECT_EQ(Digest128(std::string(167, 'a')), "T1xsU66BkKj/ig");
+  EXPECT_EQ(Digest128(std::string(168, 'b')), "fown7BQcU3r7/w");
+  EXPECT_EQ(Digest128(std::string(400, 'c')), "JMpABcJ00PimMQ");
+  const std::string long_output = Shake128(std::string(400, 'c'), 200);
+  EXPECT_EQ(long_output.substr(196), std::string("\x46\xb7\xbe\x19"));
+}
+
+TEST(DigestTest, RandomIdsDoNotRepeat) {
+  // Ids come from a pool refilled from the CSPRNG; crossing many refills must not repeat ids.
+  std::set<std::string> ids;
+  for (int i = 0; i < 10'000; ++i) ids.insert(RandomDltId());
+  EXPECT_EQ(ids.size(), 10'000u);
 }
 
 }  // namespace

@@ -1,6 +1,11 @@
 #include "normalize/normalizer.h"
 
+#include <simdjson.h>
+
+#include <limits>
+#include <map>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "normalize/digest.h"
@@ -38,53 +43,319 @@ Column NewColumn(std::string name, DataType type, bool variant) {
   return column;
 }
 
-//! One field of a row before coercion: its column name and value.
+Scalar TextScalar(std::string_view text) {
+  Scalar s;
+  s.kind = ScalarKind::kString;
+  s.text = text;
+  return s;
+}
+
+Scalar IntScalar(int64_t value) {
+  Scalar s;
+  s.kind = ScalarKind::kInt64;
+  s.int64 = value;
+  return s;
+}
+
+//! Owns the text that scalars of one row point into (serialized kept-whole values).
+class TextStore {
+ public:
+  std::string& NewText() { return *texts_.emplace_back(std::make_unique<std::string>()); }
+
+ private:
+  std::vector<std::unique_ptr<std::string>> texts_;  //!< stable addresses; empty costs nothing
+};
+
+// --- JSON views: the normalizer walks either parser's values through the same interface -----
+
+//! A value of nlohmann's order-preserving JSON (records from sources and tests).
+class NlohmannView {
+ public:
+  explicit NlohmannView(const Json& value) : value_(&value) {}
+  bool is_null() const { return value_->is_null(); }
+  bool is_object() const { return value_->is_object(); }
+  bool is_array() const { return value_->is_array(); }
+  //! Calls f(key, value) for every member of an object, in document order.
+  template <typename F>
+  void ForEachField(F&& f) const {
+    for (auto it = value_->begin(); it != value_->end(); ++it) {
+      f(std::string_view(it.key()), NlohmannView(it.value()));
+    }
+  }
+  //! Calls f(index, item) for every item of a list until f returns an error.
+  template <typename F>
+  Status ForEachItem(F&& f) const {
+    for (std::size_t i = 0; i < value_->size(); ++i) {
+      DATABOX_RETURN_IF_ERROR(f(i, NlohmannView((*value_)[i])));
+    }
+    return Ok();
+  }
+  Scalar ToScalar(TextStore& store) const {
+    static std::string unused;  // never written: only objects and lists use the text
+    return ScalarOf(*value_, value_->is_structured() ? store.NewText() : unused);
+  }
+
+ private:
+  const Json* value_;
+};
+
+//! nlohmann's value of a simdjson element, so kept-whole values serialize exactly as from
+//! records parsed by nlohmann.
+Json ToNlohmann(simdjson::dom::element element) {
+  using simdjson::dom::element_type;
+  switch (element.type()) {
+    case element_type::ARRAY: {
+      Json out = Json::array();
+      simdjson::dom::array array;
+      [[maybe_unused]] auto error = element.get(array);  // the type was checked
+      for (simdjson::dom::element item : array) {
+        out.push_back(ToNlohmann(item));
+      }
+      return out;
+    }
+    case element_type::OBJECT: {
+      Json out = Json::object();
+      simdjson::dom::object object;
+      [[maybe_unused]] auto error = element.get(object);  // the type was checked
+      for (simdjson::dom::key_value_pair field : object) {
+        out[std::string(field.key)] = ToNlohmann(field.value);
+      }
+      return out;
+    }
+    case element_type::INT64:
+      return Json(element.get_int64().value_unsafe());
+    case element_type::UINT64:
+      return Json(element.get_uint64().value_unsafe());
+    case element_type::DOUBLE:
+      return Json(element.get_double().value_unsafe());
+    case element_type::STRING:
+      return Json(std::string(element.get_string().value_unsafe()));
+    case element_type::BOOL:
+      return Json(element.get_bool().value_unsafe());
+    case element_type::NULL_VALUE:
+      return Json(nullptr);
+  }
+  return Json(nullptr);
+}
+
+//! True if some object in `element` has a key twice. nlohmann keeps the first position and the
+//! last value of a repeated key (as a Python dict does); the simdjson walk would see both, so
+//! such records take the nlohmann path.
+bool HasDuplicateKeys(simdjson::dom::element element) {
+  using simdjson::dom::element_type;
+  if (element.type() == element_type::ARRAY) {
+    simdjson::dom::array array;
+    [[maybe_unused]] auto error = element.get(array);  // the type was checked
+    for (simdjson::dom::element item : array) {
+      if (HasDuplicateKeys(item)) return true;
+    }
+    return false;
+  }
+  if (element.type() != element_type::OBJECT) return false;
+  simdjson::dom::object object;
+  [[maybe_unused]] auto error = element.get(object);  // the type was checked
+  constexpr std::size_t kMaxPairwise = 32;            // beyond this many keys a set is cheaper
+  std::string_view keys[kMaxPairwise];
+  std::size_t count = 0;
+  std::unordered_set<std::string_view> many;
+  for (simdjson::dom::key_value_pair field : object) {
+    if (count < kMaxPairwise) {
+      for (std::size_t i = 0; i < count; ++i) {
+        if (keys[i] == field.key) return true;
+      }
+      keys[count++] = field.key;
+      if (count == kMaxPairwise) many.insert(keys, keys + count);
+    } else if (!many.insert(field.key).second) {
+      return true;
+    }
+    if (HasDuplicateKeys(field.value)) return true;
+  }
+  return false;
+}
+
+//! A value of a simdjson DOM document (NDJSON files: AddJsonText).
+class SimdView {
+ public:
+  explicit SimdView(simdjson::dom::element element) : element_(element) {}
+  bool is_null() const { return element_.type() == simdjson::dom::element_type::NULL_VALUE; }
+  bool is_object() const { return element_.type() == simdjson::dom::element_type::OBJECT; }
+  bool is_array() const { return element_.type() == simdjson::dom::element_type::ARRAY; }
+  template <typename F>
+  void ForEachField(F&& f) const {
+    simdjson::dom::object object;
+    [[maybe_unused]] auto error = element_.get(object);  // callers check is_object()
+    for (simdjson::dom::key_value_pair field : object) {
+      f(field.key, SimdView(field.value));
+    }
+  }
+  template <typename F>
+  Status ForEachItem(F&& f) const {
+    simdjson::dom::array array;
+    [[maybe_unused]] auto error = element_.get(array);  // callers check is_array()
+    std::size_t i = 0;
+    for (simdjson::dom::element item : array) {
+      DATABOX_RETURN_IF_ERROR(f(i++, SimdView(item)));
+    }
+    return Ok();
+  }
+  Scalar ToScalar(TextStore& store) const {
+    using simdjson::dom::element_type;
+    Scalar s;
+    switch (element_.type()) {
+      case element_type::STRING:
+        s.kind = ScalarKind::kString;
+        s.text = element_.get_string().value_unsafe();
+        return s;
+      case element_type::INT64:
+        s.kind = ScalarKind::kInt64;
+        s.int64 = element_.get_int64().value_unsafe();
+        return s;
+      case element_type::UINT64: {
+        const uint64_t v = element_.get_uint64().value_unsafe();
+        if (v <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return IntScalar(v);
+        s.kind = ScalarKind::kWide;
+        s.wide = v;
+        return s;
+      }
+      case element_type::DOUBLE:
+        s.kind = ScalarKind::kDouble;
+        s.real = element_.get_double().value_unsafe();
+        return s;
+      case element_type::BOOL:
+        s.kind = ScalarKind::kBool;
+        s.boolean = element_.get_bool().value_unsafe();
+        return s;
+      default: {
+        std::string& composite_text = store.NewText();
+        composite_text = ToNlohmann(element_).dump();
+        s.kind = ScalarKind::kComposite;
+        s.text = composite_text;
+        return s;
+      }
+    }
+  }
+
+ private:
+  simdjson::dom::element element_;
+};
+
+//! The one member of dlt's wrappers: `{"value": v}` for a non-object record and `{"list": l}` for
+//! a list inside a list.
+template <typename V>
+class SingleFieldView {
+ public:
+  SingleFieldView(std::string_view key, V value) : key_(key), value_(value) {}
+  template <typename F>
+  void ForEachField(F&& f) const {
+    f(key_, value_);
+  }
+
+ private:
+  std::string_view key_;
+  V value_;
+};
+
+// --- Tables -----------------------------------------------------------------------------------
+
+struct Table;
+
+//! A column name known in a table (interned: equal names are the same object), with the
+//! column's position once the column exists.
+struct Name {
+  std::string text;
+  int column = -1;  //!< position in the table's columns; -1 until a non-null value creates it
+  uint64_t row_epoch = 0;     //!< the PendingRow epoch that last set this name
+  std::size_t row_field = 0;  //!< the field index in that row
+};
+
+struct ObjectNode;
+
+//! What a key at one place of a table's rows (top level, or inside flattened objects) maps to.
+//! Names depend only on the place and the key, so they are computed once per table and key.
+struct KeySlot {
+  std::vector<std::string> path;       //!< normalized fragments from the row's top level
+  Name* name = nullptr;                //!< the flattened column name
+  std::unique_ptr<ObjectNode> nested;  //!< keys of an object under this key (flattened)
+  Table* child = nullptr;              //!< the child table of a list under this key
+};
+
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
+//! The keys seen at one place of a table's rows.
+struct ObjectNode {
+  std::vector<std::string> prefix;  //!< normalized fragments of the enclosing keys
+  std::unordered_map<std::string, std::unique_ptr<KeySlot>, StringHash, std::equal_to<>> keys;
+};
+
+//! A table being built: schema, buffered values, hints for columns not seen yet, and the caches
+//! of names. A table exists (is listed by Schemas/Flush) from its first row on.
+struct Table {
+  TableSchema schema;
+  std::vector<std::string> path;     //!< table path fragments (root, field, ...)
+  bool listed = false;               //!< has had a row (or is the root table)
+  std::vector<ColumnValues> values;  //!< parallel to schema.columns
+  std::size_t rows = 0;              //!< buffered rows
+  std::map<std::string, ColumnHint, std::less<>> incomplete;  //!< hints without a data type
+  std::unordered_map<std::string, std::unique_ptr<Name>, StringHash, std::equal_to<>> names;
+  ObjectNode top;  //!< keys of this table's row objects
+  // dlt's system columns of this table.
+  Name* dlt_id = Intern(kDltId);
+  Name* dlt_load_id = Intern(kDltLoadId);
+  Name* dlt_root_id = Intern(kDltRootId);
+  Name* dlt_parent_id = Intern(kDltParentId);
+  Name* dlt_list_idx = Intern(kDltListIdx);
+  Name* value = Intern(kValueColumn);
+
+  Name* Intern(std::string_view text) {
+    auto it = names.find(text);
+    if (it != names.end()) return it->second.get();
+    auto name = std::make_unique<Name>();
+    name->text = std::string(text);
+    Name* raw = name.get();
+    names.emplace(raw->text, std::move(name));
+    return raw;
+  }
+  const Column* ColumnOf(const Name& name) const {
+    return name.column < 0 ? nullptr : &schema.columns[static_cast<std::size_t>(name.column)];
+  }
+  void AddColumn(Column column) {
+    Intern(column.name)->column = static_cast<int>(schema.columns.size());
+    values.push_back(ValuesFor(column.data_type, rows));
+    schema.columns.push_back(std::move(column));
+  }
+};
+
+//! One field of a row before coercion: its column name and value (nullopt: JSON null).
 struct Field {
-  std::string name;
-  Json value;
+  Name* name;
+  std::optional<Scalar> value;
 };
 
 //! A row before coercion; later fields with the same name replace earlier ones (as in a dict).
-class PendingRow {
+//! Names remember which row set them last (epochs are unique per row), so Set is O(1).
+class PendingRow : public TextStore {
  public:
-  void Set(std::string name, Json value) {
-    for (Field& field : fields_) {
-      if (field.name == name) {
-        field.value = std::move(value);
-        return;
-      }
+  explicit PendingRow(uint64_t epoch) : epoch_(epoch) {}
+  void Set(Name* name, std::optional<Scalar> value) {
+    if (name->row_epoch == epoch_) {
+      fields_[name->row_field].value = value;
+      return;
     }
-    fields_.push_back({std::move(name), std::move(value)});
+    name->row_epoch = epoch_;
+    name->row_field = fields_.size();
+    fields_.push_back({name, value});
   }
-  const Json* Get(std::string_view name) const {
-    for (const Field& field : fields_) {
-      if (field.name == name) return &field.value;
-    }
-    return nullptr;
+  const Field* Get(const Name* name) const {
+    return name->row_epoch == epoch_ ? &fields_[name->row_field] : nullptr;
   }
   const std::vector<Field>& fields() const { return fields_; }
 
  private:
+  uint64_t epoch_;
   std::vector<Field> fields_;
-};
-
-//! A table being built: schema, buffered values, hints for columns not seen yet.
-struct Table {
-  TableSchema schema;
-  std::unordered_map<std::string, std::size_t> index;         //!< column name -> position
-  std::vector<ColumnValues> values;                           //!< parallel to schema.columns
-  std::size_t rows = 0;                                       //!< buffered rows
-  std::map<std::string, ColumnHint, std::less<>> incomplete;  //!< hints without a data type
-
-  const Column* Find(std::string_view name) const {
-    auto it = index.find(std::string(name));
-    return it == index.end() ? nullptr : &schema.columns[it->second];
-  }
-  void AddColumn(Column column) {
-    index.emplace(column.name, schema.columns.size());
-    values.push_back(ValuesFor(column.data_type, rows));
-    schema.columns.push_back(std::move(column));
-  }
 };
 
 }  // namespace
@@ -95,149 +366,198 @@ struct Normalizer::State {
   NormalizerOptions options;
   std::string root;
   bool propagate_root_key = false;
-  std::vector<std::unique_ptr<Table>> tables;  //!< root first, then children as created
-  std::unordered_map<std::string, Table*> by_name;
+  std::vector<Table*> listed;  //!< tables with rows so far: root first, then in order of creation
+  std::unordered_map<std::string, std::unique_ptr<Table>> by_name;
   std::optional<Error> failed;  //!< first error; later Add() calls repeat it
   std::size_t records = 0;      //!< records seen, for messages
+  simdjson::dom::parser parser;
+  std::string id_text;                         //!< scratch for child row id input
+  std::vector<std::optional<Cell>> row_cells;  //!< scratch: one row's cells by column
+  uint64_t row_epochs = 0;                     //!< PendingRow epochs handed out
 
-  Table& GetOrCreateTable(const std::string& name, const std::string& parent) {
+  Table& GetOrCreateTable(const std::vector<std::string>& path, const std::string& parent) {
+    std::string name = ShortenFragments(path, options.max_identifier_length);
     if (auto it = by_name.find(name); it != by_name.end()) return *it->second;
     auto table = std::make_unique<Table>();
     table->schema.name = name;
     table->schema.parent = parent;
     table->schema.resource = hints.resource;
     table->schema.write_disposition = hints.write_disposition;
+    table->path = path;
     Table* raw = table.get();
-    tables.push_back(std::move(table));
-    by_name.emplace(name, raw);
+    by_name.emplace(std::move(name), std::move(table));
     return *raw;
+  }
+
+  void List(Table& table) {
+    if (table.listed) return;
+    table.listed = true;
+    listed.push_back(&table);
   }
 
   std::string Context() const {
     return "normalizing resource '" + hints.resource + "' (record " + std::to_string(records) + ")";
   }
 
+  KeySlot& SlotFor(ObjectNode& node, std::string_view key, Table& table) {
+    if (auto it = node.keys.find(key); it != node.keys.end()) return *it->second;
+    const auto max_length = options.max_identifier_length;
+    auto slot = std::make_unique<KeySlot>();
+    slot->path = node.prefix;
+    slot->path.push_back(NormalizePath(key, max_length));
+    slot->name = table.Intern(node.prefix.empty() ? slot->path.back()
+                                                  : ShortenFragments(slot->path, max_length));
+    KeySlot* raw = slot.get();
+    node.keys.emplace(std::string(key), std::move(slot));
+    return *raw;
+  }
+
+  Table& ChildTable(Table& table, KeySlot& slot) {
+    if (slot.child == nullptr) {
+      std::vector<std::string> path = table.path;
+      path.insert(path.end(), slot.path.begin(), slot.path.end());
+      slot.child = &GetOrCreateTable(path, table.schema.name);
+    }
+    return *slot.child;
+  }
+
   //! dlt's is_nested_type: true if a dict/list at `name` stays a json value in `table`.
-  bool KeepWhole(const std::string& table, const std::string& name, int level) const {
+  static bool KeepWhole(const Table& table, const Name& name, int level) {
     if (level <= 0) return true;
-    auto it = by_name.find(table);
-    if (it == by_name.end()) return false;
-    const Column* column = it->second->Find(name);
+    const Column* column = table.ColumnOf(name);
     return column != nullptr && column->data_type == DataType::kJson;
   }
 
   //! Flattens nested objects into `row` with `__` names; collects lists for child tables.
-  void Flatten(const std::string& table, const Json& object, int level,
-               const std::vector<std::string>& prefix, PendingRow& row,
-               std::vector<std::pair<std::vector<std::string>, const Json*>>& lists) const {
-    const auto max_length = options.max_identifier_length;
-    for (auto it = object.begin(); it != object.end(); ++it) {
-      const std::string& key = it.key();
-      const std::string norm_key = NormalizePath(key, max_length);
-      std::vector<std::string> path = prefix;
-      path.push_back(norm_key);
-      const std::string name = prefix.empty() ? norm_key : ShortenFragments(path, max_length);
-      const Json& value = it.value();
-      if ((value.is_object() || value.is_array()) && !KeepWhole(table, name, level)) {
+  template <typename V, typename Object>
+  void Flatten(Table& table, ObjectNode& node, const Object& object, int level, PendingRow& row,
+               std::vector<std::pair<KeySlot*, V>>& lists) {
+    object.ForEachField([&](std::string_view key, V value) {
+      KeySlot& slot = SlotFor(node, key, table);
+      if ((value.is_object() || value.is_array()) && !KeepWhole(table, *slot.name, level)) {
         if (value.is_object()) {
-          Flatten(table, value, level - 1, path, row, lists);
+          if (!slot.nested) {
+            slot.nested = std::make_unique<ObjectNode>();
+            slot.nested->prefix = slot.path;
+          }
+          Flatten(table, *slot.nested, value, level - 1, row, lists);
         } else {
-          lists.emplace_back(std::move(path), &value);
+          lists.emplace_back(&slot, value);
         }
-        continue;
+        return;
       }
-      row.Set(name, value);
-    }
+      if (value.is_null()) {
+        row.Set(slot.name, std::nullopt);
+      } else {
+        row.Set(slot.name, value.ToScalar(row));
+      }
+    });
   }
 
-  Status NormalizeRow(const Json& object, std::vector<std::pair<std::string, Json>> extend,
-                      const std::vector<std::string>& table_path, const std::string& parent,
-                      const std::string& parent_row_id, std::size_t pos, int level, bool is_root) {
-    const std::string table = ShortenFragments(table_path, options.max_identifier_length);
-    PendingRow row;
-    std::vector<std::pair<std::vector<std::string>, const Json*>> lists;
-    Flatten(table, object, level, {}, row, lists);
-    for (auto& [name, value] : extend) row.Set(name, value);
-    if (is_root) row.Set(std::string(kDltLoadId), load_id);
+  //! Normalizes one row object of `table`; `root_id` is the root row's id when it propagates.
+  template <typename V, typename Object>
+  Status NormalizeRow(const Object& object, Table& table, const std::string& parent_row_id,
+                      std::size_t pos, int level, bool is_root, const std::string* root_id) {
+    PendingRow row(++row_epochs);
+    std::vector<std::pair<KeySlot*, V>> lists;
+    Flatten<V>(table, table.top, object, level, row, lists);
+    if (root_id != nullptr) row.Set(table.dlt_root_id, TextScalar(*root_id));
+    if (is_root) row.Set(table.dlt_load_id, TextScalar(load_id));
     std::string row_id;
-    if (const Json* given = row.Get(kDltId); given && given->is_string() && !given->empty()) {
-      row_id = given->get<std::string>();
+    if (const Field* given = row.Get(table.dlt_id);
+        given && given->value && given->value->kind == ScalarKind::kString) {
+      row_id = std::string(given->value->text);
     } else if (!is_root) {
-      row_id = ChildRowId(parent_row_id, table, pos);
-      row.Set(std::string(kDltParentId), parent_row_id);
-      row.Set(std::string(kDltListIdx), static_cast<int64_t>(pos));
-      row.Set(std::string(kDltId), row_id);
+      row_id = ChildRowId(parent_row_id, table.schema.name, pos);
+      row.Set(table.dlt_parent_id, TextScalar(parent_row_id));
+      row.Set(table.dlt_list_idx, IntScalar(static_cast<int64_t>(pos)));
+      row.Set(table.dlt_id, TextScalar(row_id));
     } else {
       row_id = options.row_id_generator ? options.row_id_generator() : RandomDltId();
-      row.Set(std::string(kDltId), row_id);
+      row.Set(table.dlt_id, TextScalar(row_id));
     }
-    if (is_root && propagate_root_key) extend.emplace_back(std::string(kDltRootId), row_id);
-    DATABOX_RETURN_IF_ERROR(Store(table, parent, row));
-    for (auto& [list_path, list] : lists) {
-      std::vector<std::string> child_path = table_path;
-      child_path.insert(child_path.end(), list_path.begin(), list_path.end());
-      DATABOX_RETURN_IF_ERROR(NormalizeList(*list, extend, child_path, table, row_id, level - 1));
+    if (is_root && propagate_root_key) root_id = &row_id;
+    DATABOX_RETURN_IF_ERROR(Store(table, row));
+    for (auto& [slot, list] : lists) {
+      DATABOX_RETURN_IF_ERROR(
+          NormalizeList(list, ChildTable(table, *slot), row_id, level - 1, root_id));
     }
     return Ok();
   }
 
-  Status NormalizeList(const Json& list, const std::vector<std::pair<std::string, Json>>& extend,
-                       const std::vector<std::string>& table_path, const std::string& parent,
-                       const std::string& parent_row_id, int level) {
-    const std::string table = ShortenFragments(table_path, options.max_identifier_length);
-    for (std::size_t idx = 0; idx < list.size(); ++idx) {
-      const Json& item = list[idx];
+  template <typename V>
+  Status NormalizeList(const V& list, Table& table, const std::string& parent_row_id, int level,
+                       const std::string* root_id) {
+    return list.ForEachItem([&](std::size_t idx, V item) -> Status {
       if (item.is_object()) {
-        DATABOX_RETURN_IF_ERROR(
-            NormalizeRow(item, extend, table_path, parent, parent_row_id, idx, level, false));
-      } else if (item.is_array()) {
-        // A list in a list: dlt wraps it as {"list": [...]} so it becomes `<table>__list`.
-        Json wrapper = Json::object();
-        wrapper[std::string(kListKey)] = item;
-        DATABOX_RETURN_IF_ERROR(NormalizeRow(wrapper, extend, table_path, parent, parent_row_id,
-                                             idx, level - 1, false));
-      } else {
-        PendingRow row;
-        row.Set(std::string(kValueColumn), item);
-        for (const auto& [name, value] : extend) row.Set(name, value);
-        row.Set(std::string(kDltParentId), parent_row_id);
-        row.Set(std::string(kDltListIdx), static_cast<int64_t>(idx));
-        row.Set(std::string(kDltId), ChildRowId(parent_row_id, table, idx));
-        DATABOX_RETURN_IF_ERROR(Store(table, parent, row));
+        return NormalizeRow<V>(item, table, parent_row_id, idx, level, false, root_id);
       }
+      if (item.is_array()) {
+        // A list in a list: dlt wraps it as {"list": [...]} so it becomes `<table>__list`.
+        return NormalizeRow<V>(SingleFieldView<V>(kListKey, item), table, parent_row_id, idx,
+                               level - 1, false, root_id);
+      }
+      PendingRow row(++row_epochs);
+      if (item.is_null()) {
+        row.Set(table.value, std::nullopt);
+      } else {
+        row.Set(table.value, item.ToScalar(row));
+      }
+      if (root_id != nullptr) row.Set(table.dlt_root_id, TextScalar(*root_id));
+      row.Set(table.dlt_parent_id, TextScalar(parent_row_id));
+      row.Set(table.dlt_list_idx, IntScalar(static_cast<int64_t>(idx)));
+      const std::string row_id = ChildRowId(parent_row_id, table.schema.name, idx);
+      row.Set(table.dlt_id, TextScalar(row_id));
+      return Store(table, row);
+    });
+  }
+
+  //! Normalizes one record (an object; other values become `{"value": v}` as in dlt).
+  template <typename V>
+  Status NormalizeRecord(V record) {
+    Table& root_table = *by_name.at(root);
+    const int level = hints.max_nesting;
+    if (record.is_object()) {
+      return NormalizeRow<V>(record, root_table, "", 0, level, true, nullptr);
     }
-    return Ok();
+    return NormalizeRow<V>(SingleFieldView<V>(kValueColumn, record), root_table, "", 0, level, true,
+                           nullptr);
   }
 
   //! dlt's get_nested_row_hash: deterministic from parent id, table and list position.
-  static std::string ChildRowId(const std::string& parent_row_id, const std::string& table,
-                                std::size_t pos) {
-    return Digest128(parent_row_id + "_" + table + "_" + std::to_string(pos));
+  std::string ChildRowId(const std::string& parent_row_id, const std::string& table,
+                         std::size_t pos) {
+    id_text.assign(parent_row_id);
+    id_text += '_';
+    id_text += table;
+    id_text += '_';
+    id_text += std::to_string(pos);
+    return Digest128(id_text);
   }
 
   //! Coerces `value` into column `name` of `table`, creating the column (or a variant column)
   //! as dlt's _coerce_non_null_value does. Returns the column position and the cell.
-  Result<std::pair<std::size_t, Cell>> CoerceNonNull(Table& table, const std::string& name,
-                                                     const Json& value, bool is_variant) {
-    const Column* existing = table.Find(name);
+  Result<std::pair<std::size_t, Cell>> CoerceNonNull(Table& table, Name& name, const Scalar& value,
+                                                     bool is_variant) {
+    const Column* existing = table.ColumnOf(name);
     const DataType type = existing ? existing->data_type : InferType(value);
     std::optional<Cell> cell = Coerce(type, value);
     if (!cell) {
       if (is_variant) {
         return MakeError(ErrorKind::kData,
-                         Context() + ": table '" + table.schema.name + "' column '" + name +
+                         Context() + ": table '" + table.schema.name + "' column '" + name.text +
                              "' has type " + std::string(DataTypeName(type)) +
                              " and a value of type " + std::string(DataTypeName(ValueType(value))) +
                              " that cannot be converted; add a column type hint for it");
       }
       const std::string variant = ShortenFragments(
-          {name, std::string(kVariantPrefix) + std::string(DataTypeName(ValueType(value)))},
+          {name.text, std::string(kVariantPrefix) + std::string(DataTypeName(ValueType(value)))},
           options.max_identifier_length);
-      return CoerceNonNull(table, variant, value, true);
+      return CoerceNonNull(table, *table.Intern(variant), value, true);
     }
-    if (existing) return std::pair{table.index.at(name), std::move(*cell)};
-    Column column = NewColumn(name, type, is_variant);
-    if (auto hint = table.incomplete.find(name); hint != table.incomplete.end()) {
+    if (existing) return std::pair{static_cast<std::size_t>(name.column), std::move(*cell)};
+    Column column = NewColumn(name.text, type, is_variant);
+    if (auto hint = table.incomplete.find(name.text); hint != table.incomplete.end()) {
       column.primary_key = hint->second.primary_key;
       if (hint->second.nullable) column.nullable = *hint->second.nullable;
       table.incomplete.erase(hint);
@@ -246,33 +566,38 @@ struct Normalizer::State {
     return std::pair{table.schema.columns.size() - 1, std::move(*cell)};
   }
 
-  Status Store(const std::string& table_name, const std::string& parent, const PendingRow& row) {
-    Table& table = GetOrCreateTable(table_name, parent);
-    std::vector<std::pair<std::size_t, Cell>> cells;
+  Status Store(Table& table, const PendingRow& row) {
+    List(table);
+    row_cells.clear();
     for (const Field& field : row.fields()) {
-      if (field.value.is_null()) {
-        const Column* column = table.Find(field.name);
-        if ((column && !column->nullable) || (!column && HasNotNullHint(field.name))) {
-          return MakeError(ErrorKind::kData, Context() + ": table '" + table_name + "' column '" +
-                                                 field.name +
+      if (!field.value) {
+        const Column* column = table.ColumnOf(*field.name);
+        if ((column && !column->nullable) || (!column && HasNotNullHint(field.name->text))) {
+          return MakeError(ErrorKind::kData, Context() + ": table '" + table.schema.name +
+                                                 "' column '" + field.name->text +
                                                  "' is not nullable but the record has null; "
                                                  "fix the source mapping or the column hint");
         }
         continue;  // a column seen only as null is not created
       }
-      DATABOX_ASSIGN_OR_RETURN(auto cell, CoerceNonNull(table, field.name, field.value, false));
-      cells.push_back(std::move(cell));
+      DATABOX_ASSIGN_OR_RETURN(auto cell, CoerceNonNull(table, *field.name, *field.value, false));
+      if (row_cells.size() < table.values.size()) row_cells.resize(table.values.size());
+      row_cells[cell.first] = std::move(cell.second);
     }
-    std::vector<std::optional<Cell>> row_cells(table.values.size());
-    for (auto& [index, cell] : cells) row_cells[index] = std::move(cell);
+    row_cells.resize(table.values.size());
     for (std::size_t i = 0; i < row_cells.size(); ++i) {
-      if (!AppendCell(table.values[i], row_cells[i])) {
+      if (!AppendCell(table.values[i], std::move(row_cells[i]))) {
         return MakeError(ErrorKind::kInternal, Context() + ": value kind does not match column '" +
                                                    table.schema.columns[i].name + "'");
       }
     }
     ++table.rows;
     return Ok();
+  }
+
+  Status Fail(Status status) {
+    if (!status) failed = status.error();
+    return status;
   }
 };
 
@@ -294,10 +619,12 @@ Result<std::unique_ptr<Normalizer>> Normalizer::Make(ResourceHints hints, std::s
   auto state = std::make_unique<State>();
   const auto max_length = options.max_identifier_length;
   state->hints = hints;
+  state->options = options;
   state->root = NormalizePath(hints.table_name, max_length);
   state->propagate_root_key =
       hints.root_key_propagation.value_or(hints.write_disposition == WriteDisposition::kMerge);
-  Table& root = state->GetOrCreateTable(state->root, "");
+  Table& root = state->GetOrCreateTable({state->root}, "");
+  state->List(root);
 
   // Merge the primary key into the column hints, keeping declaration order.
   std::vector<ColumnHint> column_hints;
@@ -343,7 +670,6 @@ Result<std::unique_ptr<Normalizer>> Normalizer::Make(ResourceHints hints, std::s
     root.AddColumn(std::move(column));
   }
   state->load_id = std::move(load_id);
-  state->options = std::move(options);
   return std::unique_ptr<Normalizer>(new Normalizer(std::move(state)));
 }
 
@@ -351,29 +677,40 @@ Status Normalizer::Add(const Json& record) {
   State& s = *state_;
   if (s.failed) return std::unexpected(*s.failed);
   ++s.records;
-  Status status;
-  if (record.is_object()) {
-    status = s.NormalizeRow(record, {}, {s.root}, "", "", 0, s.hints.max_nesting, true);
-  } else {
-    Json wrapper = Json::object();
-    wrapper[std::string(kValueColumn)] = record;
-    status = s.NormalizeRow(wrapper, {}, {s.root}, "", "", 0, s.hints.max_nesting, true);
-  }
-  if (!status) s.failed = status.error();
-  return status;
+  return s.Fail(s.NormalizeRecord(NlohmannView(record)));
 }
 
 Status Normalizer::Add(const nlohmann::json& record) { return Add(Json::parse(record.dump())); }
 
+Status Normalizer::AddJsonText(std::string_view text) {
+  State& s = *state_;
+  if (s.failed) return std::unexpected(*s.failed);
+  simdjson::dom::element document;
+  if (s.parser.parse(text.data(), text.size()).get(document) != simdjson::SUCCESS ||
+      HasDuplicateKeys(document)) {
+    // simdjson rejects some documents nlohmann reads (integers beyond 64 bits, nesting deeper
+    // than 1024) and keeps repeated keys; nlohmann decides those, so both entry points give the
+    // same result.
+    Json record = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (record.is_discarded()) {
+      ++s.records;
+      return s.Fail(MakeError(ErrorKind::kData, s.Context() + ": the record is not valid JSON"));
+    }
+    return Add(record);
+  }
+  ++s.records;
+  return s.Fail(s.NormalizeRecord(SimdView(document)));
+}
+
 std::size_t Normalizer::BufferedRows() const {
   std::size_t rows = 0;
-  for (const auto& table : state_->tables) rows += table->rows;
+  for (const Table* table : state_->listed) rows += table->rows;
   return rows;
 }
 
 std::vector<TableBatch> Normalizer::Flush() {
   std::vector<TableBatch> batches;
-  for (auto& table : state_->tables) {
+  for (Table* table : state_->listed) {
     if (table->rows == 0) continue;
     TableBatch batch;
     batch.schema = table->schema;
@@ -382,6 +719,7 @@ std::vector<TableBatch> Normalizer::Flush() {
     table->values.clear();
     for (const Column& column : table->schema.columns) {
       table->values.push_back(ValuesFor(column.data_type));
+      std::visit([&](auto& v) { v.reserve(batch.num_rows); }, table->values.back());
     }
     table->rows = 0;
     batches.push_back(std::move(batch));
@@ -391,7 +729,7 @@ std::vector<TableBatch> Normalizer::Flush() {
 
 std::vector<TableSchema> Normalizer::Schemas() const {
   std::vector<TableSchema> schemas;
-  for (const auto& table : state_->tables) schemas.push_back(table->schema);
+  for (const Table* table : state_->listed) schemas.push_back(table->schema);
   return schemas;
 }
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/error.h"
@@ -67,6 +68,10 @@ class Normalizer {
   Status Add(const Json& record);
   //! Same, for records parsed as nlohmann::json (key order is then alphabetical).
   Status Add(const nlohmann::json& record);
+  //! Same, for one record given as JSON text (e.g. an NDJSON line): parsed with simdjson and
+  //! normalized straight from the parsed document, with the same result as Add(Json::parse(text)).
+  //! Text that is not valid JSON fails the normalizer (kData).
+  Status AddJsonText(std::string_view text);
 
   //! Rows buffered in all tables since the last Flush().
   std::size_t BufferedRows() const;
