@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,8 @@ namespace databox::fileio {
 struct FileInfo {
   std::string location;  //!< full location, in the same form as the listed prefix
   uint64_t size = 0;     //!< bytes
+  //! Last modification, milliseconds since the Unix epoch; nullopt when the store did not say.
+  std::optional<int64_t> modified_ms;
 };
 
 //! Reads and writes whole objects. Every method is safe to call from several threads.

@@ -4,7 +4,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -19,23 +18,9 @@ class SqlCatalogInteropTest : public SqlCatalogFixture {
  protected:
   //! Runs testdata/<script> with pyiceberg against our catalog files; returns its JSON line.
   json RunPython(const std::string& script, const std::string& ns, const std::string& table) {
-    std::string command = std::string(DATABOX_VENV_DIR) + "/bin/python " + DATABOX_SOURCE_DIR +
+    return RunForJsonLine(std::string(DATABOX_VENV_DIR) + "/bin/python " + DATABOX_SOURCE_DIR +
                           "/src/catalog/sql/testdata/" + script + " databox '" + db_path_ + "' '" +
-                          warehouse_ + "' " + ns + " " + table + " 2>&1";
-    FILE* pipe = ::popen(command.c_str(), "r");
-    EXPECT_NE(pipe, nullptr) << command;
-    if (pipe == nullptr) return json();
-    std::string output;
-    char buffer[4096];
-    while (size_t n = std::fread(buffer, 1, sizeof(buffer), pipe)) output.append(buffer, n);
-    int status = ::pclose(pipe);
-    EXPECT_EQ(status, 0) << command << "\n" << output;
-    // The JSON is the last line; warnings may precede it.
-    size_t start = output.rfind('\n', output.size() >= 2 ? output.size() - 2 : 0);
-    std::string last = output.substr(start == std::string::npos ? 0 : start + 1);
-    json parsed = json::parse(last, nullptr, /*allow_exceptions=*/false);
-    EXPECT_FALSE(parsed.is_discarded()) << output;
-    return parsed;
+                          warehouse_ + "' " + ns + " " + table);
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -175,6 +176,12 @@ Result<std::string> PRead(const std::string& path, uint64_t offset, uint64_t len
   return out;
 }
 
+//! A file time as milliseconds since the Unix epoch.
+int64_t ModifiedMs(fs::file_time_type time) {
+  const auto system = std::chrono::file_clock::to_sys(time);
+  return std::chrono::duration_cast<std::chrono::milliseconds>(system.time_since_epoch()).count();
+}
+
 bool IsTempFile(const fs::path& path) {
   std::string name = path.filename().native();
   return name.starts_with('.') && name.find(kTempMarker) != std::string::npos;
@@ -274,7 +281,13 @@ Result<std::vector<FileInfo>> LocalFileIO::List(std::string_view prefix) {
       continue;
     }
     if (ec) break;
-    out.push_back({std::string(scheme) + p, size});
+    const auto modified = it->last_write_time(ec);
+    if (ec == std::errc::no_such_file_or_directory) {
+      ec.clear();
+      continue;
+    }
+    if (ec) break;
+    out.push_back({std::string(scheme) + p, size, ModifiedMs(modified)});
   }
   if (ec) {
     return MakeError(ErrorKind::kIo, "could not list '" + root.native() + "': " + ec.message());

@@ -4,7 +4,7 @@
 // is fsync'ed, then published: WriteNew with link(2), which fails if the destination exists,
 // so a metadata file is never overwritten; Write/UploadFile with rename(2), which replaces
 // atomically. The folder is fsync'ed after publication. Missing parent folders are created.
-// Readers never see a partial file. List skips temporary files.
+// Readers never see a partial file. List skips temporary files and reports modification times.
 #pragma once
 
 #include "fileio/file_io.h"

@@ -1,7 +1,9 @@
 #include "fileio/local/local_file_io.h"
 
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -118,6 +120,23 @@ TEST_F(LocalFileIOTest, RejectsUnsafeLocations) {
   EXPECT_EQ(io_.Write(Path("a/../../escape"), "x").error().kind, ErrorKind::kData);
   EXPECT_EQ(io_.Read("relative/path").error().kind, ErrorKind::kConfig);
   EXPECT_FALSE(fs::exists(dir_.parent_path() / "escape"));
+}
+
+TEST_F(LocalFileIOTest, ListReportsModificationTimes) {
+  ASSERT_TRUE(io_.Write(Path("m/old.bin"), "x").has_value());
+  ASSERT_TRUE(io_.Write(Path("m/new.bin"), "y").has_value());
+  // Back-date one file with utimensat(2) and compare with the seconds stat(2) reports.
+  const struct timespec times[2] = {{1000000000, 0}, {1000000000, 500000000}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, Path("m/old.bin").c_str(), times, 0), 0);
+  struct stat st {};
+  ASSERT_EQ(::stat(Path("m/new.bin").c_str(), &st), 0);
+  auto listed = io_.List(Path("m/"));
+  ASSERT_TRUE(listed.has_value()) << listed.error().ToString();
+  ASSERT_EQ(listed->size(), 2u);
+  EXPECT_EQ((*listed)[1].location, Path("m/old.bin"));
+  EXPECT_EQ((*listed)[1].modified_ms, std::optional<int64_t>(1000000000500));
+  ASSERT_TRUE((*listed)[0].modified_ms.has_value());
+  EXPECT_EQ(*(*listed)[0].modified_ms / 1000, static_cast<int64_t>(st.st_mtim.tv_sec));
 }
 
 TEST_F(LocalFileIOTest, ConcurrentWriteNewHasExactlyOneWinner) {
