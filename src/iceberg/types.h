@@ -38,24 +38,26 @@ struct NestedField;
 //! A value type. Nested types keep their children as NestedFields: a struct its fields,
 //! a list one field named "element" (id = element-id), a map two fields named "key"
 //! and "value" (ids = key-id / value-id; the key is always required).
+//! The factories are defined after NestedField: constructing a Type instantiates
+//! std::vector<NestedField>'s destructor, which needs NestedField complete (clang insists).
 class Type {
  public:
   Type() = default;
-  static Type Boolean() { return Type(TypeId::kBoolean); }
-  static Type Int() { return Type(TypeId::kInt); }
-  static Type Long() { return Type(TypeId::kLong); }
-  static Type Float() { return Type(TypeId::kFloat); }
-  static Type Double() { return Type(TypeId::kDouble); }
+  static Type Boolean();
+  static Type Int();
+  static Type Long();
+  static Type Float();
+  static Type Double();
   //! decimal(P,S); P <= 38 is checked by FromJson/Parse, not here.
   static Type Decimal(int32_t precision, int32_t scale);
-  static Type Date() { return Type(TypeId::kDate); }
-  static Type Time() { return Type(TypeId::kTime); }
-  static Type Timestamp() { return Type(TypeId::kTimestamp); }
-  static Type TimestampTz() { return Type(TypeId::kTimestampTz); }
-  static Type String() { return Type(TypeId::kString); }
-  static Type Uuid() { return Type(TypeId::kUuid); }
+  static Type Date();
+  static Type Time();
+  static Type Timestamp();
+  static Type TimestampTz();
+  static Type String();
+  static Type Uuid();
   static Type Fixed(int32_t length);
-  static Type Binary() { return Type(TypeId::kBinary); }
+  static Type Binary();
   static Type Struct(std::vector<NestedField> fields);
   static Type List(int32_t element_id, bool element_required, Type element);
   static Type Map(int32_t key_id, Type key, int32_t value_id, bool value_required, Type value);
@@ -85,7 +87,7 @@ class Type {
   friend bool operator==(const Type& a, const Type& b);
 
  private:
-  explicit Type(TypeId id) : id_(id) {}
+  explicit Type(TypeId id);
 
   TypeId id_ = TypeId::kBoolean;
   int32_t precision_ = 0;
@@ -108,5 +110,19 @@ struct NestedField {
 
   friend bool operator==(const NestedField& a, const NestedField& b) = default;
 };
+
+inline Type::Type(TypeId id) : id_(id) {}
+inline Type Type::Boolean() { return Type(TypeId::kBoolean); }
+inline Type Type::Int() { return Type(TypeId::kInt); }
+inline Type Type::Long() { return Type(TypeId::kLong); }
+inline Type Type::Float() { return Type(TypeId::kFloat); }
+inline Type Type::Double() { return Type(TypeId::kDouble); }
+inline Type Type::Date() { return Type(TypeId::kDate); }
+inline Type Type::Time() { return Type(TypeId::kTime); }
+inline Type Type::Timestamp() { return Type(TypeId::kTimestamp); }
+inline Type Type::TimestampTz() { return Type(TypeId::kTimestampTz); }
+inline Type Type::String() { return Type(TypeId::kString); }
+inline Type Type::Uuid() { return Type(TypeId::kUuid); }
+inline Type Type::Binary() { return Type(TypeId::kBinary); }
 
 }  // namespace databox::iceberg
