@@ -59,32 +59,43 @@ Result<std::unique_ptr<Workspace>> Workspace::Open(const registry::Registry& reg
       new Workspace(&registry, routing, std::move(sql_catalog), std::move(s3_credentials)));
 }
 
-Status Workspace::PrepareDuckDbReads(duck::Connection& conn) const {
-  if (s3_credentials_ == nullptr) return Ok();
+Result<std::optional<DuckDbS3Access>> Workspace::DuckDbS3() const {
+  if (s3_credentials_ == nullptr) return std::nullopt;
   const fileio::s3::S3Options options =
       fileio::s3::OptionsFromSettings(registry_->project.warehouse.s3);
   DATABOX_ASSIGN_OR_RETURN(fileio::s3::Credentials credentials, s3_credentials_->Get());
-  DATABOX_RETURN_IF_ERROR(duck::LoadExtension(conn, "httpfs"));
+  DuckDbS3Access access;
   // DuckDB wants the endpoint as host[:port] and TLS as a separate switch.
-  std::string endpoint = options.endpoint;
-  bool use_ssl = true;
-  if (endpoint.starts_with("http://")) {
-    endpoint = endpoint.substr(std::string_view("http://").size());
-    use_ssl = false;
-  } else if (endpoint.starts_with("https://")) {
-    endpoint = endpoint.substr(std::string_view("https://").size());
+  access.endpoint = options.endpoint;
+  if (access.endpoint.starts_with("http://")) {
+    access.endpoint = access.endpoint.substr(std::string_view("http://").size());
+    access.use_ssl = false;
+  } else if (access.endpoint.starts_with("https://")) {
+    access.endpoint = access.endpoint.substr(std::string_view("https://").size());
   }
-  while (endpoint.ends_with('/')) endpoint.pop_back();
+  while (access.endpoint.ends_with('/')) access.endpoint.pop_back();
+  access.url_style = options.path_style ? "path" : "vhost";
+  access.region = options.region;
+  access.key_id = credentials.access_key_id;
+  access.secret = credentials.secret_access_key;
+  access.session_token = credentials.session_token;
+  return access;
+}
+
+Status Workspace::PrepareDuckDbReads(duck::Connection& conn) const {
+  DATABOX_ASSIGN_OR_RETURN(std::optional<DuckDbS3Access> access, DuckDbS3());
+  if (!access) return Ok();
+  DATABOX_RETURN_IF_ERROR(duck::LoadExtension(conn, "httpfs"));
   std::string sql = "CREATE OR REPLACE TEMPORARY SECRET databox_warehouse (TYPE s3, KEY_ID " +
-                    duck::QuoteLiteral(credentials.access_key_id) + ", SECRET " +
-                    duck::QuoteLiteral(credentials.secret_access_key) + ", REGION " +
-                    duck::QuoteLiteral(options.region) + ", URL_STYLE " +
-                    duck::QuoteLiteral(options.path_style ? "path" : "vhost") + ", USE_SSL " +
-                    (use_ssl ? "true" : "false");
-  if (!credentials.session_token.empty()) {
-    sql += ", SESSION_TOKEN " + duck::QuoteLiteral(credentials.session_token);
+                    duck::QuoteLiteral(access->key_id) + ", SECRET " +
+                    duck::QuoteLiteral(access->secret) + ", REGION " +
+                    duck::QuoteLiteral(access->region) + ", URL_STYLE " +
+                    duck::QuoteLiteral(access->url_style) + ", USE_SSL " +
+                    (access->use_ssl ? "true" : "false");
+  if (!access->session_token.empty()) {
+    sql += ", SESSION_TOKEN " + duck::QuoteLiteral(access->session_token);
   }
-  if (!endpoint.empty()) sql += ", ENDPOINT " + duck::QuoteLiteral(endpoint);
+  if (!access->endpoint.empty()) sql += ", ENDPOINT " + duck::QuoteLiteral(access->endpoint);
   sql += ")";
   if (auto created = conn.Execute(sql); !created) {
     return MakeError(created.error().kind, "cannot give DuckDB access to the s3:// warehouse " +

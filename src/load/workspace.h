@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "catalog/catalog.h"
 #include "common/error.h"
@@ -13,6 +15,17 @@
 #include "registry/model.h"
 
 namespace databox::load {
+
+//! How DuckDB reaches an s3:// warehouse: the fields of a DuckDB S3 secret (httpfs).
+struct DuckDbS3Access {
+  std::string endpoint;  //!< host[:port], no scheme; empty = AWS
+  bool use_ssl = true;   //!< false for an http:// endpoint
+  std::string url_style;  //!< "path" or "vhost"
+  std::string region;
+  std::string key_id;
+  std::string secret;
+  std::string session_token;  //!< empty when the credentials have none
+};
 
 class Workspace {
  public:
@@ -34,6 +47,10 @@ class Workspace {
   //! a TEMPORARY S3 secret (endpoint, region, path style, the workspace's credentials) that
   //! lives only in that connection's in-memory catalog; nothing for a local warehouse.
   Status PrepareDuckDbReads(duck::Connection& conn) const;
+
+  //! The S3 secret a DuckDB process needs to read the warehouse (the transform's SQLMesh gets
+  //! it through environment variables); nullopt for a local warehouse.
+  Result<std::optional<DuckDbS3Access>> DuckDbS3() const;
 
  private:
   Workspace(const registry::Registry* registry, std::shared_ptr<fileio::FileIO> file_io,

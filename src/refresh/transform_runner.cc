@@ -106,18 +106,32 @@ Result<bool> SqlMeshProdExists(const std::filesystem::path& state_db) {
   return count > 0;
 }
 
-std::map<std::string, std::string> TransformEnvironment(const registry::Registry& registry,
-                                                        const std::filesystem::path& run_dir) {
+Result<std::map<std::string, std::string>> TransformEnvironment(
+    const load::Workspace& workspace, const std::filesystem::path& run_dir) {
+  const registry::Registry& registry = workspace.registry();
   const auto& analytics = registry.project.analytics;
-  return {
+  std::map<std::string, std::string> env = {
       {"DATABOX_ANALYTICS_DB", analytics.database.string()},
       {"DATABOX_ANALYTICS_CATALOG", analytics.database.stem().string()},
       {"DATABOX_RAW_VIEWS_DB", RawViewsPath(registry).string()},
       {"DATABOX_CATALOG_ALIAS", analytics.catalog_alias},
       {"DATABOX_SQLMESH_STATE_DB", SqlMeshStatePath(registry).string()},
+      {"DATABOX_DUCKDB_EXTENSION_REPOSITORY", duck::DefaultExtensionDirectory()},
       {"SQLMESH__CACHE_DIR", (run_dir / "sqlmesh_cache").string()},
       {"PYTHONUNBUFFERED", "1"},
   };
+  DATABOX_ASSIGN_OR_RETURN(std::optional<load::DuckDbS3Access> s3, workspace.DuckDbS3());
+  if (s3) {
+    env["DATABOX_WAREHOUSE_S3"] = "1";
+    env["DATABOX_S3_ENDPOINT"] = s3->endpoint;
+    env["DATABOX_S3_USE_SSL"] = s3->use_ssl ? "true" : "false";
+    env["DATABOX_S3_URL_STYLE"] = s3->url_style;
+    env["DATABOX_S3_REGION"] = s3->region;
+    env["DATABOX_S3_KEY_ID"] = s3->key_id;
+    env["DATABOX_S3_SECRET"] = s3->secret;
+    env["DATABOX_S3_SESSION_TOKEN"] = s3->session_token;
+  }
+  return env;
 }
 
 Result<TransformResult> RunTransform(load::Workspace& workspace, const TransformOptions& options) {
@@ -148,7 +162,7 @@ Result<TransformResult> RunTransform(load::Workspace& workspace, const Transform
   }
 
   ProcessSpec spec;
-  spec.env = TransformEnvironment(registry, run_dir);
+  DATABOX_ASSIGN_OR_RETURN(spec.env, TransformEnvironment(workspace, run_dir));
   spec.env["PATH"] = PathWith(VenvDir(registry, options));
   spec.cwd = run_dir;
   spec.log_path = run_dir / "transform.log";
