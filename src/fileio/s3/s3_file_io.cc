@@ -411,7 +411,8 @@ Result<std::vector<FileInfo>> S3FileIO::List(std::string_view prefix) {
       return std::unexpected(page.error().WithContext("listing '" + path.Location() + "'"));
     for (ListedObject& object : page->objects) {
       out.push_back(FileInfo{.location = path.scheme + "://" + path.bucket + "/" + object.key,
-                             .size = object.size});
+                             .size = object.size,
+                             .modified_ms = std::nullopt});  // LastModified is not parsed yet
     }
     token = page->truncated ? page->next_continuation_token : "";
   } while (!token.empty());
