@@ -14,6 +14,7 @@ std::vector<Command> AllCommands() {
   commands.push_back(InspectCommand());
   commands.push_back(QueryCommand());
   commands.push_back(CatalogCommand());
+  commands.push_back(MaintainCommand());
   return commands;
 }
 

@@ -13,5 +13,6 @@ Command StatusCommand();
 Command InspectCommand();
 Command QueryCommand();
 Command CatalogCommand();
+Command MaintainCommand();
 
 }  // namespace databox::cli

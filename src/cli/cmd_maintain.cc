@@ -1,0 +1,244 @@
+// `databox maintain`: snapshot expiry and orphan-file listing/removal for raw tables
+// (iceberg/maintenance.h). Dry run unless --remove; docs/maintenance.md.
+#include <charconv>
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "catalog/identifier.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/session.h"
+#include "iceberg/maintenance.h"
+
+namespace databox::cli {
+namespace {
+
+using std::chrono::milliseconds;
+
+constexpr int64_t kMsPerSecond = 1000;
+
+//! "3d", "12h", "30m", "45s" or "0" (a bare number is seconds).
+std::optional<milliseconds> ParseDuration(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  int64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [rest, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || value < 0) return std::nullopt;
+  const std::string unit(rest, end);
+  if (unit.empty() || unit == "s") return milliseconds(value * kMsPerSecond);
+  if (unit == "m") return milliseconds(value * 60 * kMsPerSecond);
+  if (unit == "h") return milliseconds(value * 3600 * kMsPerSecond);
+  if (unit == "d") return milliseconds(value * 86400 * kMsPerSecond);
+  return std::nullopt;
+}
+
+//! "3d 4h", "12m", "40s": the two largest units of an age.
+std::string FormatAge(std::optional<int64_t> age_ms) {
+  if (!age_ms) return "age unknown";
+  int64_t s = *age_ms / kMsPerSecond;
+  const int64_t d = s / 86400, h = s % 86400 / 3600, m = s % 3600 / 60;
+  s %= 60;
+  if (d > 0) return std::to_string(d) + "d " + std::to_string(h) + "h";
+  if (h > 0) return std::to_string(h) + "h " + std::to_string(m) + "m";
+  if (m > 0) return std::to_string(m) + "m " + std::to_string(s) + "s";
+  return std::to_string(s) + "s";
+}
+
+struct MaintainSettings {
+  bool remove = false;
+  milliseconds older_than = iceberg::kDefaultOrphanMinAge;
+  std::string older_than_text = "3d";
+  std::optional<iceberg::ExpireOptions> expire;
+};
+
+//! The tables to maintain: the positional, or with --all every table in each source's
+//! raw_<source> namespace that exists.
+Result<std::vector<catalog::TableIdentifier>> Targets(Session& session, const ParsedArgs& args) {
+  if (!args.positionals().empty()) {
+    DATABOX_ASSIGN_OR_RETURN(auto ident, catalog::ParseTableIdentifier(args.positionals().front()));
+    return std::vector<catalog::TableIdentifier>{std::move(ident)};
+  }
+  auto& catalog = session.workspace->catalog();
+  std::vector<catalog::TableIdentifier> out;
+  for (const auto& source : session.registry.sources) {
+    const catalog::Namespace ns{source.Namespace()};
+    DATABOX_ASSIGN_OR_RETURN(bool exists, catalog.NamespaceExists(ns));
+    if (!exists) continue;
+    DATABOX_ASSIGN_OR_RETURN(auto tables, catalog.ListTables(ns));
+    for (auto& t : tables) out.push_back(std::move(t));
+  }
+  return out;
+}
+
+//! Maintains one table; fills `json` and `text`. Errors leave what was done so far in both.
+Status MaintainTable(load::Workspace& ws, const catalog::TableIdentifier& table,
+                     const MaintainSettings& settings, nlohmann::ordered_json& json,
+                     std::string& text) {
+  const std::string name = iceberg::TableName(table);
+  json["table"] = name;
+  iceberg::OrphanOptions orphan_options;
+  orphan_options.min_age = settings.older_than;
+  orphan_options.remove = settings.remove;
+  if (settings.expire) {
+    iceberg::ExpireSnapshots expire(table, *settings.expire);
+    std::vector<int64_t> ids;
+    if (settings.remove) {
+      DATABOX_RETURN_IF_ERROR(iceberg::CommitChange(ws.catalog(), *ws.file_io(), expire));
+      ids = expire.expired();
+    } else {
+      DATABOX_ASSIGN_OR_RETURN(auto loaded, ws.catalog().LoadTable(table));
+      ids = iceberg::SnapshotsToExpire(loaded.metadata, *settings.expire);
+      orphan_options.without_snapshots = ids;
+    }
+    json["expired_snapshots"] = ids;
+    std::string list;
+    for (int64_t id : ids) list += (list.empty() ? "" : ", ") + std::to_string(id);
+    text += name + ": " + (settings.remove ? "expired " : "would expire ") +
+            std::to_string(ids.size()) + " snapshot(s)" + (ids.empty() ? "" : " (" + list + ")") +
+            "\n";
+  }
+  DATABOX_ASSIGN_OR_RETURN(
+      auto report, iceberg::FindOrphanFiles(ws.catalog(), *ws.file_io(), table, orphan_options));
+  json["metadata_location"] = report.metadata_location;
+  nlohmann::ordered_json orphans = nlohmann::ordered_json::array();
+  uint64_t bytes = 0;
+  size_t old_enough = 0, removed = 0;
+  for (const auto& o : report.orphans) {
+    bytes += o.size;
+    old_enough += o.old_enough ? 1 : 0;
+    removed += o.removed ? 1 : 0;
+    orphans.push_back({{"path", o.location},
+                       {"size", o.size},
+                       {"age_seconds", o.age_ms ? nlohmann::ordered_json(*o.age_ms / kMsPerSecond)
+                                                : nlohmann::ordered_json()},
+                       {"old_enough", o.old_enough},
+                       {"removed", o.removed}});
+    const std::string state = o.removed      ? "removed"
+                              : o.old_enough ? (settings.remove ? "kept" : "removable")
+                                             : "younger than " + settings.older_than_text;
+    text += "  " + o.location + "  " + std::to_string(o.size) + " bytes  " + FormatAge(o.age_ms) +
+            "  " + state + "\n";
+  }
+  json["orphans"] = orphans;
+  json["orphan_files"] = report.orphans.size();
+  json["orphan_bytes"] = bytes;
+  json["older_than_limit"] = old_enough;
+  json["removed"] = removed;
+  json["missing"] = report.missing;
+  for (const auto& m : report.missing)
+    text += "  MISSING (referenced, not in storage): " + m + "\n";
+  text += name + ": " + std::to_string(report.orphans.size()) + " orphan file(s), " +
+          std::to_string(bytes) + " bytes; " + std::to_string(old_enough) + " older than " +
+          settings.older_than_text + "; " +
+          (settings.remove ? std::to_string(removed) + " removed"
+                           : "dry run, nothing removed (--remove deletes the older ones)") +
+          "; " + std::to_string(report.referenced_files) + " referenced file(s)\n";
+  return Ok();
+}
+
+int Maintain(const GlobalOptions& global, const ParsedArgs& args) {
+  auto usage = [](const std::string& message) {
+    Err("databox maintain: " + message + "\n");
+    return static_cast<int>(kExitUsage);
+  };
+  const bool all = args.Has("all");
+  if (all == !args.positionals().empty()) {
+    return usage("name one table (NAMESPACE.TABLE) or pass --all");
+  }
+  if (args.Has("remove") && args.Has("dry-run")) return usage("--dry-run and --remove conflict");
+  MaintainSettings settings;
+  settings.remove = args.Has("remove");
+  if (auto text = args.Get("older-than")) {
+    auto parsed = ParseDuration(*text);
+    if (!parsed) return usage("--older-than: '" + *text + "' is not a duration like 3d, 12h, 30m");
+    settings.older_than = *parsed;
+    settings.older_than_text = *text;
+  }
+  if ((args.Has("retain-last") || args.Has("retain-newer-than")) && !args.Has("expire-snapshots")) {
+    return usage("--retain-last and --retain-newer-than apply with --expire-snapshots only");
+  }
+  if (args.Has("expire-snapshots")) {
+    iceberg::ExpireOptions expire;
+    if (auto text = args.Get("retain-last")) {
+      int n = 0;
+      auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), n);
+      if (ec != std::errc() || end != text->data() + text->size() || n < 1) {
+        return usage("--retain-last: '" + *text + "' is not a whole number >= 1");
+      }
+      expire.retain_last = n;
+    }
+    if (auto text = args.Get("retain-newer-than")) {
+      auto parsed = ParseDuration(*text);
+      if (!parsed) return usage("--retain-newer-than: '" + *text + "' is not a duration");
+      expire.keep_newer_than_ms = iceberg::NowMs() - parsed->count();
+    }
+    settings.expire = expire;
+  }
+
+  auto session = OpenSession(global, "maintain");
+  if (!session) return kExitUsage;
+  auto targets = Targets(*session, args);
+  if (!targets) return usage(targets.error().message);
+
+  nlohmann::ordered_json json;
+  json["dry_run"] = !settings.remove;
+  json["older_than_seconds"] = settings.older_than.count() / kMsPerSecond;
+  json["tables"] = nlohmann::ordered_json::array();
+  std::string text;
+  int failed = 0;
+  for (const auto& table : *targets) {
+    nlohmann::ordered_json entry;
+    std::string table_text;
+    auto done = MaintainTable(*session->workspace, table, settings, entry, table_text);
+    if (!done) {
+      ++failed;
+      entry["error"] = done.error().message;
+      Err("databox maintain: " + iceberg::TableName(table) + ": " + done.error().message + "\n");
+    }
+    json["tables"].push_back(std::move(entry));
+    text += table_text;
+  }
+  if (targets->empty()) text += "no raw tables to maintain\n";
+  Out(args.Has("json") ? json.dump(2) + "\n" : text);
+  return failed == 0 ? kExitOk : kExitRunFailed;
+}
+
+}  // namespace
+
+Command MaintainCommand() {
+  return Command{
+      CommandSpec{
+          "maintain",
+          "Expire old snapshots and list or remove orphan files of raw tables",
+          "databox maintain (NAMESPACE.TABLE | --all) [--dry-run | --remove] [--older-than AGE]\n"
+          "       [--expire-snapshots [--retain-last N] [--retain-newer-than AGE]] [--json]",
+          "Orphan files are files under a table's data/ and metadata/ folders that no metadata\n"
+          "reachable from the current metadata references (snapshots' manifest lists,\n"
+          "manifests, live data files, the metadata log, statistics files). A dry run (the\n"
+          "default) lists every one with its size and age and changes nothing. --remove\n"
+          "deletes only those older than --older-than (default 3d): a younger file may belong\n"
+          "to a commit in flight. One line per orphan file, then a summary line per table.\n"
+          "--expire-snapshots removes old snapshots from the metadata in one catalog commit\n"
+          "(with --remove; a dry run names the snapshots it would expire and lists the files\n"
+          "that would become orphans): it keeps the current snapshot, every branch and tag\n"
+          "head, the N newest of main's history and, with --retain-newer-than, every newer\n"
+          "snapshot. Files only expired snapshots referenced are orphans from then on.\n"
+          "AGE is a number with s, m, h or d (3d, 12h, 0). Exit 0 when every table was\n"
+          "maintained, 1 when one failed (the others still run), 2 on usage errors.",
+          {{"all", "", "every table in every source's raw_<source> namespace"},
+           {"dry-run", "", "list only, change nothing (the default)"},
+           {"remove", "", "delete orphans older than --older-than; commit the expiry"},
+           {"older-than", "AGE", "minimum age of an orphan file to be removed (default 3d)"},
+           {"expire-snapshots", "", "expire snapshots before looking for orphans"},
+           {"retain-last", "N", "with --expire-snapshots: newest snapshots of main to keep (1)"},
+           {"retain-newer-than", "AGE", "with --expire-snapshots: also keep snapshots this new"},
+           {"json", "", "machine-readable output"}},
+          0,
+          1},
+      Maintain, ""};
+}
+
+}  // namespace databox::cli
