@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -23,6 +24,22 @@ struct ClientOptions {
   //! Clock, sleep and jitter for retries; the real ones when null. Not owned.
   RetryTiming* timing = nullptr;
 };
+
+//! Options from registry-style settings in seconds (registry::ServiceHttpSettings or any type
+//! with connect_timeout_s, timeout_s, retries, backoff_initial_s and backoff_max_s).
+template <typename Settings>
+ClientOptions ClientOptionsFromSettings(const Settings& settings) {
+  auto millis = [](double seconds) {
+    return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+  };
+  ClientOptions options;
+  options.timeout = millis(settings.timeout_s);
+  options.connect_timeout = millis(settings.connect_timeout_s);
+  options.retry.max_attempts = settings.retries + 1;
+  options.retry.base_delay = millis(settings.backoff_initial_s);
+  options.retry.max_delay = millis(settings.backoff_max_s);
+  return options;
+}
 
 //! Sends requests through a Transport with retries and error mapping.
 //!

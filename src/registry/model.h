@@ -15,6 +15,16 @@ namespace databox::registry {
 
 enum class CatalogType { kSql, kRest };
 
+//! Timeouts and retries of the HTTP client that talks to a dependency (the REST catalog, the
+//! S3 store). The defaults are http::ClientOptions' defaults.
+struct ServiceHttpSettings {
+  double connect_timeout_s = 10;
+  double timeout_s = 60;           //!< per attempt
+  int retries = 4;                 //!< attempts after the first on retryable failures
+  double backoff_initial_s = 0.5;  //!< first backoff; doubles with jitter up to backoff_max_s
+  double backoff_max_s = 30;
+};
+
 //! Where table metadata is committed.
 struct CatalogSettings {
   CatalogType type = CatalogType::kSql;
@@ -26,6 +36,7 @@ struct CatalogSettings {
   std::string scope;              //!< rest only: OAuth2 scope, e.g. PRINCIPAL_ROLE:ALL
   std::string oauth2_server_uri;  //!< rest only: token endpoint; empty = ask the catalog config
   std::string realm;              //!< rest only: Polaris realm header value; empty = default
+  ServiceHttpSettings http;       //!< rest only: the catalog client's timeouts and retries
 };
 
 //! S3 settings used when the warehouse is an s3:// location.
@@ -36,6 +47,7 @@ struct S3Settings {
   Secret access_key_id;     //!< empty = vended credentials or the default chain
   Secret secret_access_key;
   Secret session_token;
+  ServiceHttpSettings http;  //!< the S3 client's timeouts and retries
 };
 
 //! Where data files are written.

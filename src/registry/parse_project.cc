@@ -9,6 +9,24 @@ constexpr int kMaxWorkers = 64;
 constexpr double kMaxTimeoutS = 3600;
 constexpr int kMaxRetries = 20;
 
+//! The timeout and retry keys shared by [project.http], REST [project.catalog] and
+//! [project.warehouse.s3]; `settings` keeps its defaults for absent keys.
+template <typename Settings>
+void ReadTimeoutsAndRetries(TableReader& r, Settings& settings) {
+  settings.connect_timeout_s =
+      r.Number("connect_timeout_s", 0.1, kMaxTimeoutS).value_or(settings.connect_timeout_s);
+  settings.timeout_s = r.Number("timeout_s", 0.1, kMaxTimeoutS).value_or(settings.timeout_s);
+  settings.retries =
+      static_cast<int>(r.Int("retries", 0, kMaxRetries).value_or(settings.retries));
+  settings.backoff_initial_s =
+      r.Number("backoff_initial_s", 0, kMaxTimeoutS).value_or(settings.backoff_initial_s);
+  settings.backoff_max_s =
+      r.Number("backoff_max_s", 0, kMaxTimeoutS).value_or(settings.backoff_max_s);
+  if (settings.backoff_max_s < settings.backoff_initial_s) {
+    r.Report("backoff_max_s", "'backoff_max_s' is smaller than 'backoff_initial_s'");
+  }
+}
+
 CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::path& state_dir,
                              ParseContext& ctx) {
   CatalogSettings catalog;
@@ -27,12 +45,16 @@ CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::pa
   auto uri = r.String("uri");
   const bool rest = catalog.type == CatalogType::kRest;
   // REST-only keys are read in any case so that they count as known; misuse is reported below.
-  const char* rest_only[] = {"warehouse", "credential", "scope", "oauth2_server_uri", "realm"};
+  const char* rest_only[] = {"warehouse",         "credential", "scope",
+                             "oauth2_server_uri", "realm",      "connect_timeout_s",
+                             "timeout_s",         "retries",    "backoff_initial_s",
+                             "backoff_max_s"};
   catalog.warehouse = r.String("warehouse").value_or("");
   catalog.credential = ReadSecret(r, "credential", ctx, /*may_be_absent=*/!rest);
   catalog.scope = r.String("scope").value_or("");
   catalog.oauth2_server_uri = r.String("oauth2_server_uri").value_or("");
   catalog.realm = r.String("realm").value_or("");
+  ReadTimeoutsAndRetries(r, catalog.http);
   if (rest) {
     if (!uri) {
       r.Report("uri", "missing required key 'uri' for type = \"rest\"",
@@ -99,6 +121,7 @@ WarehouseSettings ParseWarehouse(const toml::table* table, const std::filesystem
     warehouse.s3.access_key_id = ReadSecret(s, "access_key_id", ctx, false);
     warehouse.s3.secret_access_key = ReadSecret(s, "secret_access_key", ctx, false);
     warehouse.s3.session_token = ReadSecret(s, "session_token", ctx, false);
+    ReadTimeoutsAndRetries(s, warehouse.s3.http);
     if (warehouse.s3.access_key_id.empty() != warehouse.s3.secret_access_key.empty()) {
       s.Report("access_key_id", "'access_key_id' and 'secret_access_key' must be set together",
                "set both, or neither to use vended credentials");
@@ -166,16 +189,7 @@ HttpSettings ParseHttp(const toml::table* table, ParseContext& ctx) {
       }
     }
   }
-  http.connect_timeout_s =
-      r.Number("connect_timeout_s", 0.1, kMaxTimeoutS).value_or(http.connect_timeout_s);
-  http.timeout_s = r.Number("timeout_s", 0.1, kMaxTimeoutS).value_or(http.timeout_s);
-  http.retries = static_cast<int>(r.Int("retries", 0, kMaxRetries).value_or(http.retries));
-  http.backoff_initial_s =
-      r.Number("backoff_initial_s", 0, kMaxTimeoutS).value_or(http.backoff_initial_s);
-  http.backoff_max_s = r.Number("backoff_max_s", 0, kMaxTimeoutS).value_or(http.backoff_max_s);
-  if (http.backoff_max_s < http.backoff_initial_s) {
-    r.Report("backoff_max_s", "'backoff_max_s' is smaller than 'backoff_initial_s'");
-  }
+  ReadTimeoutsAndRetries(r, http);
   if (auto agent = r.String("user_agent")) http.user_agent = *agent;
   r.ReportUnknownKeys();
   return http;

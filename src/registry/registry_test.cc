@@ -202,6 +202,49 @@ path_style = true
   EXPECT_TRUE(registry->project.warehouse.s3.path_style);
 }
 
+TEST(RegistryDefaultsTest, CatalogAndS3ClientTimeoutsAndRetries) {
+  TempConfig config(std::string(R"([project.catalog]
+type = "rest"
+uri = "http://127.0.0.1:8181/api/catalog"
+warehouse = "lake"
+timeout_s = 2.5
+retries = 1
+[project.warehouse]
+location = "s3://bucket/lake"
+[project.warehouse.s3]
+connect_timeout_s = 0.5
+backoff_initial_s = 0.05
+backoff_max_s = 0.2
+)") + kMinimalSource);
+  auto registry = LoadRegistry(config.path(), {.env = NoEnv});
+  ASSERT_TRUE(registry.has_value()) << registry.error().message;
+  const ServiceHttpSettings& catalog = registry->project.catalog.http;
+  EXPECT_EQ(catalog.timeout_s, 2.5);
+  EXPECT_EQ(catalog.retries, 1);
+  EXPECT_EQ(catalog.connect_timeout_s, 10);  // default
+  const ServiceHttpSettings& s3 = registry->project.warehouse.s3.http;
+  EXPECT_EQ(s3.connect_timeout_s, 0.5);
+  EXPECT_EQ(s3.backoff_initial_s, 0.05);
+  EXPECT_EQ(s3.backoff_max_s, 0.2);
+  EXPECT_EQ(s3.timeout_s, 60);  // default
+  EXPECT_EQ(s3.retries, 4);     // default
+}
+
+TEST(RegistryValidationTest, CatalogTimeoutsNeedTheRestCatalog) {
+  TempConfig config(std::string(R"([project.catalog]
+type = "sql"
+timeout_s = 2
+[project.warehouse]
+location = "s3://bucket/lake"
+[project.warehouse.s3]
+retries = 99
+)") + kMinimalSource);
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 3, "only used when type = \"rest\"")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 7, "retries")) << report.ToString();
+  EXPECT_EQ(report.problems.size(), 2u) << report.ToString();
+}
+
 TEST(RegistryValidationTest, ReportsEveryProblemWithItsLine) {
   TempConfig config(R"([project]
 max_workrs = 3

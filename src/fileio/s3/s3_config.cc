@@ -9,6 +9,7 @@ S3Options OptionsFromSettings(const registry::S3Settings& settings, const EnvLoo
   options.region =
       settings.region.empty() ? env("DATABOX_AWS_REGION").value_or("us-east-1") : settings.region;
   options.path_style = settings.path_style;
+  options.http = http::ClientOptionsFromSettings(settings.http);
   return options;
 }
 
