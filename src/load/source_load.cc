@@ -95,6 +95,10 @@ class SourceLoad {
       const catalog::TableIdentifier& ident, const iceberg::Schema& schema,
       const std::string& select_sql);
   Status Commit();
+  //! Whether _dlt_load_status already holds a snapshot of this load id: a resumed package whose
+  //! commit landed before the process that made it died (its status row commits last or with
+  //! the data, so the whole load is in).
+  Result<bool> StatusCommitted();
   //! Commits changes_ through a REST catalog, which cannot create tables in a transaction.
   Status CommitRest();
   iceberg::SnapshotChange Change() const {
@@ -467,6 +471,19 @@ Status SourceLoad::CommitRest() {
   return Ok();
 }
 
+Result<bool> SourceLoad::StatusCommitted() {
+  auto loaded = ws_.catalog().LoadTable(Ident(kLoadStatusTable));
+  if (!loaded) {
+    if (loaded.error().kind == ErrorKind::kNotFound) return false;
+    return std::unexpected(loaded.error());
+  }
+  for (const iceberg::Snapshot& snapshot : loaded->metadata.snapshots) {
+    auto it = snapshot.summary.find(iceberg::kLoadIdSummaryKey);
+    if (it != snapshot.summary.end() && it->second == result_.load_id) return true;
+  }
+  return false;
+}
+
 Result<SourceLoadResult> SourceLoad::Run() {
   result_.source = source_.name;
   if (options_.resume) {
@@ -474,6 +491,15 @@ Result<SourceLoadResult> SourceLoad::Run() {
                              LoadPackage::FindResumable(ws_.loads_dir(), source_.name));
     package_.emplace(std::move(package));
     result_.load_id = package_->load_id();
+    DATABOX_ASSIGN_OR_RETURN(bool committed, StatusCommitted());
+    if (committed) {
+      // Committing again would add a second status row with this load id.
+      DATABOX_RETURN_IF_ERROR(package_->SetState(PackageState::kCommitted));
+      result_.notes.push_back("load " + result_.load_id +
+                              " was already committed by a run that stopped before recording "
+                              "it; nothing to resume");
+      return result_;
+    }
   } else {
     result_.load_id = options_.load_id.value_or(NewLoadId());
     DATABOX_ASSIGN_OR_RETURN(auto package,
