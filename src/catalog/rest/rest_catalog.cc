@@ -86,6 +86,7 @@ Result<RestCatalogOptions> OptionsFromSettings(const registry::CatalogSettings& 
   if (!settings.scope.empty()) options.scope = settings.scope;
   options.oauth2_server_uri = settings.oauth2_server_uri;
   options.realm = settings.realm;
+  options.http = http::ClientOptionsFromSettings(settings.http);
   if (!settings.credential.empty()) {
     if (!settings.credential.resolved()) {
       return MakeError(ErrorKind::kConfig, "catalog '" + settings.name + "': the credential ${" +
@@ -165,9 +166,18 @@ Result<http::Response> RestCatalog::Call(http::Method method, std::string url, s
   if (delegate_credentials && options_.vended_credentials) {
     request.headers.Set(kAccessDelegationHeader, "vended-credentials");
   }
+  // Errors name the dependency and the request (a transport error's message already has it).
+  const std::string request_text =
+      std::string(http::MethodName(method)) + " " + RedactUrl(request.url);
   auto response = Send(std::move(request));
-  if (!response) return std::unexpected(ErrorFromTransport(response.error(), op, what));
-  if (!response->ok()) return std::unexpected(ErrorFromResponse(*response, op, what));
+  if (!response) {
+    return std::unexpected(
+        ErrorFromTransport(response.error(), op, std::string(what) + " at the catalog"));
+  }
+  if (!response->ok()) {
+    return std::unexpected(ErrorFromResponse(
+        *response, op, std::string(what) + " at the catalog (" + request_text + ")"));
+  }
   return response;
 }
 
