@@ -38,12 +38,12 @@ class TallyPrinter : public ::testing::Environment {
   void TearDown() override {
     if (All().empty()) return;
     std::cout << "\nreliability summary\n";
-    std::cout << std::left << std::setw(16) << "category" << std::setw(17) << "faults injected"
+    std::cout << std::left << std::setw(19) << "category" << std::setw(17) << "faults injected"
               << std::setw(7) << "runs"
               << "violations\n";
     int violations = 0;
     for (const auto& t : All()) {
-      std::cout << std::setw(16) << t.category << std::setw(17) << t.faults << std::setw(7)
+      std::cout << std::setw(19) << t.category << std::setw(17) << t.faults << std::setw(7)
                 << t.runs << t.violations << "\n";
       violations += t.violations;
     }
