@@ -3,6 +3,7 @@
 #include <string>
 
 #include "duck/connection.h"
+#include "duck/data_chunk.h"
 
 namespace databox::duck {
 
@@ -74,6 +75,10 @@ Status Appender::AppendTimestampMicros(int64_t micros_since_epoch) {
 
 Status Appender::AppendDefault() {
   return Check(duckdb_append_default(appender_.get()), "append DEFAULT");
+}
+
+Status Appender::AppendChunk(const DataChunk& chunk) {
+  return Check(duckdb_append_data_chunk(appender_.get(), chunk.handle()), "append data chunk");
 }
 
 Status Appender::EndRow() { return Check(duckdb_appender_end_row(appender_.get()), "end row"); }

@@ -12,6 +12,7 @@
 namespace databox::duck {
 
 class Connection;
+class DataChunk;
 
 //! Appends rows to one table, column by column then EndRow(). Data reaches the table on Flush,
 //! Close or destruction; call Close to see errors (the destructor cannot report them). Errors
@@ -43,6 +44,9 @@ class Appender {
   Status AppendTimestampMicros(int64_t micros_since_epoch);
   //! The column's DEFAULT.
   Status AppendDefault();
+  //! Appends a whole chunk (its columns in table order; DuckDB casts columns whose type differs
+  //! from the table's, e.g. VARCHAR into DECIMAL). Not to be mixed with a half-appended row.
+  Status AppendChunk(const DataChunk& chunk);
   //! Finishes the current row; every column must have been appended.
   Status EndRow();
   //! Writes buffered rows into the table.

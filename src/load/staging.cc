@@ -1,9 +1,10 @@
 #include "load/staging.h"
 
-#include <cstdio>
+#include <algorithm>
 #include <variant>
 
 #include "duck/appender.h"
+#include "duck/data_chunk.h"
 #include "duck/quote.h"
 #include "normalize/data_type.h"
 
@@ -61,6 +62,9 @@ Result<iceberg::Schema> IcebergSchemaFor(const normalize::TableSchema& table) {
 Result<StagingArea> StagingArea::Make(duck::Connection* conn, std::string schema_name) {
   DATABOX_RETURN_IF_ERROR(
       conn->Execute("CREATE SCHEMA IF NOT EXISTS " + duck::QuoteIdentifier(schema_name)));
+  // Staged rows are written once and read once (into Parquet): compressing them when DuckDB
+  // moves appended row groups into table storage cost more than the appends themselves.
+  DATABOX_RETURN_IF_ERROR(conn->Execute("SET force_compression = 'uncompressed'"));
   return StagingArea(conn, std::move(schema_name));
 }
 
@@ -93,36 +97,65 @@ Status StagingArea::EnsureColumns(const normalize::TableSchema& schema) {
 
 namespace {
 
-//! "HH:MM:SS.ffffff" from microseconds since midnight (DuckDB casts it to TIME).
-std::string FormatTimeOfDay(int64_t micros) {
-  char buf[32];
-  std::snprintf(
-      buf, sizeof buf, "%02lld:%02lld:%02lld.%06lld", static_cast<long long>(micros / 3600000000LL),
-      static_cast<long long>(micros / 60000000LL % 60),
-      static_cast<long long>(micros / 1000000LL % 60), static_cast<long long>(micros % 1000000LL));
-  return buf;
+//! The DuckDB type a staged column's values are handed over as in a data chunk: the column's own
+//! type, except decimals, which travel as their decimal text and are cast by the appender.
+duckdb_type ChunkTypeFor(normalize::DataType type) {
+  using normalize::DataType;
+  switch (type) {
+    case DataType::kText:
+    case DataType::kJson:
+    case DataType::kDecimal:
+    case DataType::kWei:
+      return DUCKDB_TYPE_VARCHAR;
+    case DataType::kBigint:
+      return DUCKDB_TYPE_BIGINT;
+    case DataType::kDouble:
+      return DUCKDB_TYPE_DOUBLE;
+    case DataType::kBool:
+      return DUCKDB_TYPE_BOOLEAN;
+    case DataType::kTimestamp:
+      return DUCKDB_TYPE_TIMESTAMP_TZ;
+    case DataType::kDate:
+      return DUCKDB_TYPE_DATE;
+    case DataType::kTime:
+      return DUCKDB_TYPE_TIME;
+    case DataType::kBinary:
+      return DUCKDB_TYPE_BLOB;
+  }
+  return DUCKDB_TYPE_VARCHAR;
 }
 
-Status AppendValue(duck::Appender& appender, normalize::DataType type,
-                   const normalize::ColumnValues& values, std::size_t row) {
-  using normalize::DataType;
-  return std::visit(
-      [&](const auto& column) -> Status {
-        const auto& cell = column[row];
-        if (!cell) return appender.AppendNull();
-        using T = std::decay_t<decltype(*cell)>;
-        if constexpr (std::is_same_v<T, bool>) {
-          return appender.AppendBool(*cell);
-        } else if constexpr (std::is_same_v<T, int64_t>) {
-          if (type == DataType::kTimestamp) return appender.AppendTimestampMicros(*cell);
-          if (type == DataType::kDate) return appender.AppendDate(static_cast<int32_t>(*cell));
-          if (type == DataType::kTime) return appender.AppendString(FormatTimeOfDay(*cell));
-          return appender.AppendInt64(*cell);
-        } else if constexpr (std::is_same_v<T, double>) {
-          return appender.AppendDouble(*cell);
+//! Calls put(i, value) for each non-null cell of rows [begin, begin + count) and marks the
+//! null ones in `column` of `chunk`.
+template <typename Cells, typename Put>
+void ForEachCell(duck::DataChunk& chunk, uint64_t column, const Cells& cells, std::size_t begin,
+                 std::size_t count, Put put) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto& cell = cells[begin + i];
+    if (cell) {
+      put(i, *cell);
+    } else {
+      chunk.SetNull(column, i);
+    }
+  }
+}
+
+//! Copies rows [begin, begin + count) of `values` into column `column` of `chunk`.
+void FillColumn(duck::DataChunk& chunk, uint64_t column, normalize::DataType type,
+                const normalize::ColumnValues& values, std::size_t begin, std::size_t count) {
+  std::visit(
+      [&](const auto& cells) {
+        using T = typename std::decay_t<decltype(cells)>::value_type::value_type;
+        if constexpr (std::is_same_v<T, std::string>) {
+          ForEachCell(chunk, column, cells, begin, count,
+                      [&](std::size_t i, const std::string& v) { chunk.SetString(column, i, v); });
+        } else if (type == normalize::DataType::kDate) {
+          auto* data = chunk.Data<int32_t>(column);
+          ForEachCell(chunk, column, cells, begin, count,
+                      [&](std::size_t i, T v) { data[i] = static_cast<int32_t>(v); });
         } else {
-          if (type == DataType::kBinary) return appender.AppendBlob(*cell);
-          return appender.AppendString(*cell);
+          auto* data = chunk.Data<T>(column);
+          ForEachCell(chunk, column, cells, begin, count, [&](std::size_t i, T v) { data[i] = v; });
         }
       },
       values);
@@ -135,17 +168,23 @@ Status StagingArea::Append(const normalize::TableBatch& batch) {
   StagedTable& staged = tables_.at(batch.schema.name);
   DATABOX_ASSIGN_OR_RETURN(auto appender,
                            duck::Appender::Make(*conn_, schema_name_, batch.schema.name));
+  // Columns the staged table gained after this batch's schema was taken stay null.
+  std::vector<duckdb_type> types;
+  for (const normalize::Column& column : staged.schema.columns) {
+    types.push_back(ChunkTypeFor(column.data_type));
+  }
+  DATABOX_ASSIGN_OR_RETURN(auto chunk, duck::DataChunk::Make(types));
   const std::size_t width = batch.schema.columns.size();
-  for (std::size_t row = 0; row < batch.num_rows; ++row) {
+  const std::size_t capacity = duck::DataChunk::Capacity();
+  for (std::size_t begin = 0; begin < batch.num_rows; begin += capacity) {
+    const std::size_t count = std::min(capacity, batch.num_rows - begin);
+    chunk.Reset();
     for (std::size_t col = 0; col < width; ++col) {
-      DATABOX_RETURN_IF_ERROR(
-          AppendValue(appender, batch.schema.columns[col].data_type, batch.columns[col], row));
+      FillColumn(chunk, col, batch.schema.columns[col].data_type, batch.columns[col], begin, count);
     }
-    // Columns the staged table gained after this batch's schema was taken stay null.
-    for (std::size_t col = width; col < staged.schema.columns.size(); ++col) {
-      DATABOX_RETURN_IF_ERROR(appender.AppendNull());
-    }
-    DATABOX_RETURN_IF_ERROR(appender.EndRow());
+    for (std::size_t col = width; col < types.size(); ++col) chunk.SetAllNull(col);
+    chunk.SetSize(count);
+    DATABOX_RETURN_IF_ERROR(appender.AppendChunk(chunk));
   }
   DATABOX_RETURN_IF_ERROR(appender.Close());
   staged.rows += static_cast<int64_t>(batch.num_rows);

@@ -32,7 +32,8 @@ struct StagedTable {
 class StagingArea {
  public:
   //! Stages into schema `schema_name` of `conn`'s database (created if missing). `conn` must
-  //! outlive the staging area.
+  //! outlive the staging area. Sets the database's force_compression to 'uncompressed': the
+  //! database is meant for staging.
   static Result<StagingArea> Make(duck::Connection* conn, std::string schema_name);
 
   //! Appends a normalizer batch, creating the table or adding its new columns first.
