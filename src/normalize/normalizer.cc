@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <unordered_map>
@@ -376,7 +377,10 @@ struct Normalizer::State {
   uint64_t row_epochs = 0;                     //!< PendingRow epochs handed out
 
   Table& GetOrCreateTable(const std::vector<std::string>& path, const std::string& parent) {
-    std::string name = ShortenFragments(path, options.max_identifier_length);
+    const std::size_t limit =
+        std::min(options.max_identifier_length.value_or(options.max_table_name_length),
+                 options.max_table_name_length);
+    std::string name = ShortenFragments(path, limit);
     if (auto it = by_name.find(name); it != by_name.end()) return *it->second;
     auto table = std::make_unique<Table>();
     table->schema.name = name;
@@ -624,6 +628,7 @@ Result<std::unique_ptr<Normalizer>> Normalizer::Make(ResourceHints hints, std::s
   state->propagate_root_key =
       hints.root_key_propagation.value_or(hints.write_disposition == WriteDisposition::kMerge);
   Table& root = state->GetOrCreateTable({state->root}, "");
+  state->root = root.schema.name;
   state->List(root);
 
   // Merge the primary key into the column hints, keeping declaration order.

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "normalize/iso_datetime.h"
 
 namespace databox::normalize {
@@ -384,6 +386,32 @@ TEST(NormalizerTest, JsonTextThatIsNotJsonFailsTheNormalizer) {
   EXPECT_EQ(bad.error().kind, ErrorKind::kData);
   EXPECT_NE(bad.error().message.find("record 2"), std::string::npos) << bad.error().message;
   EXPECT_FALSE(n->AddJsonText(R"({"a": 2})")) << "a failed normalizer refuses further records";
+}
+
+// Each list level is a child table (`__list` for a list in a list), so 1,000-deep lists make
+// names of thousands of characters; table names become folders and files, so long ones are
+// shortened with dlt's hash tag rule and stay distinct.
+TEST(NormalizerTest, DeeplyNestedListsGetShortenedDistinctTableNames) {
+  const std::string deep = std::string(1000, '[') + "1" + std::string(1000, ']');
+  auto n = MakeNormalizer(Hints());
+  ASSERT_TRUE(n->Add(Json::parse(R"({"id": 1, "deep": )" + deep + "}")));
+  const auto schemas = n->Schemas();
+  ASSERT_GT(schemas.size(), 400u);
+  std::set<std::string> names;
+  for (const TableSchema& schema : schemas) {
+    EXPECT_LE(schema.name.size(), 200u);
+    names.insert(schema.name);
+  }
+  EXPECT_EQ(names.size(), schemas.size());
+  EXPECT_EQ(schemas[1].name, "t__deep");
+  EXPECT_EQ(schemas[2].name, "t__deep__list");
+  // Each list-in-list level uses two nesting levels (the list and its {"list": ...} wrapper),
+  // so max_nesting (1000) runs out after ~500 tables: the rest stays one json value.
+  EXPECT_LT(schemas.size(), 520u);
+  ASSERT_NE(schemas.back().FindColumn("list"), nullptr);
+  EXPECT_EQ(schemas.back().FindColumn("list")->data_type, DataType::kJson);
+  for (std::size_t i = 1; i < schemas.size(); ++i)
+    EXPECT_EQ(schemas[i].parent, schemas[i - 1].name);
 }
 
 }  // namespace
