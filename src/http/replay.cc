@@ -68,6 +68,17 @@ Result<std::string> ReadBody(const YAML::Node& body, const Headers& headers,
   YAML::Node text = body.IsMap() ? body["string"] : body;
   if (!text || text.IsNull()) return std::string();
   if (text.Tag() != "tag:yaml.org,2002:binary") return text.as<std::string>();
+  // yaml-cpp 0.7's base64 decoder indexes its table with a signed char, so a non-ASCII byte
+  // reads out of bounds (found by replay_fuzz under ASan): only base64 text reaches it.
+  const std::string encoded = text.Scalar();
+  const bool is_base64 = std::all_of(encoded.begin(), encoded.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return std::isalnum(u) || c == '+' || c == '/' || c == '=' || std::isspace(u);
+  });
+  if (!is_base64) {
+    return MakeError(ErrorKind::kData, "recorded body in " + std::string(file) +
+                                           " is marked !!binary but is not base64 text");
+  }
   YAML::Binary binary = text.as<YAML::Binary>();
   std::string raw(reinterpret_cast<const char*>(binary.data()), binary.size());
   std::string encoding = Lower(headers.Get("Content-Encoding").value_or(""));

@@ -200,6 +200,22 @@ TEST_F(CassetteTest, InflatesBinaryGzipBodies) {
   EXPECT_EQ(response->body, R"({"hello": "replay"})");
 }
 
+TEST_F(CassetteTest, NonBase64BinaryBodyIsAClearError) {
+  // Bytes 0x8f 0xd4 inside a !!binary body (a replay_fuzz crash under ASan, in yaml-cpp's
+  // base64 decoder).
+  auto path = Write("nb.yaml",
+                    "interactions:\n- request:\n    method: GET\n    uri: https://h/nb\n"
+                    "  response:\n    body:\n      string: !!binary |\n"
+                    "        H4sIAAAA\x8f\xd4W\n"
+                    "    headers: {}\n"
+                    "    status:\n      code: 200\n      message: OK\n");
+  auto replay = ReplayTransport::Load(path);
+  ASSERT_FALSE(replay.has_value());
+  EXPECT_EQ(replay.error().kind, ErrorKind::kData);
+  EXPECT_THAT(replay.error().message, HasSubstr("nb.yaml"));
+  EXPECT_THAT(replay.error().message, HasSubstr("not base64"));
+}
+
 TEST_F(CassetteTest, BadInputsAreClearErrors) {
   EXPECT_EQ(ReplayTransport::Load(folder_ / "missing.yaml").error().kind, ErrorKind::kNotFound);
   EXPECT_EQ(ReplayTransport::Load(folder_).error().kind, ErrorKind::kNotFound);  // empty folder
