@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,12 @@ struct FileInfo {
   uint64_t size = 0;     //!< bytes
   //! Last modification, milliseconds since the Unix epoch; nullopt when the store did not say.
   std::optional<int64_t> modified_ms;
+};
+
+//! One object for FileIO::WriteNewBatch.
+struct NewObject {
+  std::string location;
+  std::string bytes;
 };
 
 //! Reads and writes whole objects. Every method is safe to call from several threads.
@@ -38,6 +45,14 @@ class FileIO {
   //! Creates the object atomically; kAlreadyExists if it exists (never overwrites).
   //! Iceberg metadata files are written with this.
   virtual Status WriteNew(std::string_view location, std::string_view bytes) = 0;
+  //! WriteNew of each object in order; on success every one is durable. Stops at the first
+  //! failure (objects before it stay written). A store may share work between the objects
+  //! (LocalFileIO syncs each folder once instead of once per file).
+  virtual Status WriteNewBatch(std::span<const NewObject> objects) {
+    for (const auto& object : objects)
+      DATABOX_RETURN_IF_ERROR(WriteNew(object.location, object.bytes));
+    return Ok();
+  }
   //! Creates or atomically replaces the object.
   virtual Status Write(std::string_view location, std::string_view bytes) = 0;
   //! Copies the local file `local_path` to `location` (create or replace).

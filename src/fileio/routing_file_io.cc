@@ -45,6 +45,22 @@ Status RoutingFileIO::WriteNew(std::string_view location, std::string_view bytes
   return io->WriteNew(location, bytes);
 }
 
+Status RoutingFileIO::WriteNewBatch(std::span<const NewObject> objects) {
+  size_t start = 0;
+  while (start < objects.size()) {
+    DATABOX_ASSIGN_OR_RETURN(FileIO * io, For(objects[start].location));
+    size_t end = start + 1;
+    while (end < objects.size()) {
+      auto next = For(objects[end].location);
+      if (!next || *next != io) break;
+      ++end;
+    }
+    DATABOX_RETURN_IF_ERROR(io->WriteNewBatch(objects.subspan(start, end - start)));
+    start = end;
+  }
+  return Ok();
+}
+
 Status RoutingFileIO::Write(std::string_view location, std::string_view bytes) {
   DATABOX_ASSIGN_OR_RETURN(FileIO * io, For(location));
   return io->Write(location, bytes);

@@ -25,6 +25,8 @@ class RoutingFileIO final : public FileIO {
   Result<uint64_t> Size(std::string_view location) override;
   Result<bool> Exists(std::string_view location) override;
   Status WriteNew(std::string_view location, std::string_view bytes) override;
+  //! One batch per store: consecutive objects of the same store go to it together.
+  Status WriteNewBatch(std::span<const NewObject> objects) override;
   Status Write(std::string_view location, std::string_view bytes) override;
   Status UploadFile(std::string_view local_path, std::string_view location) override;
   Status Delete(std::string_view location) override;

@@ -37,10 +37,10 @@ std::optional<int64_t> SummaryNumber(const Snapshot* snapshot, const std::string
 
 }  // namespace
 
-Result<ManifestFile> WriteManifestFile(fileio::FileIO& io, const std::string& location,
-                                       const Schema& schema, const PartitionSpec& spec,
-                                       int64_t snapshot_id,
-                                       const std::vector<ManifestEntry>& entries) {
+Result<ManifestFile> EncodeManifestFile(const std::string& location, const Schema& schema,
+                                        const PartitionSpec& spec, int64_t snapshot_id,
+                                        const std::vector<ManifestEntry>& entries,
+                                        std::vector<fileio::NewObject>& pending) {
   std::string bytes;
   DATABOX_ASSIGN_OR_RETURN(auto writer,
                            ManifestWriter::Make(schema, spec, ManifestContent::kData, snapshot_id,
@@ -50,7 +50,7 @@ Result<ManifestFile> WriteManifestFile(fileio::FileIO& io, const std::string& lo
                                                 }));
   for (const auto& entry : entries) DATABOX_RETURN_IF_ERROR(writer.Add(entry));
   DATABOX_ASSIGN_OR_RETURN(ManifestFile file, writer.Finish(location));
-  DATABOX_RETURN_IF_ERROR(io.WriteNew(location, bytes));
+  pending.push_back({location, std::move(bytes)});
   return file;
 }
 
@@ -77,6 +77,8 @@ Result<ProducedSnapshot> SnapshotProducer::Produce(const TableMetadata& base) {
   };
 
   ProducedSnapshot out;
+  std::vector<fileio::NewObject> pending;  // this attempt's files, written together at the end
+  std::optional<ManifestFile> new_added_manifest;
   // A new branch forks from main's current snapshot (as Iceberg Java's latestSnapshot does).
   const Snapshot* parent = base.RefByName(change_.branch) != nullptr
                                ? base.SnapshotForRef(change_.branch)
@@ -95,12 +97,13 @@ Result<ProducedSnapshot> SnapshotProducer::Produce(const TableMetadata& base) {
         entries.push_back(
             {ManifestEntryStatus::kAdded, std::nullopt, std::nullopt, std::nullopt, file});
       }
-      DATABOX_ASSIGN_OR_RETURN(
-          added_manifest_, WriteManifestFile(*io_, new_manifest_location(), *schema, *default_spec,
-                                             snapshot_id, entries));
+      DATABOX_ASSIGN_OR_RETURN(new_added_manifest,
+                               EncodeManifestFile(new_manifest_location(), *schema, *default_spec,
+                                                  snapshot_id, entries, pending));
     }
-    out.durable_files.push_back(added_manifest_->manifest_path);
-    produced.push_back(*added_manifest_);
+    const ManifestFile& added_manifest = added_manifest_ ? *added_manifest_ : *new_added_manifest;
+    out.durable_files.push_back(added_manifest.manifest_path);
+    produced.push_back(added_manifest);
     for (const auto& file : change_.added_files) added.Add(file);
   }
 
@@ -143,7 +146,7 @@ Result<ProducedSnapshot> SnapshotProducer::Produce(const TableMetadata& base) {
     const std::string location = new_manifest_location();
     DATABOX_ASSIGN_OR_RETURN(
         ManifestFile rewritten,
-        WriteManifestFile(*io_, location, *schema, *spec, snapshot_id, entries));
+        EncodeManifestFile(location, *schema, *spec, snapshot_id, entries, pending));
     out.attempt_files.push_back(location);
     produced.push_back(std::move(rewritten));
   }
@@ -190,8 +193,9 @@ Result<ProducedSnapshot> SnapshotProducer::Produce(const TableMetadata& base) {
                                                " in " + base.location);
       }
       const std::string location = new_manifest_location();
-      DATABOX_ASSIGN_OR_RETURN(ManifestFile merged, WriteManifestFile(*io_, location, *schema,
-                                                                      *spec, snapshot_id, entries));
+      DATABOX_ASSIGN_OR_RETURN(
+          ManifestFile merged,
+          EncodeManifestFile(location, *schema, *spec, snapshot_id, entries, pending));
       out.attempt_files.push_back(location);
       produced.push_back(std::move(merged));
     }
@@ -239,7 +243,13 @@ Result<ProducedSnapshot> SnapshotProducer::Produce(const TableMetadata& base) {
                                    .sequence_number = snapshot.sequence_number,
                                    .codec = avro::Codec::kDeflate};
   DATABOX_ASSIGN_OR_RETURN(std::string list_bytes, WriteManifestList(produced, list_options));
-  DATABOX_RETURN_IF_ERROR(io_->WriteNew(list_location, list_bytes));
+  pending.push_back({list_location, std::move(list_bytes)});
+  if (auto written = io_->WriteNewBatch(pending); !written) {
+    // Nothing of this attempt is referenced: remove what did get written.
+    for (const auto& object : pending) (void)io_->Delete(object.location);
+    return std::unexpected(written.error());
+  }
+  if (new_added_manifest) added_manifest_ = std::move(new_added_manifest);
   out.attempt_files.push_back(list_location);
   Failpoint("after-manifest-write");
   snapshot.manifest_list = list_location;

@@ -1,6 +1,9 @@
 // SnapshotProducer: turns "add these data files, remove those" into a new snapshot of a
 // branch: manifests, manifest list, summary, and the AddSnapshot/SetSnapshotRef updates.
 //
+// The manifests and the manifest list of one attempt are written together at its end
+// (FileIO::WriteNewBatch: one folder sync for all of them on local storage).
+//
 // Produce() can be called again on a newer base after a conflicting commit (re-planning): the
 // manifest of added files and the snapshot id are reused, everything that depends on the base
 // (rewritten and merged manifests, the manifest list) is written anew for that attempt.
@@ -83,11 +86,12 @@ class SnapshotProducer {
   int attempt_ = 0;                             //!< Produce calls so far
 };
 
-//! Writes `entries` as a manifest at `location` (WriteNew) and returns its list entry.
-Result<ManifestFile> WriteManifestFile(fileio::FileIO& io, const std::string& location,
-                                       const Schema& schema, const PartitionSpec& spec,
-                                       int64_t snapshot_id,
-                                       const std::vector<ManifestEntry>& entries);
+//! Encodes `entries` as a manifest to be written at `location`; returns its list entry and
+//! appends the file to `pending` (written later, with the others, by FileIO::WriteNewBatch).
+Result<ManifestFile> EncodeManifestFile(const std::string& location, const Schema& schema,
+                                        const PartitionSpec& spec, int64_t snapshot_id,
+                                        const std::vector<ManifestEntry>& entries,
+                                        std::vector<fileio::NewObject>& pending);
 
 //! The manifests of a snapshot (empty for nullptr).
 Result<std::vector<ManifestFile>> ReadSnapshotManifests(fileio::FileIO& io,

@@ -115,8 +115,8 @@ Result<LoadedTable> SqlCatalog::LoadTable(const TableIdentifier& table) {
         ErrorKind::kNotFound,
         "table '" + table.ToString() + "' does not exist in catalog '" + options_.name + "'");
   }
-  DATABOX_ASSIGN_OR_RETURN(iceberg::TableMetadata metadata, ReadMetadata(table, *location));
-  return LoadedTable{.metadata_location = *location, .metadata = std::move(metadata)};
+  DATABOX_ASSIGN_OR_RETURN(auto metadata, ReadMetadata(table, *location));
+  return LoadedTable{.metadata_location = *location, .metadata = *metadata};
 }
 
 Result<LoadedTable> SqlCatalog::CreateTable(const TableIdentifier& table,
@@ -151,7 +151,7 @@ Result<SqlCatalog::Staged> SqlCatalog::Stage(const TableCommit& commit) {
   const TableIdentifier& table = commit.identifier;
   DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
   DATABOX_ASSIGN_OR_RETURN(auto current_location, Locate(table));
-  std::optional<iceberg::TableMetadata> current;
+  std::shared_ptr<const iceberg::TableMetadata> current;
   if (current_location) {
     DATABOX_ASSIGN_OR_RETURN(current, ReadMetadata(table, *current_location));
   } else if (!HasAssertCreate(commit)) {
@@ -161,13 +161,13 @@ Result<SqlCatalog::Staged> SqlCatalog::Stage(const TableCommit& commit) {
   } else {
     DATABOX_RETURN_IF_ERROR(RequireNamespace(table.ns));
   }
-  const iceberg::TableMetadata* base = current ? &*current : nullptr;
+  const iceberg::TableMetadata* base = current.get();
   std::string context = "committing to '" + table.ToString() + "'";
   DATABOX_RETURN_IF_ERROR(Annotate(iceberg::CheckRequirements(base, commit.requirements), context));
   if (current && commit.updates.empty()) {
     // Nothing to change: the swap re-asserts that the table is still at this version.
     return Staged{.swap = {table, current_location, *current_location},
-                  .result = {*current_location, std::move(*current)}};
+                  .result = {*current_location, *current}};
   }
   DATABOX_ASSIGN_OR_RETURN(iceberg::TableMetadata next,
                            Annotate(iceberg::ApplyUpdates(base, commit.updates), context));
@@ -176,8 +176,10 @@ Result<SqlCatalog::Staged> SqlCatalog::Stage(const TableCommit& commit) {
   std::string next_location = NewMetadataLocation(next, current_location);
   DATABOX_RETURN_IF_ERROR(
       Annotate(io_->WriteNew(next_location, iceberg::TableMetadataToJsonString(next)), context));
+  auto written = std::make_shared<const iceberg::TableMetadata>(std::move(next));
+  Remember(next_location, written);
   return Staged{.swap = {table, current_location, next_location},
-                .result = {next_location, std::move(next)}};
+                .result = {next_location, *written}};
 }
 
 Result<LoadedTable> SqlCatalog::CommitTable(const TableCommit& commit) {
@@ -231,12 +233,12 @@ Result<LoadedTable> SqlCatalog::RegisterTable(const TableIdentifier& table,
   DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
   DATABOX_RETURN_IF_ERROR(RequireNamespace(table.ns));
   std::string location(metadata_location);
-  DATABOX_ASSIGN_OR_RETURN(iceberg::TableMetadata metadata, ReadMetadata(table, location));
+  DATABOX_ASSIGN_OR_RETURN(auto metadata, ReadMetadata(table, location));
   {
     std::lock_guard lock(store_mutex_);
     DATABOX_RETURN_IF_ERROR(store_->InsertTable(table, location));
   }
-  return LoadedTable{.metadata_location = std::move(location), .metadata = std::move(metadata)};
+  return LoadedTable{.metadata_location = std::move(location), .metadata = *metadata};
 }
 
 Result<std::optional<std::string>> SqlCatalog::Locate(const TableIdentifier& table) {
@@ -245,12 +247,32 @@ Result<std::optional<std::string>> SqlCatalog::Locate(const TableIdentifier& tab
   return store_->MetadataLocation(table);
 }
 
-Result<iceberg::TableMetadata> SqlCatalog::ReadMetadata(const TableIdentifier& table,
-                                                        const std::string& location) {
+Result<std::shared_ptr<const iceberg::TableMetadata>> SqlCatalog::ReadMetadata(
+    const TableIdentifier& table, const std::string& location) {
+  {
+    std::lock_guard lock(cache_mutex_);
+    for (const auto& [cached_location, metadata] : cache_) {
+      if (cached_location == location) return metadata;
+    }
+  }
   std::string context =
       "reading metadata of table '" + table.ToString() + "' at '" + location + "'";
   DATABOX_ASSIGN_OR_RETURN(std::string text, Annotate(io_->Read(location), context));
-  return Annotate(iceberg::ParseTableMetadata(text), context);
+  DATABOX_ASSIGN_OR_RETURN(iceberg::TableMetadata metadata,
+                           Annotate(iceberg::ParseTableMetadata(text), context));
+  auto parsed = std::make_shared<const iceberg::TableMetadata>(std::move(metadata));
+  Remember(location, parsed);
+  return parsed;
+}
+
+void SqlCatalog::Remember(const std::string& location,
+                          std::shared_ptr<const iceberg::TableMetadata> metadata) {
+  std::lock_guard lock(cache_mutex_);
+  for (const auto& entry : cache_) {
+    if (entry.first == location) return;
+  }
+  if (cache_.size() >= kCachedMetadataFiles) cache_.pop_front();
+  cache_.emplace_back(location, std::move(metadata));
 }
 
 Status SqlCatalog::RequireNamespace(const Namespace& ns) {

@@ -7,11 +7,18 @@
 // table's metadata_location only if it is still the one the commit started from. A lost
 // race is kConflict (reload and retry). A file written by a commit that then failed is left
 // in place: it is unreferenced, and removing orphans is maintenance's job.
+//
+// Metadata files are immutable (WriteNew never overwrites, and every name holds a fresh UUID),
+// so the catalog keeps the last few it parsed or wrote keyed by location: a load or commit
+// whose table still points at a cached file skips reading and parsing it. The location itself
+// always comes from the database, so other processes' commits are seen.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "catalog/catalog.h"
 #include "catalog/sql/jdbc_store.h"
@@ -71,16 +78,26 @@ class SqlCatalog final : public Catalog {
 
   //! The table's metadata location, or nullopt if it does not exist.
   Result<std::optional<std::string>> Locate(const TableIdentifier& table);
-  //! Reads and parses a metadata file.
-  Result<iceberg::TableMetadata> ReadMetadata(const TableIdentifier& table,
-                                              const std::string& location);
+  //! Reads and parses a metadata file (or takes it from the cache).
+  Result<std::shared_ptr<const iceberg::TableMetadata>> ReadMetadata(const TableIdentifier& table,
+                                                                     const std::string& location);
   //! kNotFound unless the namespace exists.
   Status RequireNamespace(const Namespace& ns);
   //! Loads, checks, applies and writes the new metadata file of one commit.
   Result<Staged> Stage(const TableCommit& commit);
 
+  //! Remembers `metadata` as the content of the file at `location` (see the file comment).
+  void Remember(const std::string& location,
+                std::shared_ptr<const iceberg::TableMetadata> metadata);
+
+  //! Metadata files kept parsed: enough for the tables one load commits together.
+  static constexpr size_t kCachedMetadataFiles = 16;
+
   SqlCatalogOptions options_;
   std::shared_ptr<fileio::FileIO> io_;
+  std::mutex cache_mutex_;  //!< guards cache_
+  //! (location, parsed content) of recently read or written metadata files, newest last.
+  std::deque<std::pair<std::string, std::shared_ptr<const iceberg::TableMetadata>>> cache_;
   std::mutex store_mutex_;            //!< serializes use of the one database connection
   std::unique_ptr<JdbcStore> store_;  //!< guarded by store_mutex_
 };

@@ -108,6 +108,42 @@ TEST_F(SqlCatalogTest, CommitWritesNextVersionAndLogsPrevious) {
             ErrorKind::kNotFound);
 }
 
+TEST_F(SqlCatalogTest, CachedMetadataIsWhatTheFileHolds) {
+  TableIdentifier id{{"ns"}, "t"};
+  LoadedTable v0 = CreateBirds("ns", "t");
+  iceberg::Snapshot snapshot;
+  snapshot.snapshot_id = 42;
+  snapshot.sequence_number = 1;
+  snapshot.timestamp_ms = 1700000000123;
+  snapshot.manifest_list = warehouse_ + "/ns/t/metadata/snap-42.avro";
+  snapshot.summary = {{"operation", "append"}, {"added-records", "3"}};
+  snapshot.schema_id = 0;
+  auto v1 = catalog_->CommitTable(
+      {.identifier = id,
+       .requirements = {iceberg::AssertTableUuid{v0.metadata.table_uuid}},
+       .updates = {iceberg::AddSnapshot{snapshot},
+                   iceberg::SetSnapshotRef{"main", iceberg::SnapshotRef::Branch(42)},
+                   iceberg::SetProperties{{{"k", "v"}}}}});
+  ASSERT_TRUE(v1.has_value()) << v1.error().ToString();
+  // This catalog answers from what it wrote; a new one (empty cache) parses the file.
+  auto cached = catalog_->LoadTable(id);
+  auto parsed = Connect()->LoadTable(id);
+  ASSERT_TRUE(cached.has_value() && parsed.has_value());
+  EXPECT_EQ(cached->metadata_location, parsed->metadata_location);
+  EXPECT_TRUE(cached->metadata == parsed->metadata);
+  EXPECT_TRUE(v1->metadata == parsed->metadata);
+  ASSERT_NE(parsed->metadata.CurrentSnapshot(), nullptr);
+  EXPECT_EQ(parsed->metadata.CurrentSnapshot()->summary.at("added-records"), "3");
+
+  // Another process's commit is seen through the cache.
+  auto v2 = Connect()->CommitTable(SetProperty(*v1, id, "other"));
+  ASSERT_TRUE(v2.has_value()) << v2.error().ToString();
+  auto reloaded = catalog_->LoadTable(id);
+  ASSERT_TRUE(reloaded.has_value());
+  EXPECT_EQ(reloaded->metadata_location, v2->metadata_location);
+  EXPECT_EQ(reloaded->metadata.properties.count("other"), 1u);
+}
+
 TEST_F(SqlCatalogTest, CommitWithAssertCreateCreatesTableAtDefaultLocation) {
   ASSERT_TRUE(catalog_->CreateNamespace({"ns"}, {}).has_value());
   // The create carries no set-location: the catalog places the table itself.

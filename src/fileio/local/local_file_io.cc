@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <set>
 #include <system_error>
 
 #include "fileio/location.h"
@@ -120,8 +121,9 @@ Status CopyFrom(const std::string& source, int fd, std::string_view tmp) {
   }
 }
 
-//! Publishes `tmp` as `final_path` without overwriting; removes `tmp` either way.
-Status PublishNew(const std::string& tmp, const fs::path& final_path) {
+//! Links `tmp` as `final_path` without overwriting (the folder is not synced); removes `tmp`
+//! either way.
+Status LinkNew(const std::string& tmp, const fs::path& final_path) {
   int rc = ::link(tmp.c_str(), final_path.c_str());
   int err = errno;
   ::unlink(tmp.c_str());
@@ -134,6 +136,12 @@ Status PublishNew(const std::string& tmp, const fs::path& final_path) {
     }
     return ErrnoError("publish", final_path.native(), err);
   }
+  return Ok();
+}
+
+//! Publishes `tmp` as `final_path` without overwriting; removes `tmp` either way.
+Status PublishNew(const std::string& tmp, const fs::path& final_path) {
+  DATABOX_RETURN_IF_ERROR(LinkNew(tmp, final_path));
   return FsyncDir(final_path.parent_path());
 }
 
@@ -224,6 +232,22 @@ Status LocalFileIO::WriteNew(std::string_view location, std::string_view bytes) 
                              return Fill(fd, bytes, t);
                            }));
   return PublishNew(tmp, path);
+}
+
+Status LocalFileIO::WriteNewBatch(std::span<const NewObject> objects) {
+  std::set<fs::path> folders;
+  for (const auto& object : objects) {
+    DATABOX_ASSIGN_OR_RETURN(std::string path, LocalPathOf(object.location));
+    DATABOX_ASSIGN_OR_RETURN(std::string tmp,
+                             WriteTemp(path, [&object](int fd, std::string_view t) {
+                               return Fill(fd, object.bytes, t);
+                             }));
+    DATABOX_RETURN_IF_ERROR(LinkNew(tmp, path));
+    folders.insert(fs::path(path).parent_path());
+  }
+  // One sync per folder makes every link in it durable.
+  for (const auto& folder : folders) DATABOX_RETURN_IF_ERROR(FsyncDir(folder));
+  return Ok();
 }
 
 Status LocalFileIO::Write(std::string_view location, std::string_view bytes) {

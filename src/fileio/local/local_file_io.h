@@ -21,6 +21,8 @@ class LocalFileIO final : public FileIO {
   Result<uint64_t> Size(std::string_view location) override;
   Result<bool> Exists(std::string_view location) override;
   Status WriteNew(std::string_view location, std::string_view bytes) override;
+  //! Every file fsync'ed and linked, then each folder fsync'ed once.
+  Status WriteNewBatch(std::span<const NewObject> objects) override;
   Status Write(std::string_view location, std::string_view bytes) override;
   Status UploadFile(std::string_view local_path, std::string_view location) override;
   Status Delete(std::string_view location) override;

@@ -122,6 +122,26 @@ TEST_F(LocalFileIOTest, RejectsUnsafeLocations) {
   EXPECT_FALSE(fs::exists(dir_.parent_path() / "escape"));
 }
 
+TEST_F(LocalFileIOTest, WriteNewBatchWritesEveryFileAndNeverOverwrites) {
+  const std::vector<NewObject> batch = {{Path("b/meta/m1.avro"), "one"},
+                                        {Path("b/meta/snap.avro"), "two"},
+                                        {"file://" + Path("b/other/x.json"), "three"}};
+  ASSERT_TRUE(io_.WriteNewBatch(batch).has_value());
+  EXPECT_EQ(Slurp(Path("b/meta/m1.avro")), "one");
+  EXPECT_EQ(Slurp(Path("b/meta/snap.avro")), "two");
+  EXPECT_EQ(Slurp(Path("b/other/x.json")), "three");
+  // An existing name fails the batch at that object; the object before it is written.
+  const std::vector<NewObject> clash = {{Path("b/meta/new.avro"), "new"},
+                                        {Path("b/meta/m1.avro"), "changed"}};
+  auto rejected = io_.WriteNewBatch(clash);
+  ASSERT_FALSE(rejected.has_value());
+  EXPECT_EQ(rejected.error().kind, ErrorKind::kAlreadyExists);
+  EXPECT_EQ(Slurp(Path("b/meta/m1.avro")), "one");
+  EXPECT_EQ(Slurp(Path("b/meta/new.avro")), "new");
+  // No temporary file is left behind (List would hide one: count the folder itself).
+  EXPECT_EQ(std::distance(fs::directory_iterator(Path("b/meta")), fs::directory_iterator()), 3);
+}
+
 TEST_F(LocalFileIOTest, ListReportsModificationTimes) {
   ASSERT_TRUE(io_.Write(Path("m/old.bin"), "x").has_value());
   ASSERT_TRUE(io_.Write(Path("m/new.bin"), "y").has_value());
