@@ -1,0 +1,16 @@
+// Linked into every executable of a DATABOX_SANITIZE build (top-level CMakeLists.txt): the
+// sanitizer runtimes call these for their default options; ASAN_OPTIONS / UBSAN_OPTIONS /
+// LSAN_OPTIONS from the environment still override them.
+//
+// abort_on_error: a finding ends the process with SIGABRT, not exit code 1, so a test that
+// expects a clean failure (`databox` exiting 1 on bad input) cannot mistake a sanitizer report
+// for the expected error. detect_leaks: leaks fail the run too (the default on x86-64 Linux,
+// stated so that it is a decision).
+
+extern "C" {
+
+const char* __asan_default_options() { return "abort_on_error=1:detect_leaks=1"; }
+const char* __ubsan_default_options() { return "abort_on_error=1:print_stacktrace=1"; }
+const char* __lsan_default_options() { return "abort_on_error=1"; }
+
+}  // extern "C"
