@@ -2,7 +2,6 @@
 
 #include <simdjson.h>
 
-#include <algorithm>
 #include <limits>
 #include <map>
 #include <unordered_map>
@@ -339,7 +338,8 @@ struct Field {
 //! Names remember which row set them last (epochs are unique per row), so Set is O(1).
 class PendingRow : public TextStore {
  public:
-  explicit PendingRow(uint64_t epoch) : epoch_(epoch) {}
+  static constexpr std::size_t kTypicalFields = 16;  //!< one allocation for most rows
+  explicit PendingRow(uint64_t epoch) : epoch_(epoch) { fields_.reserve(kTypicalFields); }
   void Set(Name* name, std::optional<Scalar> value) {
     if (name->row_epoch == epoch_) {
       fields_[name->row_field].value = value;
@@ -377,10 +377,7 @@ struct Normalizer::State {
   uint64_t row_epochs = 0;                     //!< PendingRow epochs handed out
 
   Table& GetOrCreateTable(const std::vector<std::string>& path, const std::string& parent) {
-    const std::size_t limit =
-        std::min(options.max_identifier_length.value_or(options.max_table_name_length),
-                 options.max_table_name_length);
-    std::string name = ShortenFragments(path, limit);
+    std::string name = ShortenFragments(path, options.max_identifier_length);
     if (auto it = by_name.find(name); it != by_name.end()) return *it->second;
     auto table = std::make_unique<Table>();
     table->schema.name = name;
@@ -416,13 +413,25 @@ struct Normalizer::State {
     return *raw;
   }
 
-  Table& ChildTable(Table& table, KeySlot& slot) {
+  //! The child table of the list under `slot`; an error if its name is longer than a table name
+  //! may be (lists nested so deep that the joined name does not fit a file name).
+  Result<Table*> ChildTable(Table& table, KeySlot& slot) {
     if (slot.child == nullptr) {
       std::vector<std::string> path = table.path;
       path.insert(path.end(), slot.path.begin(), slot.path.end());
+      const std::string name = ShortenFragments(path, options.max_identifier_length);
+      if (name.size() > options.max_table_name_length) {
+        constexpr std::size_t kShown = 60;
+        return MakeError(ErrorKind::kData,
+                         Context() + ": child table '" + name.substr(0, kShown) + "...' has a " +
+                             std::to_string(name.size()) + "-character name, more than a table " +
+                             "name may have (" + std::to_string(options.max_table_name_length) +
+                             "): the records nest lists too deeply; set a lower max_nesting for "
+                             "the resource so deeper values stay json");
+      }
       slot.child = &GetOrCreateTable(path, table.schema.name);
     }
-    return *slot.child;
+    return slot.child;
   }
 
   //! dlt's is_nested_type: true if a dict/list at `name` stays a json value in `table`.
@@ -483,8 +492,8 @@ struct Normalizer::State {
     if (is_root && propagate_root_key) root_id = &row_id;
     DATABOX_RETURN_IF_ERROR(Store(table, row));
     for (auto& [slot, list] : lists) {
-      DATABOX_RETURN_IF_ERROR(
-          NormalizeList(list, ChildTable(table, *slot), row_id, level - 1, root_id));
+      DATABOX_ASSIGN_OR_RETURN(Table * child, ChildTable(table, *slot));
+      DATABOX_RETURN_IF_ERROR(NormalizeList(list, *child, row_id, level - 1, root_id));
     }
     return Ok();
   }
@@ -628,7 +637,6 @@ Result<std::unique_ptr<Normalizer>> Normalizer::Make(ResourceHints hints, std::s
   state->propagate_root_key =
       hints.root_key_propagation.value_or(hints.write_disposition == WriteDisposition::kMerge);
   Table& root = state->GetOrCreateTable({state->root}, "");
-  state->root = root.schema.name;
   state->List(root);
 
   // Merge the primary key into the column hints, keeping declaration order.

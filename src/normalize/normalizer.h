@@ -46,9 +46,9 @@ struct ResourceHints {
 struct NormalizerOptions {
   //! Destination identifier limit; longer names are shortened with a hash tag as dlt does.
   std::optional<std::size_t> max_identifier_length;
-  //! Limit for table names (also when max_identifier_length is unset): tables become folders
-  //! and files named after them, and a file name holds at most 255 bytes. Child tables of deeply
-  //! nested lists get longer names; they are shortened with the same hash tag rule.
+  //! Longest child table name: tables become folders and files named after them, and a file name
+  //! holds at most 255 bytes. Lists nested so deep that a child table's name is longer fail the
+  //! normalizer with a kData error that points at max_nesting.
   std::size_t max_table_name_length = 200;
   //! Generates `_dlt_id` for root rows; default: 10 random bytes, base64 (dlt's generate_dlt_id).
   std::function<std::string()> row_id_generator;

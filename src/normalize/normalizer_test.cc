@@ -389,29 +389,32 @@ TEST(NormalizerTest, JsonTextThatIsNotJsonFailsTheNormalizer) {
 }
 
 // Each list level is a child table (`__list` for a list in a list), so 1,000-deep lists make
-// names of thousands of characters; table names become folders and files, so long ones are
-// shortened with dlt's hash tag rule and stay distinct.
-TEST(NormalizerTest, DeeplyNestedListsGetShortenedDistinctTableNames) {
+// names of thousands of characters; table names become folders and files, so such records fail
+// with an error that names the resource and points at max_nesting (a lower max_nesting loads).
+TEST(NormalizerTest, DeeplyNestedListsFailClearlyUnlessMaxNestingKeepsThemWhole) {
   const std::string deep = std::string(1000, '[') + "1" + std::string(1000, ']');
+  const std::string record = R"({"id": 1, "deep": )" + deep + "}";
   auto n = MakeNormalizer(Hints());
-  ASSERT_TRUE(n->Add(Json::parse(R"({"id": 1, "deep": )" + deep + "}")));
-  const auto schemas = n->Schemas();
-  ASSERT_GT(schemas.size(), 400u);
-  std::set<std::string> names;
-  for (const TableSchema& schema : schemas) {
-    EXPECT_LE(schema.name.size(), 200u);
-    names.insert(schema.name);
-  }
-  EXPECT_EQ(names.size(), schemas.size());
-  EXPECT_EQ(schemas[1].name, "t__deep");
-  EXPECT_EQ(schemas[2].name, "t__deep__list");
-  // Each list-in-list level uses two nesting levels (the list and its {"list": ...} wrapper),
-  // so max_nesting (1000) runs out after ~500 tables: the rest stays one json value.
-  EXPECT_LT(schemas.size(), 520u);
-  ASSERT_NE(schemas.back().FindColumn("list"), nullptr);
-  EXPECT_EQ(schemas.back().FindColumn("list")->data_type, DataType::kJson);
-  for (std::size_t i = 1; i < schemas.size(); ++i)
-    EXPECT_EQ(schemas[i].parent, schemas[i - 1].name);
+  auto failed = n->Add(Json::parse(record));
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(failed.error().kind, ErrorKind::kData);
+  const std::string& message = failed.error().message;
+  EXPECT_NE(message.find("resource 'things'"), std::string::npos) << message;
+  EXPECT_NE(message.find("t__deep__list__list"), std::string::npos) << message;
+  EXPECT_NE(message.find("max_nesting"), std::string::npos) << message;
+  for (const TableSchema& schema : n->Schemas()) EXPECT_LE(schema.name.size(), 200u);
+
+  ResourceHints hints = Hints();
+  hints.max_nesting = 10;
+  auto bounded = MakeNormalizer(hints);
+  ASSERT_TRUE(bounded->Add(Json::parse(record)));
+  const auto schemas = bounded->Schemas();
+  // Levels: the list (9), then per list-in-list the wrapper row and its list: tables t,
+  // t__deep, t__deep__list, ... until the level runs out and the rest is one json value.
+  ASSERT_EQ(schemas.size(), 6u);
+  EXPECT_EQ(schemas[5].name, "t__deep__list__list__list__list");
+  ASSERT_NE(schemas[5].FindColumn("list"), nullptr);
+  EXPECT_EQ(schemas[5].FindColumn("list")->data_type, DataType::kJson);
 }
 
 }  // namespace

@@ -241,13 +241,11 @@ TEST_P(BadInput, FailsCleanlyOrLoadsTheDocumentedResultAndNeverCommitsPartially)
   EXPECT_TRUE(Contains(history, "\"failed\"")) << history;
 }
 
-// KNOWN BUG (finding of issue #8, disabled so the suite stays green; run with
-// --gtest_also_run_disabled_tests): records with lists nested 1,000 deep fail in staging with
-// "cannot create staging folder" for a child table whose 1,000-level name exceeds a file name;
-// the error names source and table but not the resource. Expected: the normalizer bounds child
-// table nesting (dlt's max_table_nesting) or shortens the name, or at least the error names
-// the resource.
-TEST(BadInputKnownBug, DISABLED_ArraysNested1000DeepFailWithTheResourceNamed) {
+// Formerly a KNOWN BUG (finding of issue #8): records with lists nested 1,000 deep failed in
+// staging with "cannot create staging folder" (a 1,000-level child table name does not fit a
+// file name) and the error did not name the resource. The normalizer now stops before staging
+// with an error that names the resource and points at max_nesting.
+TEST(BadInputKnownBug, ArraysNested1000DeepLoadOrFailWithTheResourceNamed) {
   Workspace ws("bad_known_bug_deep_arrays");
   ws.WriteRegistry(FaultySourceToml());
   const std::string deep = std::string(1000, '[') + std::string(1000, ']');
