@@ -79,8 +79,10 @@ Result<std::string> ReadBody(const YAML::Node& body, const Headers& headers,
     return MakeError(ErrorKind::kData, "recorded body in " + std::string(file) +
                                            " is marked !!binary but is not base64 text");
   }
-  YAML::Binary binary = text.as<YAML::Binary>();
-  std::string raw(reinterpret_cast<const char*>(binary.data()), binary.size());
+  // Binary::data() of an empty body binds a reference to element 0 (UBSan, replay_fuzz).
+  std::vector<unsigned char> bytes;
+  text.as<YAML::Binary>().swap(bytes);
+  std::string raw(bytes.begin(), bytes.end());
   std::string encoding = Lower(headers.Get("Content-Encoding").value_or(""));
   if (encoding == "gzip" || encoding == "deflate") return Inflate(raw, file);
   return raw;

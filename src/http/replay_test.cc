@@ -216,6 +216,21 @@ TEST_F(CassetteTest, NonBase64BinaryBodyIsAClearError) {
   EXPECT_THAT(replay.error().message, HasSubstr("not base64"));
 }
 
+TEST_F(CassetteTest, EmptyBinaryBodyIsEmpty) {
+  // An empty !!binary scalar (replay_fuzz under UBSan: yaml-cpp's Binary::data() indexes an
+  // empty vector).
+  auto path = Write("eb.yaml",
+                    "interactions:\n- request:\n    method: GET\n    uri: https://h/eb\n"
+                    "  response:\n    body:\n      string: !!binary ''\n"
+                    "    headers: {}\n"
+                    "    status:\n      code: 200\n      message: OK\n");
+  auto replay = ReplayTransport::Load(path);
+  ASSERT_TRUE(replay.has_value()) << replay.error().ToString();
+  auto response = (*replay)->Send(Get("https://h/eb"), Limits());
+  ASSERT_TRUE(response.has_value()) << response.error().ToString();
+  EXPECT_EQ(response->body, "");
+}
+
 TEST_F(CassetteTest, BadInputsAreClearErrors) {
   EXPECT_EQ(ReplayTransport::Load(folder_ / "missing.yaml").error().kind, ErrorKind::kNotFound);
   EXPECT_EQ(ReplayTransport::Load(folder_).error().kind, ErrorKind::kNotFound);  // empty folder
