@@ -71,10 +71,19 @@ int RunOne(const GlobalOptions& global, const ParsedArgs& args) {
   run.started_at = record.started_at;
   auto loaded = load::LoadSource(*session->workspace, *source, options);
   refresh::RecordLoadOutcome(loaded, "load", run);
-  if (loaded) (void)refresh::RefreshRawViews(*session->workspace);
+  // The data is committed either way; stale raw views are reported and fail the run, as in
+  // refresh, so that a script notices that `databox query` still shows the previous data.
+  std::string views_error;
+  if (loaded) {
+    if (auto views = refresh::RefreshRawViews(*session->workspace); !views) {
+      views_error = "the load was committed, but the raw views could not be rebuilt (queries "
+                    "still see the previous snapshots): " + views.error().message;
+      run.notes.push_back(views_error);
+    }
+  }
   record.sources.push_back(run);
   record.finished_at = refresh::NowIso();
-  record.exit_code = loaded ? kExitOk : kExitRunFailed;
+  record.exit_code = loaded && views_error.empty() ? kExitOk : kExitRunFailed;
   if (auto appended = refresh::RunHistory(session->registry.project.state_dir).Append(record);
       !appended) {
     Err("databox run: " + appended.error().message + "\n");
@@ -89,6 +98,10 @@ int RunOne(const GlobalOptions& global, const ParsedArgs& args) {
         "  snapshot=" + (t.snapshot_id ? std::to_string(*t.snapshot_id) : "-") + "\n");
   }
   for (const auto& note : loaded->notes) Out("  note: " + note + "\n");
+  if (!views_error.empty()) {
+    Err("databox run " + name + ": " + views_error + "\n");
+    return kExitRunFailed;
+  }
   return kExitOk;
 }
 
