@@ -8,6 +8,7 @@
 #include <atomic>
 #include <charconv>
 #include <cstdlib>
+#include <memory>
 
 namespace databox {
 namespace {
@@ -32,7 +33,7 @@ Armed* FromEnvironment() {
   const char* spec = std::getenv("DATABOX_FAILPOINT");
   const char* trace = std::getenv("DATABOX_FAILPOINT_TRACE");
   if ((spec == nullptr || *spec == '\0') && (trace == nullptr || *trace == '\0')) return nullptr;
-  auto* armed = new Armed;  // lives until the process ends (or is killed)
+  auto armed = std::make_unique<Armed>();  // released: lives until the process ends
   if (spec != nullptr && *spec != '\0') {
     auto parsed = ParseFailpointSpec(spec);
     if (parsed) {
@@ -44,7 +45,7 @@ Armed* FromEnvironment() {
   if (trace != nullptr && *trace != '\0') {
     armed->trace_fd = open(trace, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   }
-  return armed->any() ? armed : nullptr;
+  return armed->any() ? armed.release() : nullptr;
 }
 
 }  // namespace
