@@ -166,9 +166,13 @@ TEST(Staging, EveryTypeAcrossChunkBoundaries) {
     EXPECT_EQ(*row->GetString(0, 0), day) << i;
     EXPECT_EQ(*row->GetString(1, 0), "{\"k\":" + std::to_string(i) + "}") << i;
     EXPECT_EQ(row->IsNull(2, 0), i % 5 == 0) << i;
-    if (i % 5 != 0) EXPECT_EQ(*row->GetString(2, 0), "v" + std::to_string(i)) << i;
+    if (i % 5 != 0) {
+      EXPECT_EQ(*row->GetString(2, 0), "v" + std::to_string(i)) << i;
+    }
     EXPECT_EQ(row->IsNull(3, 0), i % 7 == 0) << i;
-    if (i % 7 != 0) EXPECT_EQ(*row->GetBool(3, 0), i % 3 == 0) << i;
+    if (i % 7 != 0) {
+      EXPECT_EQ(*row->GetBool(3, 0), i % 3 == 0) << i;
+    }
   }
 }
 
