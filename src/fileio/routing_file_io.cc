@@ -81,4 +81,9 @@ Result<std::vector<FileInfo>> RoutingFileIO::List(std::string_view prefix) {
   return io->List(prefix);
 }
 
+Result<std::vector<FileInfo>> RoutingFileIO::ListWithTemporaryFiles(std::string_view prefix) {
+  DATABOX_ASSIGN_OR_RETURN(FileIO * io, For(prefix));
+  return io->ListWithTemporaryFiles(prefix);
+}
+
 }  // namespace databox::fileio

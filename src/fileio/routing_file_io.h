@@ -31,6 +31,7 @@ class RoutingFileIO final : public FileIO {
   Status UploadFile(std::string_view local_path, std::string_view location) override;
   Status Delete(std::string_view location) override;
   Result<std::vector<FileInfo>> List(std::string_view prefix) override;
+  Result<std::vector<FileInfo>> ListWithTemporaryFiles(std::string_view prefix) override;
 
  private:
   std::map<Scheme, std::shared_ptr<FileIO>> stores_;  //!< registered before use, then read-only

@@ -99,7 +99,7 @@ Result<OrphanReport> FindOrphanFiles(catalog::Catalog& catalog, fileio::FileIO& 
   std::vector<fileio::FileInfo> listed;
   for (const char* folder : kTableFolders) {
     const std::string prefix = fileio::JoinLocation(located.metadata.location, folder);
-    auto files = io.List(prefix);
+    auto files = io.ListWithTemporaryFiles(prefix);
     if (!files) return std::unexpected(files.error().WithContext("listing " + prefix));
     for (auto& f : *files) listed.push_back(std::move(f));
   }

@@ -6,10 +6,12 @@
 // manifest such a list names, not a live data file of such a manifest. They come from commits
 // that were rejected after their files were written, from loads killed mid-way, from the
 // metadata-log dropping old entries (write.metadata.previous-versions-max) and from expired
-// snapshots. A file that is unreferenced now may still belong to a commit in flight, so only
-// files older than a minimum age may be removed; a dry run lists every unreferenced file with
-// its age. The folders are listed BEFORE the metadata is loaded: a file committed in between
-// is then seen as referenced, and one written after the listing is not a candidate at all.
+// snapshots, and temporary files of writes a killed process never published (LocalFileIO's
+// ".<name>.databox-tmp-XXXXXX", which FileIO::List hides). A file that is unreferenced now may
+// still belong to a commit in flight, so only files older than a minimum age may be removed; a dry
+// run lists every unreferenced file with its age. The folders are listed BEFORE the metadata is
+// loaded: a file committed in between is then seen as referenced, and one written after the listing
+// is not a candidate at all.
 //
 // Expiring snapshots removes snapshots from the metadata in one catalog commit
 // ("remove-snapshots"); it deletes no file. What only the expired snapshots referenced becomes

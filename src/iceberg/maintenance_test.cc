@@ -130,13 +130,16 @@ TEST_F(MaintenanceTest, ListsOnlyUnreferencedFilesAndRemovesOnlyOldOnes) {
   const std::string old_meta = Plant("metadata/stray-old.avro", "abc");
   const std::string young = Plant("data/nested/stray-young.parquet", "young");
   const std::string outside = Plant("elsewhere/stray.bin", "outside data/ and metadata/");
+  // What a writer killed before publishing leaves (LocalFileIO's temporary name).
+  const std::string old_temp = Plant("metadata/.00009-x.metadata.json.databox-tmp-AbCdEf", "{}");
   BackDate(PathOf(old_data), 4);
   BackDate(PathOf(old_meta), 4);
+  BackDate(PathOf(old_temp), 4);
   BackDate(PathOf(outside), 4);
 
   auto dry = FindOrphanFiles(*catalog_, *io_, table_);
   ASSERT_TRUE(dry) << dry.error().ToString();
-  EXPECT_EQ(OrphanLocations(*dry), (std::set<std::string>{old_data, old_meta, young}));
+  EXPECT_EQ(OrphanLocations(*dry), (std::set<std::string>{old_data, old_meta, old_temp, young}));
   EXPECT_TRUE(dry->missing.empty());
   EXPECT_EQ(dry->metadata_location, Load().metadata_location());
   for (const auto& o : dry->orphans) {
@@ -152,7 +155,9 @@ TEST_F(MaintenanceTest, ListsOnlyUnreferencedFilesAndRemovesOnlyOldOnes) {
       EXPECT_LT(*o.age_ms, 4 * kDayMs + 60000);
     }
   }
-  for (const auto& loc : {old_data, old_meta, young}) EXPECT_TRUE(fs::exists(PathOf(loc)));
+  for (const auto& loc : {old_data, old_meta, old_temp, young}) {
+    EXPECT_TRUE(fs::exists(PathOf(loc)));
+  }
 
   // A 5-day gate keeps the 4-day-old orphans too.
   auto gated = FindOrphanFiles(*catalog_, *io_, table_, Options(std::chrono::hours(5 * 24), true));
@@ -164,6 +169,7 @@ TEST_F(MaintenanceTest, ListsOnlyUnreferencedFilesAndRemovesOnlyOldOnes) {
   ASSERT_TRUE(removed) << removed.error().ToString();
   EXPECT_FALSE(fs::exists(PathOf(old_data)));
   EXPECT_FALSE(fs::exists(PathOf(old_meta)));
+  EXPECT_FALSE(fs::exists(PathOf(old_temp)));
   EXPECT_TRUE(fs::exists(PathOf(young)));
   EXPECT_TRUE(fs::exists(PathOf(outside)));
   EXPECT_TRUE(fs::exists(PathOf(first.front())));

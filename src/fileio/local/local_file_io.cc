@@ -274,6 +274,14 @@ Status LocalFileIO::Delete(std::string_view location) {
 }
 
 Result<std::vector<FileInfo>> LocalFileIO::List(std::string_view prefix) {
+  return ListFiles(prefix, /*with_temporary=*/false);
+}
+
+Result<std::vector<FileInfo>> LocalFileIO::ListWithTemporaryFiles(std::string_view prefix) {
+  return ListFiles(prefix, /*with_temporary=*/true);
+}
+
+Result<std::vector<FileInfo>> LocalFileIO::ListFiles(std::string_view prefix, bool with_temporary) {
   DATABOX_ASSIGN_OR_RETURN(std::string path_prefix, LocalPathOf(prefix));
   // The location form (e.g. "file://") is whatever precedes the path in `prefix`.
   std::string_view scheme = prefix.substr(0, prefix.size() - path_prefix.size());
@@ -298,7 +306,8 @@ Result<std::vector<FileInfo>> LocalFileIO::List(std::string_view prefix) {
       }
       continue;
     }
-    if (!it->is_regular_file(ec) || !p.starts_with(path_prefix) || IsTempFile(it->path())) continue;
+    if (!it->is_regular_file(ec) || !p.starts_with(path_prefix)) continue;
+    if (!with_temporary && IsTempFile(it->path())) continue;
     uint64_t size = it->file_size(ec);
     if (ec == std::errc::no_such_file_or_directory) {
       ec.clear();

@@ -27,6 +27,10 @@ class LocalFileIO final : public FileIO {
   Status UploadFile(std::string_view local_path, std::string_view location) override;
   Status Delete(std::string_view location) override;
   Result<std::vector<FileInfo>> List(std::string_view prefix) override;
+  Result<std::vector<FileInfo>> ListWithTemporaryFiles(std::string_view prefix) override;
+
+ private:
+  Result<std::vector<FileInfo>> ListFiles(std::string_view prefix, bool with_temporary);
 };
 
 }  // namespace databox::fileio

@@ -142,6 +142,18 @@ TEST_F(LocalFileIOTest, WriteNewBatchWritesEveryFileAndNeverOverwrites) {
   EXPECT_EQ(std::distance(fs::directory_iterator(Path("b/meta")), fs::directory_iterator()), 3);
 }
 
+TEST_F(LocalFileIOTest, OnlyListWithTemporaryFilesShowsLeftTemporaryFiles) {
+  ASSERT_TRUE(io_.Write(Path("t/a.json"), "a").has_value());
+  const std::string left = Path("t/.b.json.databox-tmp-Xy12Zq");  // as a killed writer leaves it
+  std::ofstream(left) << "partial";
+  EXPECT_EQ(io_.List(Path("t/")).value().size(), 1u);
+  auto all = io_.ListWithTemporaryFiles(Path("t/"));
+  ASSERT_TRUE(all.has_value()) << all.error().ToString();
+  ASSERT_EQ(all->size(), 2u);
+  EXPECT_EQ((*all)[0].location, left);
+  EXPECT_EQ((*all)[0].size, 7u);
+}
+
 TEST_F(LocalFileIOTest, ListReportsModificationTimes) {
   ASSERT_TRUE(io_.Write(Path("m/old.bin"), "x").has_value());
   ASSERT_TRUE(io_.Write(Path("m/new.bin"), "y").has_value());
