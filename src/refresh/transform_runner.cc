@@ -116,7 +116,7 @@ Result<std::map<std::string, std::string>> TransformEnvironment(
       {"DATABOX_RAW_VIEWS_DB", RawViewsPath(registry).string()},
       {"DATABOX_CATALOG_ALIAS", analytics.catalog_alias},
       {"DATABOX_SQLMESH_STATE_DB", SqlMeshStatePath(registry).string()},
-      {"DATABOX_DUCKDB_EXTENSION_REPOSITORY", duck::DefaultExtensionDirectory()},
+      {"DATABOX_DUCKDB_EXTENSION_DIRECTORY", duck::DefaultExtensionDirectory()},
       {"SQLMESH__CACHE_DIR", (run_dir / "sqlmesh_cache").string()},
       {"PYTHONUNBUFFERED", "1"},
   };

@@ -77,8 +77,8 @@ Result<bool> SqlMeshProdExists(const std::filesystem::path& state_db);
 //! The variables set for the transform (besides PATH and the inherited environment):
 //! DATABOX_ANALYTICS_DB, DATABOX_ANALYTICS_CATALOG (the database file's stem: the catalog name
 //! DuckDB gives it), DATABOX_RAW_VIEWS_DB, DATABOX_CATALOG_ALIAS, DATABOX_SQLMESH_STATE_DB,
-//! DATABOX_DUCKDB_EXTENSION_REPOSITORY (the project's DuckDB extension folder, usable as a
-//! local `INSTALL ... FROM` repository), SQLMESH__CACHE_DIR (<run_dir>/sqlmesh_cache),
+//! DATABOX_DUCKDB_EXTENSION_DIRECTORY (the project's DuckDB extension folder, for DuckDB's
+//! extension_directory setting: httpfs is autoloaded from it), SQLMESH__CACHE_DIR (<run_dir>/sqlmesh_cache),
 //! PYTHONUNBUFFERED. For an s3:// warehouse also DATABOX_WAREHOUSE_S3=1 and the fields of a
 //! DuckDB S3 secret: DATABOX_S3_ENDPOINT, DATABOX_S3_USE_SSL, DATABOX_S3_URL_STYLE,
 //! DATABOX_S3_REGION, DATABOX_S3_KEY_ID, DATABOX_S3_SECRET, DATABOX_S3_SESSION_TOKEN (the
