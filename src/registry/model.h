@@ -80,6 +80,9 @@ struct HttpSettings {
   double backoff_initial_s = 1;  //!< first backoff; doubles with jitter up to backoff_max_s
   double backoff_max_s = 30;
   std::string user_agent = "databox/0.1";
+  //! Verify TLS certificates and host names of https sources (opt out only for a test server
+  //! with a self-signed certificate: `verify_tls = false`).
+  bool verify_tls = true;
 };
 
 struct ProjectSettings {

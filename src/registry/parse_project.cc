@@ -191,6 +191,7 @@ HttpSettings ParseHttp(const toml::table* table, ParseContext& ctx) {
   }
   ReadTimeoutsAndRetries(r, http);
   if (auto agent = r.String("user_agent")) http.user_agent = *agent;
+  if (auto verify = r.Bool("verify_tls")) http.verify_tls = *verify;
   r.ReportUnknownKeys();
   return http;
 }

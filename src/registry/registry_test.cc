@@ -202,6 +202,22 @@ path_style = true
   EXPECT_TRUE(registry->project.warehouse.s3.path_style);
 }
 
+TEST(RegistryDefaultsTest, TlsVerificationIsOnUnlessTheProjectOptsOut) {
+  TempConfig defaults(kMinimalSource);
+  auto on = LoadRegistry(defaults.path(), {.env = NoEnv});
+  ASSERT_TRUE(on.has_value()) << on.error().message;
+  EXPECT_TRUE(on->project.http.verify_tls);
+
+  TempConfig opted_out("[project.http]\nverify_tls = false\n" + std::string(kMinimalSource));
+  auto off = LoadRegistry(opted_out.path(), {.env = NoEnv});
+  ASSERT_TRUE(off.has_value()) << off.error().message;
+  EXPECT_FALSE(off->project.http.verify_tls);
+
+  TempConfig wrong_type("[project.http]\nverify_tls = \"no\"\n" + std::string(kMinimalSource));
+  const ValidationReport report = Validate(wrong_type.path(), {.env = NoEnv});
+  EXPECT_FALSE(report.ok()) << "a string for verify_tls must be rejected, not read as false";
+}
+
 TEST(RegistryDefaultsTest, CatalogAndS3ClientTimeoutsAndRetries) {
   TempConfig config(std::string(R"([project.catalog]
 type = "rest"

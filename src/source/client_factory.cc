@@ -42,6 +42,7 @@ Result<http::HttpClient> MakeSourceClient(const registry::ProjectSettings& proje
   }
   http::CurlOptions curl;
   curl.user_agent = project.http.user_agent;
+  curl.verify_tls = project.http.verify_tls;
   return http::HttpClient::Make(options, curl);
 }
 

@@ -185,6 +185,7 @@ Result<http::HttpClient> MakeFileClient(const registry::ProjectSettings& project
   if (project.http.replay_dir) return MakeSourceClient(project, source);
   http::CurlOptions curl;
   curl.user_agent = project.http.user_agent;
+  curl.verify_tls = project.http.verify_tls;
   curl.follow_redirects = false;
   return http::HttpClient::Make(SourceClientOptions(project, source), curl);
 }
