@@ -11,8 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/sql/test_fixture.h"
-#include "duck/connection.h"
-#include "duck/database.h"
+#include "duck/test_support.h"
 #include "fileio/location.h"
 #include "iceberg/data_files.h"
 #include "iceberg/snapshot_producer.h"
@@ -50,12 +49,7 @@ class MaintenanceTest : public catalog::sql::SqlCatalogFixture {
  protected:
   void SetUp() override {
     SqlCatalogFixture::SetUp();
-    auto db = duck::Database::Open("", duck::DatabaseOptions{.threads = 1});
-    ASSERT_TRUE(db) << db.error().ToString();
-    db_.emplace(std::move(*db));
-    auto conn = duck::Connection::Open(*db_);
-    ASSERT_TRUE(conn) << conn.error().ToString();
-    conn_.emplace(std::move(*conn));
+    duck_.emplace(duck::testing::OpenMemoryDb());
     location_ = CreateBirds("raw", "birds").metadata.location;
     ASSERT_FALSE(location_.empty());
   }
@@ -69,7 +63,7 @@ class MaintenanceTest : public catalog::sql::SqlCatalogFixture {
   //! Commits the rows of `select` (append, or replacing everything); returns the files written.
   std::vector<std::string> Commit(const std::string& select, bool replace_all = false) {
     Table table = Load();
-    auto files = WriteDataFiles(*conn_, *io_, table.metadata(), select);
+    auto files = WriteDataFiles(duck_->conn, *io_, table.metadata(), select);
     EXPECT_TRUE(files) << files.error().ToString();
     auto op = replace_all ? table.NewReplaceAll() : table.NewAppend();
     std::vector<std::string> paths;
@@ -116,8 +110,7 @@ class MaintenanceTest : public catalog::sql::SqlCatalogFixture {
 
   catalog::TableIdentifier table_{{"raw"}, "birds"};
   std::shared_ptr<fileio::FileIO> io_ = std::make_shared<fileio::LocalFileIO>();
-  std::optional<duck::Database> db_;
-  std::optional<duck::Connection> conn_;
+  std::optional<duck::testing::MemoryDb> duck_;
   std::string location_;
 };
 
