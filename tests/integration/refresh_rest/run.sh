@@ -82,16 +82,23 @@ refresh_and_compare() {
     fail "$round: REST + S3 tables differ from the embedded run"
 }
 
+# Runs `databox query "$1" --json` on both registries and fails unless the answers are the
+# same and not empty; the REST + S3 answer is left in $rest_answer.
+query_both() {
+  local embedded_answer
+  rest_answer="$("$databox" --config "$work/rest/databox.toml" query "$1" --json)" ||
+    fail "databox query on the REST + S3 registry failed: $rest_answer ($1)"
+  embedded_answer="$("$databox" --config "$work/embedded/databox.toml" query "$1" --json)" ||
+    fail "databox query on the embedded registry failed: $embedded_answer ($1)"
+  echo "$1 -> REST: $rest_answer  embedded: $embedded_answer"
+  [ -n "$rest_answer" ] && [ "$rest_answer" = "$embedded_answer" ] ||
+    fail "databox query answers differ: $1"
+}
+
 refresh_and_compare first
 
 step "databox query reads the S3 tables through DuckDB httpfs like the embedded ones"
-query="SELECT count(*) AS n, count(DISTINCT sub_id) AS subs FROM polaris_aws.raw_ebird.recent_observations"
-rest_q="$("$databox" --config "$work/rest/databox.toml" query "$query" --json)" ||
-  fail "databox query on the REST + S3 registry failed: $rest_q"
-embedded_q="$("$databox" --config "$work/embedded/databox.toml" query "$query" --json)" ||
-  fail "databox query on the embedded registry failed: $embedded_q"
-echo "REST: $rest_q  embedded: $embedded_q"
-[ -n "$rest_q" ] && [ "$rest_q" = "$embedded_q" ] || fail "databox query answers differ"
+query_both "SELECT count(*) AS n, count(DISTINCT sub_id) AS subs FROM polaris_aws.raw_ebird.recent_observations"
 
 step "restart the catalog server (same port): nothing is lost"
 port="${CATALOG_URI##*:}"; port="${port%%/*}"
@@ -118,13 +125,8 @@ for model_query in \
   "SELECT count(*) AS n, count(DISTINCT station) AS stations FROM analytics.fct_daily_weather" \
   "SELECT count(*) AS n FROM analytics.fct_bird_observations" \
   "SELECT count(*) AS sources, count(*) FILTER (WHERE status = 0) AS ok FROM analytics.platform_health"; do
-  rest_m="$("$databox" --config "$work/rest/databox.toml" query "$model_query" --json)" ||
-    fail "query of a SQLMesh model on the REST + S3 registry failed: $rest_m"
-  embedded_m="$("$databox" --config "$work/embedded/databox.toml" query "$model_query" --json)" ||
-    fail "query of a SQLMesh model on the embedded registry failed: $embedded_m"
-  echo "$model_query -> REST: $rest_m  embedded: $embedded_m"
-  [ -n "$rest_m" ] && [ "$rest_m" = "$embedded_m" ] || fail "SQLMesh model results differ: $model_query"
-  case "$rest_m" in *'"n":"0"'*|*'"ok":"0"'*) fail "the model is empty over S3: $model_query";; esac
+  query_both "$model_query"
+  case "$rest_answer" in *'"n":"0"'*|*'"ok":"0"'*) fail "the model is empty over S3: $model_query";; esac
 done
 
 echo "PASS: refresh into REST + S3 against the FALLBACK Iceberg REST catalog (not Polaris)"
