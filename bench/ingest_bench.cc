@@ -2,9 +2,11 @@
 // local warehouse with the embedded SQLite catalog, ONE commit at the end.
 //
 //   ndjson  nested records through the dlt-compatible normalizer (root table + child tables
-//           for lists, `__`-flattened objects, _dlt_load_id/_dlt_id, dlt type inference) into
-//           DuckDB staging; every --chunk-rows staged rows the staged tables are written as
-//           Parquet data files (WriteDataFiles) and dropped, so memory stays bounded.
+//           for lists, `__`-flattened objects, _dlt_load_id/_dlt_id, dlt type inference),
+//           buffered in memory as normalized batches; every --chunk-rows buffered rows each
+//           table is written as Parquet data files (WriteDataFiles reading the batches through
+//           the databox_scan table function, no staging table) and dropped, so memory stays
+//           bounded.
 //   csv     a flat CSV read by DuckDB read_csv with declared column types (the equivalent of
 //           dlt column hints; names are already snake_case), plus _dlt_load_id and _dlt_id,
 //           streamed straight into data files: no normalizer is needed for flat rows.
@@ -27,6 +29,7 @@
 #include "iceberg/data_files.h"
 #include "iceberg/table_operations.h"
 #include "iceberg/table_update.h"
+#include "load/batch_scan.h"
 #include "load/load_id.h"
 #include "load/staging.h"
 #include "load/stream_ingest.h"
@@ -41,8 +44,8 @@ using bench::Must;
 struct Options {
   std::string format;               //!< ndjson | csv
   std::string input;                //!< input file
-  std::size_t flush_rows = 50'000;  //!< normalizer rows buffered before staging
-  int64_t chunk_rows = 1'000'000;   //!< staged rows before data files are written
+  std::size_t flush_rows = 50'000;  //!< normalizer rows per batch
+  int64_t chunk_rows = 1'000'000;   //!< buffered rows before data files are written
   std::string tmp;                  //!< parent of the temporary warehouse
 };
 
@@ -63,19 +66,22 @@ class NdjsonIngest {
     hints_.table_name = "events";
     const std::string load_id = load::NewLoadId();
     auto normalizer = Must(normalize::Normalizer::Make(hints_, load_id), "normalizer");
-    // Reading + parsing + normalizing run on the stream's thread; staging and Parquet writing
+    // Reading + parsing + normalizing run on the stream's thread; buffering and Parquet writing
     // on this one.
     auto stream =
         Must(load::NdjsonBatchStream::Start(options_.input, std::move(normalizer),
                                             {.flush_rows = options_.flush_rows, .max_queued = 2}),
              "start stream");
-    NewStaging();
+    Must(duck::RegisterChunkScan(conn_), "register databox_scan");
+    // Row order inside the data files does not matter for an append: let DuckDB's threads
+    // each write row groups as they go.
+    Must(conn_.Execute("SET preserve_insertion_order = false"), "settings");
     while (true) {
       auto wait = Clock::now();
       auto batches = Must(stream->Next(), "normalize");
       wait_s += bench::Seconds(wait);
       if (batches.empty()) break;
-      Stage(batches);
+      Buffer(std::move(batches));
     }
     WriteChunk();
     const load::NdjsonStreamStats stats = stream->stats();
@@ -86,30 +92,22 @@ class NdjsonIngest {
   }
 
  private:
-  void NewStaging() {
-    stage_name_ = "stage_" + std::to_string(++chunks_);
-    staging_.emplace(Must(load::StagingArea::Make(&conn_, stage_name_), "staging"));
-    staged_rows_ = 0;
-  }
-
-  void Stage(const std::vector<normalize::TableBatch>& batches) {
+  void Buffer(std::vector<normalize::TableBatch> batches) {
     const auto start = Clock::now();
-    for (const normalize::TableBatch& batch : batches) {
-      Must(staging_->Append(batch), "stage");
-      staged_rows_ += static_cast<int64_t>(batch.num_rows);
+    for (normalize::TableBatch& batch : batches) {
+      buffered_rows_ += static_cast<int64_t>(batch.num_rows);
+      const std::string name = batch.schema.name;
+      buffered_[name].Add(std::move(batch));
     }
     stage_s += bench::Seconds(start);
-    if (staged_rows_ >= options_.chunk_rows) {
-      WriteChunk();
-      NewStaging();
-    }
+    if (buffered_rows_ >= options_.chunk_rows) WriteChunk();
   }
 
-  // Writes every staged table as data files, then drops the staging schema (frees its memory).
+  // Writes every buffered table as data files, then drops the batches (frees their memory).
   void WriteChunk() {
     const auto start = Clock::now();
-    for (const auto& [name, staged] : staging_->tables()) {
-      auto schema = Must(load::IcebergSchemaFor(staged.schema), "iceberg schema");
+    for (const auto& [name, buffered] : buffered_) {
+      auto schema = Must(load::IcebergSchemaFor(buffered.schema()), "iceberg schema");
       auto [it, inserted] = outputs_.try_emplace(name);
       OutputTable& out = it->second;
       if (inserted) {
@@ -123,14 +121,15 @@ class NdjsonIngest {
                      name.c_str());
         std::exit(1);
       }
+      const duck::ChunkScan scan(buffered);
       auto files = Must(iceberg::WriteDataFiles(conn_, *warehouse_.io, out.metadata,
-                                                "SELECT * FROM " + staged.relation),
+                                                "SELECT * FROM " + scan.relation()),
                         "write data files");
-      out.rows += staged.rows;
+      out.rows += buffered.rows();
       for (auto& f : files) out.files.push_back(std::move(f));
     }
-    Must(conn_.Execute("DROP SCHEMA " + duck::QuoteIdentifier(stage_name_) + " CASCADE"),
-         "drop staging");
+    buffered_.clear();
+    buffered_rows_ = 0;
     write_s += bench::Seconds(start);
   }
 
@@ -139,18 +138,16 @@ class NdjsonIngest {
   double normalize_s = 0;      //!< stream thread: simdjson parse + Normalizer (AddJsonText)
   double producer_wait_s = 0;  //!< stream thread: waiting for this thread (queue full)
   double wait_s = 0;           //!< this thread: waiting for normalized batches
-  double stage_s = 0;          //!< this thread: StagingArea::Append (DuckDB data chunks)
-  double write_s = 0;          //!< this thread: WriteDataFiles of the staged chunks
+  double stage_s = 0;          //!< this thread: buffering the batches (moves, no copies)
+  double write_s = 0;          //!< this thread: WriteDataFiles over the buffered batches
 
  private:
   const Options& options_;
   bench::Warehouse& warehouse_;
   duck::Connection& conn_;
   normalize::ResourceHints hints_;
-  std::optional<load::StagingArea> staging_;
-  std::string stage_name_;
-  int chunks_ = 0;
-  int64_t staged_rows_ = 0;
+  std::map<std::string, load::BufferedTable> buffered_;  //!< by table name
+  int64_t buffered_rows_ = 0;
   std::map<std::string, OutputTable> outputs_;
 };
 

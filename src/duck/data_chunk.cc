@@ -22,12 +22,14 @@ Result<DataChunk> DataChunk::Make(const std::vector<duckdb_type>& types) {
   if (chunk == nullptr) {
     return MakeError(ErrorKind::kInternal, "DuckDB could not create a data chunk");
   }
-  return DataChunk(chunk);
+  return DataChunk(chunk, true);
 }
+
+DataChunk DataChunk::Borrow(duckdb_data_chunk chunk) { return DataChunk(chunk, false); }
 
 uint64_t DataChunk::Capacity() { return duckdb_vector_size(); }
 
-DataChunk::DataChunk(duckdb_data_chunk chunk) : chunk_(chunk) {
+DataChunk::DataChunk(duckdb_data_chunk chunk, bool owned) : chunk_(chunk, Destroyer{owned}) {
   const idx_t columns = duckdb_data_chunk_get_column_count(chunk);
   for (idx_t i = 0; i < columns; ++i) vectors_.push_back(duckdb_data_chunk_get_vector(chunk, i));
   validity_.assign(columns, nullptr);

@@ -22,6 +22,10 @@ class DataChunk {
   //! fill such a column as VARCHAR and let the appender cast it to the table's type.
   static Result<DataChunk> Make(const std::vector<duckdb_type>& types);
 
+  //! A view of a chunk DuckDB owns (a table function's output): same filling calls, nothing is
+  //! destroyed when the view goes away.
+  static DataChunk Borrow(duckdb_data_chunk chunk);
+
   //! Rows a chunk holds (DuckDB's vector size, 2048).
   static uint64_t Capacity();
 
@@ -53,9 +57,12 @@ class DataChunk {
 
  private:
   struct Destroyer {
-    void operator()(duckdb_data_chunk chunk) const { duckdb_destroy_data_chunk(&chunk); }
+    bool owned = true;  //!< false for a Borrow()ed chunk
+    void operator()(duckdb_data_chunk chunk) const {
+      if (owned) duckdb_destroy_data_chunk(&chunk);
+    }
   };
-  explicit DataChunk(duckdb_data_chunk chunk);
+  DataChunk(duckdb_data_chunk chunk, bool owned);
 
   std::unique_ptr<_duckdb_data_chunk, Destroyer> chunk_;  //!< never null when live
   std::vector<duckdb_vector> vectors_;                    //!< owned by the chunk

@@ -1,0 +1,54 @@
+// Rows held in our own memory, scanned by DuckDB as a table function: a query (typically a
+// Parquet COPY) reads them chunk by chunk, in parallel, without first appending them to a
+// DuckDB table.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "duck/connection.h"
+#include "duck/data_chunk.h"
+#include "duckdb.h"
+
+namespace databox::duck {
+
+//! Rows DuckDB can scan, split into parts; DuckDB's threads take parts one at a time, so
+//! different parts are filled concurrently. Implementations must allow that.
+class ChunkSource {
+ public:
+  virtual ~ChunkSource() = default;
+  //! Column names, in order.
+  virtual const std::vector<std::string>& column_names() const = 0;
+  //! Column types, as DataChunk::Make accepts them (no parameterized types).
+  virtual const std::vector<duckdb_type>& column_types() const = 0;
+  virtual std::size_t part_count() const = 0;
+  virtual uint64_t part_rows(std::size_t part) const = 0;
+  //! Fills rows [begin, begin + count) of part `part` into `chunk` (count <= Capacity()); the
+  //! caller sets the chunk's size.
+  virtual void Fill(std::size_t part, uint64_t begin, uint64_t count, DataChunk& chunk) const = 0;
+};
+
+//! Makes the table function `databox_scan(handle BIGINT)` available in `conn`'s database.
+//! Calling it again for the same database does nothing.
+Status RegisterChunkScan(Connection& conn);
+
+//! `source` is scannable as `relation()` while this object lives (register the function on the
+//! database first). The source must outlive every query that reads it.
+class ChunkScan {
+ public:
+  explicit ChunkScan(const ChunkSource& source);
+  ~ChunkScan();
+  ChunkScan(const ChunkScan&) = delete;
+  ChunkScan& operator=(const ChunkScan&) = delete;
+
+  //! The FROM item that reads the source, e.g. "databox_scan(3)".
+  std::string relation() const { return "databox_scan(" + std::to_string(handle_) + ")"; }
+
+ private:
+  int64_t handle_;
+};
+
+}  // namespace databox::duck
