@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <span>
 
 namespace databox::normalize {
 
@@ -58,33 +59,39 @@ constexpr std::array<int, 24> kPiLanes = {10, 7,  11, 17, 18, 3, 5,  16, 8,  21,
                                           15, 23, 19, 13, 12, 2, 20, 14, 22, 9,  6,  1};
 constexpr std::size_t kShake128Rate = 168;  //!< bytes absorbed per permutation
 
-inline uint64_t Rotl(uint64_t v, int n) { return (v << n) | (v >> (64 - n)); }
+template <typename Lane>
+[[gnu::always_inline]] inline Lane Rotl(Lane v, int n) {
+  return (v << n) | (v >> (64 - n));
+}
 
-void KeccakF1600(std::array<uint64_t, 25>& state) {
+//! The 24 rounds of Keccak-f[1600] on 25 lanes. `Lane` is uint64_t (one state) or a vector of
+//! uint64_t (one state per vector element: several messages hashed at once).
+template <typename Lane>
+[[gnu::always_inline]] inline void KeccakRounds(Lane* state) {
   // Lanes in locals with every loop unrolled: the compiler keeps them in registers.
-  uint64_t a[25];
+  Lane a[25];
   for (int i = 0; i < 25; ++i) a[i] = state[i];
   for (uint64_t round_constant : kRoundConstants) {
-    uint64_t c[5];
+    Lane c[5];
 #pragma GCC unroll 5
     for (int x = 0; x < 5; ++x) c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
 #pragma GCC unroll 5
     for (int x = 0; x < 5; ++x) {
-      const uint64_t d = c[(x + 4) % 5] ^ Rotl(c[(x + 1) % 5], 1);
+      const Lane d = c[(x + 4) % 5] ^ Rotl(c[(x + 1) % 5], 1);
 #pragma GCC unroll 5
       for (int y = 0; y < 25; y += 5) a[y + x] ^= d;
     }
-    uint64_t carry = a[1];
+    Lane carry = a[1];
 #pragma GCC unroll 24
     for (int i = 0; i < 24; ++i) {
       const int lane = kPiLanes[i];
-      const uint64_t next = a[lane];
+      const Lane next = a[lane];
       a[lane] = Rotl(carry, kRotations[i]);
       carry = next;
     }
 #pragma GCC unroll 5
     for (int y = 0; y < 25; y += 5) {
-      uint64_t row[5];
+      Lane row[5];
 #pragma GCC unroll 5
       for (int x = 0; x < 5; ++x) row[x] = a[y + x];
 #pragma GCC unroll 5
@@ -95,11 +102,38 @@ void KeccakF1600(std::array<uint64_t, 25>& state) {
   for (int i = 0; i < 25; ++i) state[i] = a[i];
 }
 
+void KeccakF1600(std::array<uint64_t, 25>& state) { KeccakRounds(state.data()); }
+
+//! Four Keccak states, lane i of state k in element k of vector i.
+using Lanes4 = uint64_t __attribute__((vector_size(32)));
+
+// The same rounds compiled for the vector units the CPU may have; chosen once at run time.
+[[gnu::target("avx512f,avx512vl")]] void KeccakX4Avx512(Lanes4* state) { KeccakRounds(state); }
+[[gnu::target("avx2")]] void KeccakX4Avx2(Lanes4* state) { KeccakRounds(state); }
+void KeccakX4Baseline(Lanes4* state) { KeccakRounds(state); }
+
+using KeccakX4 = void (*)(Lanes4*);
+
+KeccakX4 ChooseKeccakX4() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) {
+    return KeccakX4Avx512;
+  }
+  if (__builtin_cpu_supports("avx2")) return KeccakX4Avx2;
+  return KeccakX4Baseline;
+}
+
 //! XORs `bytes` (at most one rate block) into the state, little-endian lanes.
 void Absorb(std::array<uint64_t, 25>& state, const unsigned char* bytes, std::size_t size) {
   for (std::size_t i = 0; i < size; ++i) {
     state[i / 8] ^= uint64_t{bytes[i]} << (8 * (i % 8));
   }
+}
+
+//! SHAKE-128's padding after the last `left` message bytes of the final block.
+void Pad(std::array<uint64_t, 25>& state, std::size_t left) {
+  state[left / 8] ^= uint64_t{0x1F} << (8 * (left % 8));  // SHAKE domain bits + first pad bit
+  state[(kShake128Rate - 1) / 8] ^= uint64_t{0x80} << (8 * ((kShake128Rate - 1) % 8));
 }
 
 void Shake128Into(std::string_view text, unsigned char* out, std::size_t length) {
@@ -113,8 +147,7 @@ void Shake128Into(std::string_view text, unsigned char* out, std::size_t length)
     left -= kShake128Rate;
   }
   Absorb(state, in, left);
-  state[left / 8] ^= uint64_t{0x1F} << (8 * (left % 8));  // SHAKE domain bits + first pad bit
-  state[(kShake128Rate - 1) / 8] ^= uint64_t{0x80} << (8 * ((kShake128Rate - 1) % 8));
+  Pad(state, left);
   KeccakF1600(state);
   for (std::size_t i = 0; i < length; ++i) {
     if (i > 0 && i % kShake128Rate == 0) KeccakF1600(state);
@@ -158,6 +191,47 @@ std::string Digest128(std::string_view text, std::size_t length) {
   unsigned char bytes[64];
   Shake128Into(text, bytes, length);
   return Base64NoPad(std::string_view(reinterpret_cast<const char*>(bytes), length));
+}
+
+void Digest128Many(std::span<const std::string> texts, std::span<std::string> out) {
+  static const KeccakX4 keccak_x4 = ChooseKeccakX4();
+  // Texts that fit one block (all row-id inputs in practice) go four at a time through the
+  // vector permutation; longer ones, and a last group of one, take the scalar path.
+  std::array<std::size_t, 4> group{};
+  std::size_t grouped = 0;
+  auto flush = [&] {
+    if (grouped == 1) {
+      out[group[0]] = Digest128(texts[group[0]]);
+    } else if (grouped > 1) {
+      alignas(32) Lanes4 lanes[25] = {};
+      for (std::size_t k = 0; k < grouped; ++k) {
+        std::array<uint64_t, 25> state{};
+        const std::string& text = texts[group[k]];
+        Absorb(state, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+        Pad(state, text.size());
+        for (int i = 0; i < 25; ++i) lanes[i][k] = state[i];
+      }
+      keccak_x4(lanes);
+      for (std::size_t k = 0; k < grouped; ++k) {
+        unsigned char bytes[16];
+        for (std::size_t i = 0; i < kDltIdBytes; ++i) {
+          bytes[i] = static_cast<unsigned char>(lanes[i / 8][k] >> (8 * (i % 8)));
+        }
+        out[group[k]] =
+            Base64NoPad(std::string_view(reinterpret_cast<const char*>(bytes), kDltIdBytes));
+      }
+    }
+    grouped = 0;
+  };
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    if (texts[i].size() >= kShake128Rate) {
+      out[i] = Digest128(texts[i]);
+      continue;
+    }
+    group[grouped++] = i;
+    if (grouped == group.size()) flush();
+  }
+  flush();
 }
 
 std::string RandomDltId() {

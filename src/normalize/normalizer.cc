@@ -4,6 +4,7 @@
 
 #include <limits>
 #include <map>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -82,6 +83,8 @@ class NlohmannView {
       f(std::string_view(it.key()), NlohmannView(it.value()));
     }
   }
+  //! Items of a list.
+  std::size_t size() const { return value_->size(); }
   //! Calls f(index, item) for every item of a list until f returns an error.
   template <typename F>
   Status ForEachItem(F&& f) const {
@@ -187,6 +190,16 @@ class SimdView {
     for (simdjson::dom::key_value_pair field : object) {
       f(field.key, SimdView(field.value));
     }
+  }
+  std::size_t size() const {
+    simdjson::dom::array array;
+    [[maybe_unused]] auto error = element_.get(array);  // callers check is_array()
+    // simdjson saturates the stored size at 0xFFFFFF; count such lists item by item.
+    constexpr std::size_t kSaturated = 0xFFFFFF;
+    if (const std::size_t stored = array.size(); stored < kSaturated) return stored;
+    std::size_t n = 0;
+    for ([[maybe_unused]] simdjson::dom::element item : array) ++n;
+    return n;
   }
   template <typename F>
   Status ForEachItem(F&& f) const {
@@ -372,7 +385,12 @@ struct Normalizer::State {
   std::optional<Error> failed;  //!< first error; later Add() calls repeat it
   std::size_t records = 0;      //!< records seen, for messages
   simdjson::dom::parser parser;
-  std::string id_text;                         //!< scratch for child row id input
+  //! Child row ids hashed ahead, used as a stack: a row pushes the ids of all its list items
+  //! (hashed together: several per Keccak permutation) and pops them when its lists are done;
+  //! rows nested in those lists push above. `id_inputs[i]` is the text `child_ids[i]` hashes.
+  std::vector<std::string> id_inputs;
+  std::vector<std::string> child_ids;
+  std::size_t child_ids_used = 0;
   std::vector<std::optional<Cell>> row_cells;  //!< scratch: one row's cells by column
   uint64_t row_epochs = 0;                     //!< PendingRow epochs handed out
 
@@ -415,10 +433,21 @@ struct Normalizer::State {
 
   //! The child table of the list under `slot`; an error if its name is longer than a table name
   //! may be (lists nested so deep that the joined name does not fit a file name).
+  std::vector<std::string> ChildPath(const Table& table, const KeySlot& slot) const {
+    std::vector<std::string> path = table.path;
+    path.insert(path.end(), slot.path.begin(), slot.path.end());
+    return path;
+  }
+
+  //! The name of the child table for lists at `slot` (GetOrCreateTable's name for its path).
+  std::string ChildTableName(const Table& table, const KeySlot& slot) const {
+    if (slot.child != nullptr) return slot.child->schema.name;
+    return ShortenFragments(ChildPath(table, slot), options.max_identifier_length);
+  }
+
   Result<Table*> ChildTable(Table& table, KeySlot& slot) {
     if (slot.child == nullptr) {
-      std::vector<std::string> path = table.path;
-      path.insert(path.end(), slot.path.begin(), slot.path.end());
+      const std::vector<std::string> path = ChildPath(table, slot);
       const std::string name = ShortenFragments(path, options.max_identifier_length);
       if (name.size() > options.max_table_name_length) {
         constexpr std::size_t kShown = 60;
@@ -468,9 +497,11 @@ struct Normalizer::State {
   }
 
   //! Normalizes one row object of `table`; `root_id` is the root row's id when it propagates.
+  //! A child row's id is child_ids[hashed_id] (hashed by its parent row).
   template <typename V, typename Object>
   Status NormalizeRow(const Object& object, Table& table, const std::string& parent_row_id,
-                      std::size_t pos, int level, bool is_root, const std::string* root_id) {
+                      std::size_t pos, int level, bool is_root, const std::string* root_id,
+                      std::size_t hashed_id = 0) {
     PendingRow row(++row_epochs);
     std::vector<std::pair<KeySlot*, V>> lists;
     Flatten<V>(table, table.top, object, level, row, lists);
@@ -481,7 +512,7 @@ struct Normalizer::State {
         given && given->value && given->value->kind == ScalarKind::kString) {
       row_id = std::string(given->value->text);
     } else if (!is_root) {
-      row_id = ChildRowId(parent_row_id, table.schema.name, pos);
+      row_id = child_ids[hashed_id];
       row.Set(table.dlt_parent_id, TextScalar(parent_row_id));
       row.Set(table.dlt_list_idx, IntScalar(static_cast<int64_t>(pos)));
       row.Set(table.dlt_id, TextScalar(row_id));
@@ -491,24 +522,59 @@ struct Normalizer::State {
     }
     if (is_root && propagate_root_key) root_id = &row_id;
     DATABOX_RETURN_IF_ERROR(Store(table, row));
+    if (lists.empty()) return Ok();
+    const std::size_t first = child_ids_used;
+    HashChildIds(table, row_id, lists);
+    Status status = Ok();
+    std::size_t next = first;
     for (auto& [slot, list] : lists) {
-      DATABOX_ASSIGN_OR_RETURN(Table * child, ChildTable(table, *slot));
-      DATABOX_RETURN_IF_ERROR(NormalizeList(list, *child, row_id, level - 1, root_id));
+      auto child = ChildTable(table, *slot);
+      if (!child) {
+        status = std::unexpected(std::move(child.error()));
+        break;
+      }
+      status = NormalizeList(list, **child, row_id, level - 1, root_id, next);
+      if (!status) break;
+      next += list.size();
     }
-    return Ok();
+    child_ids_used = first;
+    return status;
   }
 
+  //! Pushes the ids of every item of `lists` (the lists of row `row_id` of `table`), in order,
+  //! onto child_ids: dlt's get_nested_row_hash of parent id, child table and position.
+  template <typename V>
+  void HashChildIds(const Table& table, const std::string& row_id,
+                    const std::vector<std::pair<KeySlot*, V>>& lists) {
+    const std::size_t first = child_ids_used;
+    for (const auto& [slot, list] : lists) {
+      const std::string child_table = ChildTableName(table, *slot);
+      const std::size_t items = list.size();
+      for (std::size_t idx = 0; idx < items; ++idx) {
+        if (child_ids_used == id_inputs.size()) {
+          id_inputs.emplace_back();
+          child_ids.emplace_back();
+        }
+        ChildIdInput(row_id, child_table, idx, id_inputs[child_ids_used++]);
+      }
+    }
+    Digest128Many(std::span(id_inputs).subspan(first, child_ids_used - first),
+                  std::span(child_ids).subspan(first, child_ids_used - first));
+  }
+
+  //! Normalizes the items of a list whose ids are child_ids[first_id...].
   template <typename V>
   Status NormalizeList(const V& list, Table& table, const std::string& parent_row_id, int level,
-                       const std::string* root_id) {
+                       const std::string* root_id, std::size_t first_id) {
     return list.ForEachItem([&](std::size_t idx, V item) -> Status {
       if (item.is_object()) {
-        return NormalizeRow<V>(item, table, parent_row_id, idx, level, false, root_id);
+        return NormalizeRow<V>(item, table, parent_row_id, idx, level, false, root_id,
+                               first_id + idx);
       }
       if (item.is_array()) {
         // A list in a list: dlt wraps it as {"list": [...]} so it becomes `<table>__list`.
         return NormalizeRow<V>(SingleFieldView<V>(kListKey, item), table, parent_row_id, idx,
-                               level - 1, false, root_id);
+                               level - 1, false, root_id, first_id + idx);
       }
       PendingRow row(++row_epochs);
       if (item.is_null()) {
@@ -519,8 +585,7 @@ struct Normalizer::State {
       if (root_id != nullptr) row.Set(table.dlt_root_id, TextScalar(*root_id));
       row.Set(table.dlt_parent_id, TextScalar(parent_row_id));
       row.Set(table.dlt_list_idx, IntScalar(static_cast<int64_t>(idx)));
-      const std::string row_id = ChildRowId(parent_row_id, table.schema.name, idx);
-      row.Set(table.dlt_id, TextScalar(row_id));
+      row.Set(table.dlt_id, TextScalar(child_ids[first_id + idx]));
       return Store(table, row);
     });
   }
@@ -537,15 +602,14 @@ struct Normalizer::State {
                            nullptr);
   }
 
-  //! dlt's get_nested_row_hash: deterministic from parent id, table and list position.
-  std::string ChildRowId(const std::string& parent_row_id, const std::string& table,
-                         std::size_t pos) {
-    id_text.assign(parent_row_id);
-    id_text += '_';
-    id_text += table;
-    id_text += '_';
-    id_text += std::to_string(pos);
-    return Digest128(id_text);
+  //! The text dlt's get_nested_row_hash hashes: "<parent id>_<child table>_<position>".
+  static void ChildIdInput(const std::string& parent_row_id, const std::string& table,
+                           std::size_t pos, std::string& out) {
+    out.assign(parent_row_id);
+    out += '_';
+    out += table;
+    out += '_';
+    out += std::to_string(pos);
   }
 
   //! Coerces `value` into column `name` of `table`, creating the column (or a variant column)
