@@ -3,8 +3,10 @@
 #include <openssl/rand.h>
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <span>
 
@@ -125,7 +127,15 @@ KeccakX4 ChooseKeccakX4() {
 
 //! XORs `bytes` (at most one rate block) into the state, little-endian lanes.
 void Absorb(std::array<uint64_t, 25>& state, const unsigned char* bytes, std::size_t size) {
-  for (std::size_t i = 0; i < size; ++i) {
+  std::size_t i = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    for (; i + 8 <= size; i += 8) {
+      uint64_t lane;
+      std::memcpy(&lane, bytes + i, 8);
+      state[i / 8] ^= lane;
+    }
+  }
+  for (; i < size; ++i) {
     state[i / 8] ^= uint64_t{bytes[i]} << (8 * (i % 8));
   }
 }
@@ -205,11 +215,16 @@ void Digest128Many(std::span<const std::string> texts, std::span<std::string> ou
     } else if (grouped > 1) {
       alignas(32) Lanes4 lanes[25] = {};
       for (std::size_t k = 0; k < grouped; ++k) {
-        std::array<uint64_t, 25> state{};
+        // One padded block as lanes (what Absorb + Pad give on a zero state).
         const std::string& text = texts[group[k]];
-        Absorb(state, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+        std::array<uint64_t, 25> state{};
+        if constexpr (std::endian::native == std::endian::little) {
+          std::memcpy(state.data(), text.data(), text.size());
+        } else {
+          Absorb(state, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+        }
         Pad(state, text.size());
-        for (int i = 0; i < 25; ++i) lanes[i][k] = state[i];
+        for (std::size_t i = 0; i < kShake128Rate / 8; ++i) lanes[i][k] = state[i];
       }
       keccak_x4(lanes);
       for (std::size_t k = 0; k < grouped; ++k) {
