@@ -1,6 +1,7 @@
 #include "source/records.h"
 
 #include <charconv>
+#include <optional>
 #include <vector>
 
 namespace databox::source {
@@ -28,19 +29,33 @@ std::vector<std::string> SplitFields(std::string_view line, char delimiter, bool
   return fields;
 }
 
-//! The next logical line of `body` from *pos: without "\r\n"/"\n"; for CSV a quoted field may
-//! span lines.
-std::string_view NextLine(std::string_view body, std::size_t* pos, bool quoted) {
+//! One logical line (record) of a delimited text.
+struct TextLine {
+  std::string_view text;  //!< without the "\r\n"/"\n" ending
+  int64_t lines = 1;      //!< physical lines it spans (a CSV quoted field may hold newlines)
+  std::optional<std::size_t> open_quote;  //!< offset of a quote still open at the end of `body`
+};
+
+//! The next logical line of `body` from *pos; for CSV a quoted field may span lines.
+TextLine NextLine(std::string_view body, std::size_t* pos, bool quoted) {
   const std::size_t begin = *pos;
+  TextLine line;
   bool in_quotes = false;
+  std::size_t quote = 0;
   std::size_t i = begin;
   for (; i < body.size(); ++i) {
-    if (quoted && body[i] == '"') in_quotes = !in_quotes;
-    if (body[i] == '\n' && !in_quotes) break;
+    if (quoted && body[i] == '"') {
+      in_quotes = !in_quotes;
+      if (in_quotes) quote = i;
+    }
+    if (body[i] != '\n') continue;
+    if (!in_quotes) break;
+    ++line.lines;
   }
+  if (in_quotes) line.open_quote = quote;
   *pos = i < body.size() ? i + 1 : i;
-  std::string_view line = body.substr(begin, i - begin);
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  line.text = body.substr(begin, i - begin);
+  if (!line.text.empty() && line.text.back() == '\r') line.text.remove_suffix(1);
   return line;
 }
 
@@ -110,12 +125,22 @@ Result<int64_t> ParseTextRecords(std::string_view body, registry::ResponseFormat
   bool skip_format_line = rdb;
   int64_t fed = 0;
   std::size_t pos = 0;
-  int64_t line_no = 0;
+  int64_t next_line_no = 1;
   while (pos < body.size() && fed < limit) {
-    const std::string_view line = NextLine(body, &pos, csv);
-    ++line_no;
-    if (line.empty() || (rdb && line.front() == '#')) continue;
-    std::vector<std::string> fields = SplitFields(line, delimiter, csv);
+    const std::size_t offset = pos;
+    const TextLine line = NextLine(body, &pos, csv);
+    const int64_t line_no = next_line_no;
+    next_line_no += line.lines;
+    if (line.open_quote) {
+      return MakeError(ErrorKind::kData,
+                       "line " + std::to_string(line_no) +
+                           ": the quoted field opened at byte offset " +
+                           std::to_string(*line.open_quote) +
+                           " is not closed before the end of the data; the data is cut off or a "
+                           "quote inside a field is not doubled (\"\")");
+    }
+    if (line.text.empty() || (rdb && line.text.front() == '#')) continue;
+    std::vector<std::string> fields = SplitFields(line.text, delimiter, csv);
     if (header.empty()) {
       header = std::move(fields);
       continue;
@@ -124,14 +149,15 @@ Result<int64_t> ParseTextRecords(std::string_view body, registry::ResponseFormat
       skip_format_line = false;
       continue;
     }
-    if (fields.size() < header.size()) {
+    if (rdb && fields.size() < header.size()) {
       if (short_rows != nullptr) ++*short_rows;
       continue;
     }
-    if (fields.size() > header.size()) {
+    if (fields.size() != header.size()) {
       return MakeError(ErrorKind::kData,
                        "line " + std::to_string(line_no) + " has " + std::to_string(fields.size()) +
-                           " fields but the header has " + std::to_string(header.size()));
+                           " fields but the header has " + std::to_string(header.size()) +
+                           " (the record starts at byte offset " + std::to_string(offset) + ")");
     }
     Json record = Json::object();
     for (std::size_t i = 0; i < header.size(); ++i) record[header[i]] = std::move(fields[i]);

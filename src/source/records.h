@@ -33,9 +33,12 @@ Result<int64_t> SelectJsonRecords(Json doc, const std::string& records_path, int
 
 //! Feeds the rows of an RDB, CSV or TSV body as objects {header: text} (all values strings).
 //! RDB: tab-separated; '#' lines skipped; the first line is the header; the format line after
-//! it (e.g. "5s\t15s") is skipped. CSV: RFC 4180 quoting. Blank lines are skipped; rows with
-//! fewer fields than the header are skipped (counted in *short_rows); extra fields are an error.
-//! Stops after `limit` records. Returns the number fed.
+//! it (e.g. "5s\t15s") is skipped. CSV: RFC 4180 quoting (a quoted field may hold delimiters,
+//! doubled quotes and newlines). Blank lines are skipped. RDB rows with fewer fields than the
+//! header are skipped (counted in *short_rows); any other row whose field count differs from the
+//! header's, and a CSV quote still open at the end of `body`, are kData errors naming the
+//! physical line (1-based) and the byte offset (0-based). Stops after `limit` records. Returns
+//! the number fed.
 Result<int64_t> ParseTextRecords(std::string_view body, registry::ResponseFormat format,
                                  int64_t limit, const RecordSink& sink, int64_t* short_rows);
 

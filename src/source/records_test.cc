@@ -96,5 +96,38 @@ TEST(ParseTextRecordsTest, ExtraFieldsAreAnErrorAndLimitStops) {
   EXPECT_EQ(Collect("a\n1\n2\n3\n", ResponseFormat::kTsv, &short_rows, 2).size(), 2u);
 }
 
+//! The error of parsing `body`, or "" when it parsed.
+std::string ParseError(std::string_view body, ResponseFormat format) {
+  auto fed = ParseTextRecords(
+      body, format, 1000, [](Json) { return Ok(); }, nullptr);
+  return fed ? "" : fed.error().message;
+}
+
+TEST(ParseTextRecordsTest, CsvRaggedRowsFailNamingThePhysicalLineAndOffset) {
+  // Line 4 follows a record spanning lines 2-3; it starts at byte 6 + 7 + 3 = 16.
+  EXPECT_THAT(ParseError("a,b,c\n1,2,\"x\ny\"\n3,4,5,6\n", ResponseFormat::kCsv),
+              ::testing::HasSubstr("line 4 has 4 fields but the header has 3 (the record starts "
+                                   "at byte offset 16)"));
+  // A short row is not skipped: the rows after it would load without it.
+  EXPECT_THAT(ParseError("a,b,c\n1,2,3\n4,5\n6,7,8\n", ResponseFormat::kCsv),
+              ::testing::HasSubstr("line 3 has 2 fields but the header has 3 (the record starts "
+                                   "at byte offset 12)"));
+  EXPECT_THAT(ParseError("a\tb\n1\n", ResponseFormat::kTsv),
+              ::testing::HasSubstr("line 2 has 1 fields but the header has 2"));
+}
+
+TEST(ParseTextRecordsTest, CsvQuoteOpenAtTheEndIsAnErrorNotAValue) {
+  // Formerly the open quote swallowed the rest of the body into one value: row "3" was lost and
+  // row "2" got "open\n3,z" as its value.
+  EXPECT_THAT(ParseError("a,b\n1,x\n2,\"open\n3,z\n", ResponseFormat::kCsv),
+              ::testing::HasSubstr("line 3: the quoted field opened at byte offset 10 is not "
+                                   "closed before the end of the data"));
+  // The open quote of a record that already spans lines is reported at that record's start.
+  EXPECT_THAT(ParseError("a,b\n\"x\ny\",\"z\n", ResponseFormat::kCsv),
+              ::testing::HasSubstr("line 2: the quoted field opened at byte offset 10"));
+  // Doubled quotes and a quoted CRLF are closed properly.
+  EXPECT_EQ(ParseError("a,b\r\n\"say \"\"hi\"\"\",\"1\r\n2\"\r\n", ResponseFormat::kCsv), "");
+}
+
 }  // namespace
 }  // namespace databox::source
