@@ -109,7 +109,7 @@ Result<OrphanReport> FindOrphanFiles(catalog::Catalog& catalog, fileio::FileIO& 
                      "metadata; expire them first");
   }
   DATABOX_ASSIGN_OR_RETURN(catalog::LoadedTable loaded, catalog.LoadTable(table));
-  std::erase_if(loaded.metadata.snapshots, [&](const Snapshot& s) {
+  loaded.metadata.snapshots.RemoveIf([&](const Snapshot& s) {
     return std::ranges::find(options.without_snapshots, s.snapshot_id) !=
            options.without_snapshots.end();
   });

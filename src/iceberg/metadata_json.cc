@@ -1,8 +1,10 @@
 #include "iceberg/metadata_json.h"
 
 #include <algorithm>
+#include <charconv>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "iceberg/json_internal.h"
 
@@ -12,8 +14,8 @@ namespace {
 
 constexpr const char* kWhat = "table metadata";
 
-template <typename T>
-nlohmann::json ArrayToJson(const std::vector<T>& items) {
+template <typename Items>
+nlohmann::json ArrayToJson(const Items& items) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& item : items) out.push_back(item.ToJson());
   return out;
@@ -104,6 +106,179 @@ Result<std::map<std::string, SnapshotRef>> ReadRefs(const nlohmann::json& json) 
   return out;
 }
 
+//! Length of the well-formed UTF-8 sequence starting at text[i] (Unicode table 3-7), or 0.
+size_t Utf8SequenceLength(std::string_view text, size_t i) {
+  auto byte = [&](size_t k) -> unsigned { return static_cast<unsigned char>(text[k]); };
+  auto in = [&](size_t k, unsigned lo, unsigned hi) {
+    return k < text.size() && byte(k) >= lo && byte(k) <= hi;
+  };
+  const unsigned lead = byte(i);
+  if (lead >= 0xC2 && lead <= 0xDF) return in(i + 1, 0x80, 0xBF) ? 2 : 0;
+  if (lead >= 0xE0 && lead <= 0xEF) {
+    const unsigned lo = lead == 0xE0 ? 0xA0 : 0x80;
+    const unsigned hi = lead == 0xED ? 0x9F : 0xBF;
+    return in(i + 1, lo, hi) && in(i + 2, 0x80, 0xBF) ? 3 : 0;
+  }
+  if (lead >= 0xF0 && lead <= 0xF4) {
+    const unsigned lo = lead == 0xF0 ? 0x90 : 0x80;
+    const unsigned hi = lead == 0xF4 ? 0x8F : 0xBF;
+    return in(i + 1, lo, hi) && in(i + 2, 0x80, 0xBF) && in(i + 3, 0x80, 0xBF) ? 4 : 0;
+  }
+  return 0;
+}
+
+//! Appends `text` as a JSON string. Invalid UTF-8 bytes become U+FFFD, so the file stays
+//! valid JSON whatever a property or summary value holds.
+void AppendJsonString(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  size_t plain = 0;  // start of the pending run copied verbatim
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+      ++i;
+      continue;
+    }
+    if (c >= 0x80) {
+      if (const size_t len = Utf8SequenceLength(text, i); len > 0) {
+        i += len;
+        continue;
+      }
+    }
+    out.append(text, plain, i - plain);
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (c < 0x20) {
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 0xF];
+        } else {
+          out += "\\ufffd";
+        }
+    }
+    plain = ++i;
+  }
+  out.append(text, plain, text.size() - plain);
+  out += '"';
+}
+
+//! Compact JSON written straight into a string: no document tree, one pass. Values after
+//! Key() belong to that key; elsewhere they are array elements and get their commas here.
+class JsonWriter {
+ public:
+  explicit JsonWriter(std::string& out) : out_(out) {}
+
+  JsonWriter& BeginObject() { return Open('{'); }
+  JsonWriter& EndObject() { return Close('}'); }
+  JsonWriter& BeginArray() { return Open('['); }
+  JsonWriter& EndArray() { return Close(']'); }
+  JsonWriter& Key(std::string_view key) {
+    Comma();
+    AppendJsonString(out_, key);
+    out_ += ':';
+    after_key_ = true;
+    return *this;
+  }
+  JsonWriter& Int(int64_t value) {
+    BeforeValue();
+    char buffer[24];
+    auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+    out_.append(buffer, end);
+    return *this;
+  }
+  JsonWriter& String(std::string_view value) {
+    BeforeValue();
+    AppendJsonString(out_, value);
+    return *this;
+  }
+  JsonWriter& Null() {
+    BeforeValue();
+    out_ += "null";
+    return *this;
+  }
+  //! A value already serialized as JSON.
+  JsonWriter& Raw(std::string_view json) {
+    BeforeValue();
+    out_ += json;
+    return *this;
+  }
+  JsonWriter& StringMap(const std::map<std::string, std::string>& map) {
+    BeginObject();
+    for (const auto& [k, v] : map) Key(k).String(v);
+    return EndObject();
+  }
+
+ private:
+  JsonWriter& Open(char bracket) {
+    BeforeValue();
+    out_ += bracket;
+    first_.push_back(true);
+    return *this;
+  }
+  JsonWriter& Close(char bracket) {
+    out_ += bracket;
+    first_.pop_back();
+    return *this;
+  }
+  void Comma() {
+    if (first_.empty()) return;
+    if (!first_.back()) out_ += ',';
+    first_.back() = false;
+  }
+  void BeforeValue() {
+    if (after_key_) {
+      after_key_ = false;
+    } else {
+      Comma();
+    }
+  }
+
+  std::string& out_;
+  std::vector<bool> first_;  //!< per open object/array: nothing written in it yet
+  bool after_key_ = false;   //!< the next value is a member's, not an array element
+};
+
+//! Small, rarely changing parts (schemas, specs, sort orders, refs) go through their ToJson.
+template <typename Items>
+void WriteArrayOfToJson(JsonWriter& w, const Items& items) {
+  w.BeginArray();
+  for (const auto& item : items) w.Raw(item.ToJson().dump());
+  w.EndArray();
+}
+
+void WriteSnapshot(JsonWriter& w, const Snapshot& s) {
+  w.BeginObject();
+  w.Key("snapshot-id").Int(s.snapshot_id);
+  if (s.parent_snapshot_id) w.Key("parent-snapshot-id").Int(*s.parent_snapshot_id);
+  w.Key("sequence-number").Int(s.sequence_number);
+  w.Key("timestamp-ms").Int(s.timestamp_ms);
+  w.Key("manifest-list").String(s.manifest_list);
+  w.Key("summary").StringMap(s.summary);
+  if (s.schema_id) w.Key("schema-id").Int(*s.schema_id);
+  w.EndObject();
+}
+
 }  // namespace
 
 nlohmann::json TableMetadataToJson(const TableMetadata& md) {
@@ -173,7 +348,10 @@ Result<TableMetadata> TableMetadataFromJson(const nlohmann::json& json) {
   DATABOX_ASSIGN_OR_RETURN(md.current_snapshot_id,
                            internal::GetOptionalInt64(json, "current-snapshot-id", kWhat));
   if (md.current_snapshot_id && *md.current_snapshot_id == -1) md.current_snapshot_id.reset();
-  DATABOX_ASSIGN_OR_RETURN(md.snapshots, ArrayFromJson<Snapshot>(json, "snapshots"));
+  DATABOX_ASSIGN_OR_RETURN(std::vector<Snapshot> snapshots,
+                           ArrayFromJson<Snapshot>(json, "snapshots"));
+  md.snapshots.reserve(snapshots.size());
+  for (auto& s : snapshots) md.snapshots.push_back(std::move(s));
   DATABOX_ASSIGN_OR_RETURN(md.snapshot_log, ArrayFromJson<SnapshotLogEntry>(json, "snapshot-log"));
   DATABOX_ASSIGN_OR_RETURN(md.metadata_log, ArrayFromJson<MetadataLogEntry>(json, "metadata-log"));
   DATABOX_ASSIGN_OR_RETURN(md.sort_orders, ArrayFromJson<SortOrder>(json, "sort-orders"));
@@ -196,8 +374,65 @@ Result<TableMetadata> TableMetadataFromJson(const nlohmann::json& json) {
   return md;
 }
 
-std::string TableMetadataToJsonString(const TableMetadata& metadata) {
-  return TableMetadataToJson(metadata).dump(2);
+std::string TableMetadataToJsonString(const TableMetadata& md) {
+  std::string out;
+  // About 600 bytes per snapshot with our summaries; one allocation in the common case.
+  out.reserve(4096 + md.snapshots.size() * 640 + md.metadata_log.size() * 160);
+  JsonWriter w(out);
+  w.BeginObject();
+  w.Key("format-version").Int(kDefaultFormatVersion);
+  w.Key("table-uuid").String(md.table_uuid);
+  w.Key("location").String(md.location);
+  w.Key("last-sequence-number").Int(md.last_sequence_number);
+  w.Key("last-updated-ms").Int(md.last_updated_ms);
+  w.Key("last-column-id").Int(md.last_column_id);
+  w.Key("current-schema-id").Int(md.current_schema_id);
+  w.Key("schemas");
+  WriteArrayOfToJson(w, md.schemas);
+  w.Key("default-spec-id").Int(md.default_spec_id);
+  w.Key("partition-specs");
+  WriteArrayOfToJson(w, md.partition_specs);
+  w.Key("last-partition-id").Int(md.last_partition_id);
+  w.Key("default-sort-order-id").Int(md.default_sort_order_id);
+  w.Key("sort-orders");
+  WriteArrayOfToJson(w, md.sort_orders);
+  w.Key("properties").StringMap(md.properties);
+  w.Key("current-snapshot-id");
+  if (md.current_snapshot_id) {
+    w.Int(*md.current_snapshot_id);
+  } else {
+    w.Null();
+  }
+  w.Key("refs").BeginObject();
+  for (const auto& [name, ref] : md.refs) w.Key(name).Raw(ref.ToJson().dump());
+  w.EndObject();
+  w.Key("snapshots").BeginArray();
+  // Snapshots never change: each is rendered once and reused by later commits (SnapshotList).
+  for (size_t i = 0; i < md.snapshots.size(); ++i) {
+    w.Raw(md.snapshots.CachedJson(i, [](const Snapshot& s) {
+      std::string text;
+      JsonWriter one(text);
+      WriteSnapshot(one, s);
+      return text;
+    }));
+  }
+  w.EndArray();
+  w.Key("statistics").BeginArray().EndArray();
+  w.Key("partition-statistics").BeginArray().EndArray();
+  w.Key("snapshot-log").BeginArray();
+  for (const auto& e : md.snapshot_log) {
+    w.BeginObject().Key("snapshot-id").Int(e.snapshot_id);
+    w.Key("timestamp-ms").Int(e.timestamp_ms).EndObject();
+  }
+  w.EndArray();
+  w.Key("metadata-log").BeginArray();
+  for (const auto& e : md.metadata_log) {
+    w.BeginObject().Key("metadata-file").String(e.metadata_file);
+    w.Key("timestamp-ms").Int(e.timestamp_ms).EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return out;
 }
 
 Result<TableMetadata> ParseTableMetadata(std::string_view text) {

@@ -17,7 +17,8 @@ nlohmann::json TableMetadataToJson(const TableMetadata& metadata);
 //! format_version becomes 2 (the next write is v2, as the spec's upgrade allows).
 Result<TableMetadata> TableMetadataFromJson(const nlohmann::json& json);
 
-//! Pretty-printed JSON text / parse from text (kData on malformed input).
+//! Compact JSON text, written directly (no document tree) / parse from text (kData on
+//! malformed input). Strings that are not valid UTF-8 get U+FFFD for the bad bytes.
 std::string TableMetadataToJsonString(const TableMetadata& metadata);
 Result<TableMetadata> ParseTableMetadata(std::string_view text);
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -186,7 +187,8 @@ TEST(MetadataJsonTest, PyicebergReadsOurMetadata) {
   fs::remove_all(dir);
 }
 
-TEST(MetadataJsonTest, RoundTripKeepsEveryField) {
+//! Metadata that sets every field the writer knows, with two snapshots and three refs.
+TableMetadata EveryFieldMetadata() {
   TableMetadata md;
   md.table_uuid = "9c12d441-03fe-4693-9a96-a0705ddf69c1";
   md.location = "s3://bucket/t";
@@ -228,6 +230,11 @@ TEST(MetadataJsonTest, RoundTripKeepsEveryField) {
       SortOrder{3,
                 {SortField{1, Transform::Bucket(4), SortDirection::kDesc, NullOrder::kNullsLast}}}};
   md.default_sort_order_id = 3;
+  return md;
+}
+
+TEST(MetadataJsonTest, RoundTripKeepsEveryField) {
+  const TableMetadata md = EveryFieldMetadata();
   ASSERT_TRUE(md.Validate()) << md.Validate().error().ToString();
 
   const json j = TableMetadataToJson(md);
@@ -240,6 +247,72 @@ TEST(MetadataJsonTest, RoundTripKeepsEveryField) {
   auto back = ParseTableMetadata(TableMetadataToJsonString(md));
   ASSERT_TRUE(back) << back.error().ToString();
   EXPECT_EQ(*back, md);
+}
+
+TEST(MetadataJsonTest, TextWriterProducesTheSameDocumentAsTheTreeForm) {
+  // The file text is written without a document tree; nlohmann's parser reads it back and
+  // it must equal the tree TableMetadataToJson builds field by field.
+  TableMetadata md = EveryFieldMetadata();
+  // Render once first: snapshots keep their rendering, and copies share it (SnapshotList).
+  EXPECT_EQ(json::parse(TableMetadataToJsonString(md)), TableMetadataToJson(md));
+  md.snapshots.push_back(Snapshot{9,
+                                  8,
+                                  5,
+                                  1602638573600,
+                                  "s3://bucket/t/metadata/snap-9.avro",
+                                  {{"operation", "append"}, {"added-records", "12"}},
+                                  std::nullopt});
+  md.last_sequence_number = 6;
+  const std::string text = TableMetadataToJsonString(md);
+  const json parsed = json::parse(text);
+  EXPECT_EQ(parsed, TableMetadataToJson(md)) << text;
+  EXPECT_FALSE(parsed["snapshots"][2].contains("schema-id"));
+  EXPECT_EQ(parsed["snapshots"][1]["parent-snapshot-id"], 7);
+
+  md.current_snapshot_id.reset();
+  md.refs.clear();
+  EXPECT_TRUE(json::parse(TableMetadataToJsonString(md))["current-snapshot-id"].is_null());
+}
+
+TEST(MetadataJsonTest, TextWriterEscapesStringsAndReplacesInvalidUtf8) {
+  TableMetadata md = EveryFieldMetadata();
+  const std::string kReplacement = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
+  const std::map<std::string, std::string> kept = {
+      {"quote", "say \"hi\""},
+      {"backslash", "C:\\dir\\"},
+      {"controls", std::string("a\b\f\n\r\t") + '\x01' + '\x1f' + '\x7f' + "z"},
+      {"nul", std::string("x\0y", 3)},
+      {"utf8", "\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF"},
+      {"key \"with\" escapes\n", "v"},
+  };
+  const std::map<std::string, std::pair<std::string, std::string>> replaced = {
+      {"lone-ff",
+       {"a\xFF"
+        "b",
+        "a" + kReplacement + "b"}},
+      {"truncated", {"\xC3(", kReplacement + "("}},
+      {"surrogate", {"\xED\xA0\x80", kReplacement + kReplacement + kReplacement}},
+      {"overlong", {"\xC0\xAF", kReplacement + kReplacement}},
+      {"above-max",
+       {"\xF4\x90\x80\x80", kReplacement + kReplacement + kReplacement + kReplacement}},
+      {"cut-at-end", {"ok\xE2\x82", "ok" + kReplacement + kReplacement}},
+  };
+  md.properties = kept;
+  for (const auto& [k, v] : replaced) md.properties[k] = v.first;
+  md.snapshots.push_back(Snapshot{9,
+                                  8,
+                                  6,
+                                  1602638573600,
+                                  "s3://b/t/metadata/snap \"9\".avro",
+                                  {{"operation", "append"}, {"note", "line1\nline2"}},
+                                  std::nullopt});
+  md.last_sequence_number = 6;
+
+  const json parsed = json::parse(TableMetadataToJsonString(md));
+  for (const auto& [k, v] : kept) EXPECT_EQ(parsed["properties"][k], v) << k;
+  for (const auto& [k, v] : replaced) EXPECT_EQ(parsed["properties"][k], v.second) << k;
+  EXPECT_EQ(parsed["snapshots"][2]["manifest-list"], "s3://b/t/metadata/snap \"9\".avro");
+  EXPECT_EQ(parsed["snapshots"][2]["summary"]["note"], "line1\nline2");
 }
 
 TEST(MetadataJsonTest, UpgradesVersionOne) {

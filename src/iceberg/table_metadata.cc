@@ -13,8 +13,8 @@ namespace databox::iceberg {
 
 namespace {
 
-template <typename T, typename Pred>
-const T* FindIf(const std::vector<T>& items, Pred pred) {
+template <typename Items, typename Pred>
+const typename Items::value_type* FindIf(const Items& items, Pred pred) {
   for (const auto& item : items) {
     if (pred(item)) return &item;
   }

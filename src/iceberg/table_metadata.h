@@ -36,7 +36,7 @@ struct TableMetadata {
   int32_t last_partition_id = kPartitionDataIdStart - 1;
   std::map<std::string, std::string> properties;
   std::optional<int64_t> current_snapshot_id;  //!< none when the table has no snapshot
-  std::vector<Snapshot> snapshots;
+  SnapshotList snapshots;                      //!< shared between copies (see SnapshotList)
   std::vector<SnapshotLogEntry> snapshot_log;
   std::vector<MetadataLogEntry> metadata_log;
   std::vector<SortOrder> sort_orders;

@@ -199,8 +199,7 @@ class MetadataBuilder {
 
   Status Apply(const TableUpdate&, const RemoveSnapshots& a) {
     const std::set<int64_t> removed(a.snapshot_ids.begin(), a.snapshot_ids.end());
-    std::erase_if(md_.snapshots,
-                  [&](const Snapshot& s) { return removed.contains(s.snapshot_id); });
+    md_.snapshots.RemoveIf([&](const Snapshot& s) { return removed.contains(s.snapshot_id); });
     std::erase_if(md_.refs,
                   [&](const auto& entry) { return removed.contains(entry.second.snapshot_id); });
     if (!md_.refs.contains(kMainBranch)) md_.current_snapshot_id.reset();
