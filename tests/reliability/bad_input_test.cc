@@ -1,13 +1,15 @@
 // Bad upstream input (issue #8, part 1). Each case first loads good pages into the test-only
-// source `faulty` of a copy of the example registry, then serves one fault from the corpus in
-// tests/data/bad_input through a replay cassette and runs `databox run faulty`. A fault must end
-// in a clear error naming source, resource and the redacted request, or in the documented
-// lenient result (docs/reliability.md); never a crash, and never a partial commit: on failure
-// no table of raw_faulty moves to a new metadata file (not even `notes`, extracted before the
-// fault with new valid content) and _dlt_load_status gains no row.
+// source `faulty` of a copy of the example registry (JSON resource `items`, CSV resource `rows`),
+// then serves one fault from the corpus in tests/data/bad_input to one of them through a replay
+// cassette and runs `databox run faulty`. A fault must end in a clear error naming source,
+// resource and the redacted request, or in the documented lenient result (docs/reliability.md);
+// never a crash, and never a partial commit: on failure no table of raw_faulty moves to a new
+// metadata file (not even `notes`, extracted before the fault with new valid content) and
+// _dlt_load_status gains no row.
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,9 @@ using cli::testing::Contains;
 
 constexpr char kSecret[] = "dbx-secret-faulty-3b9e61c0d27a";
 constexpr char kRequestPage1[] = "GET https://faulty.example.test/api/items?page=1&per_page=2";
+constexpr char kRequestRows[] = "GET https://faulty.example.test/api/rows.csv?key=***";
+constexpr char kItems[] = "items";
+constexpr char kRows[] = "rows";
 
 //! What a case must produce.
 enum class Expect {
@@ -35,6 +40,7 @@ struct Case {
   Expect expect;
   std::vector<std::string> must_mention;                  //!< further texts the error must contain
   std::function<void(const Workspace&)> check = nullptr;  //!< kLenient: the documented result
+  std::string resource = kItems;  //!< the resource served the fault; the other gets its baseline
 };
 
 Interaction Page(int page, std::string body, int status = 200) {
@@ -57,23 +63,40 @@ Interaction Notes(const std::string& text) {
                  R"({"results":[{"id":1,"text":")" + text + R"("}]})");
 }
 
-std::vector<Interaction> Baseline() {
-  return {Notes("v1"), Page(1, ReadTestData("bad_input/baseline_page1.json")),
+// A CSV resource (RFC 4180 text, one response, all values strings), declared after `items`.
+constexpr char kRowsResource[] = R"(
+[[source.resource]]
+name = "rows"
+path = "/rows.csv"
+format = "csv"
+primary_key = ["id"]
+write_disposition = "merge"
+)";
+
+Interaction Rows(std::string body) {
+  Interaction i = Respond("https://faulty.example.test/api/rows.csv", std::move(body));
+  i.content_type = "text/csv";
+  return i;
+}
+
+std::vector<Interaction> BaselineItems() {
+  return {Page(1, ReadTestData("bad_input/baseline_page1.json")),
           Page(2, ReadTestData("bad_input/baseline_page2.json"))};
 }
 
-//! The one value of a single-row, single-column `databox query --json` result, as printed.
+std::vector<Interaction> BaselineRows() {
+  return {Rows(ReadTestData("bad_input/baseline_rows.csv"))};
+}
+
+//! The one value of a single-row, single-column `databox query --json` result: a string as
+//! its decoded text (escapes such as \n resolved), anything else as printed JSON.
 std::string Scalar(const Workspace& ws, const std::string& sql) {
   const auto rows = ws.QueryRows(sql);
   if (!rows || rows->size() != 1) return "<no single row>";
-  const std::string& row = rows->front();
-  const auto colon = row.find("\":");
-  if (colon == std::string::npos) return row;
-  std::string value = row.substr(colon + 2, row.size() - colon - 3);
-  if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
-    value = value.substr(1, value.size() - 2);
-  }
-  return value;
+  const auto row = nlohmann::json::parse(rows->front(), nullptr, /*allow_exceptions=*/false);
+  if (!row.is_object() || row.size() != 1) return rows->front();
+  const nlohmann::json& value = row.begin().value();
+  return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
 std::vector<Case> Cases() {
@@ -175,6 +198,47 @@ std::vector<Case> Cases() {
                    },
                    Expect::kBatchError,
                    {"merge_duplicates = \"reject\"", "nothing was committed"}});
+  // CSV (resource `rows`). Expected lines and byte offsets (0-based) are counted by hand from
+  // the corpus files; see tests/data/README.md.
+  cases.push_back(
+      {"csv_quoted_newlines_delimiters_and_quotes",
+       [] { return std::vector{Rows(ReadTestData("bad_input/quoted_newlines.csv"))}; },
+       Expect::kLenient,
+       {},
+       [](const Workspace& ws) {
+         const std::string table = "polaris_aws.raw_faulty.rows";
+         EXPECT_EQ(Scalar(ws, "SELECT count(*) FROM " + table), "4");
+         EXPECT_EQ(Scalar(ws, "SELECT note FROM " + table + " WHERE id = '1'"),
+                   "line one\nline two");
+         EXPECT_EQ(Scalar(ws, "SELECT name FROM " + table + " WHERE id = '2'"), "beta, with comma");
+         EXPECT_EQ(Scalar(ws, "SELECT note FROM " + table + " WHERE id = '2'"), "she said \"hi\"");
+         EXPECT_EQ(Scalar(ws, "SELECT note FROM " + table + " WHERE id = '3'"),
+                   "ends with CRLF\r\ninside");
+         EXPECT_EQ(Scalar(ws, "SELECT note FROM " + table + " WHERE id = '4'"), "");
+       },
+       kRows});
+  cases.push_back(
+      {"csv_row_with_too_many_fields",
+       [] { return std::vector{Rows(ReadTestData("bad_input/ragged_long.csv"))}; },
+       Expect::kRequestError,
+       // Physical line 4: the record before it spans lines 2-3.
+       {"line 4 has 4 fields but the header has 3 (the record starts at byte offset 39)"},
+       nullptr,
+       kRows});
+  cases.push_back(
+      {"csv_row_with_too_few_fields",
+       [] { return std::vector{Rows(ReadTestData("bad_input/ragged_short.csv"))}; },
+       Expect::kRequestError,
+       {"line 3 has 2 fields but the header has 3 (the record starts at byte offset 27)"},
+       nullptr,
+       kRows});
+  cases.push_back(
+      {"csv_unterminated_quote_at_end",
+       [] { return std::vector{Rows(ReadTestData("bad_input/unterminated_quote.csv"))}; },
+       Expect::kRequestError,
+       {"line 3: the quoted field opened at byte offset 34 is not closed"},
+       nullptr,
+       kRows});
   return cases;
 }
 
@@ -196,16 +260,22 @@ class BadInput : public ::testing::TestWithParam<Case> {
 TEST_P(BadInput, FailsCleanlyOrLoadsTheDocumentedResultAndNeverCommitsPartially) {
   const Case& c = GetParam();
   Workspace ws("bad_" + c.name);
-  ws.WriteRegistry(FaultySourceToml("", "", kNotesResource));
-  ws.WriteCassette("faulty", Baseline());
+  ws.WriteRegistry(FaultySourceToml("", kRowsResource, kNotesResource));
+  std::vector<Interaction> baseline_pages = BaselineItems();
+  baseline_pages.push_back(Notes("v1"));
+  for (Interaction& i : BaselineRows()) baseline_pages.push_back(std::move(i));
+  ws.WriteCassette("faulty", baseline_pages);
   RunResult baseline = Run(ws);
   ASSERT_EQ(baseline.exit_code, 0) << baseline.out << baseline.err;
   const auto before = ws.Tables("raw_faulty");
-  ASSERT_EQ(before.size(), 4u) << "notes, items, _dlt_loads, _dlt_load_status";
+  ASSERT_EQ(before.size(), 5u) << "notes, items, rows, _dlt_loads, _dlt_load_status";
   ASSERT_EQ(Scalar(ws, "SELECT count(*) FROM polaris_aws.raw_faulty._dlt_load_status"), "1");
 
   std::vector<Interaction> pages = c.pages();
   pages.push_back(Notes("v2"));
+  for (Interaction& i : c.resource == kItems ? BaselineRows() : BaselineItems()) {
+    pages.push_back(std::move(i));
+  }
   ws.WriteCassette("faulty", pages);
   RunResult r = Run(ws);
   const std::string all = r.out + r.err;
@@ -224,10 +294,10 @@ TEST_P(BadInput, FailsCleanlyOrLoadsTheDocumentedResultAndNeverCommitsPartially)
   EXPECT_EQ(r.exit_code, 1) << all;
   EXPECT_TRUE(Contains(r.err, "source faulty")) << r.err;
   if (c.expect == Expect::kRequestError || c.expect == Expect::kBatchError) {
-    EXPECT_TRUE(Contains(r.err, "resource items")) << r.err;
+    EXPECT_TRUE(Contains(r.err, "resource " + c.resource)) << r.err;
   }
   if (c.expect == Expect::kRequestError) {
-    EXPECT_TRUE(Contains(r.err, kRequestPage1)) << r.err;
+    EXPECT_TRUE(Contains(r.err, c.resource == kItems ? kRequestPage1 : kRequestRows)) << r.err;
     EXPECT_TRUE(Contains(r.err, "key=***")) << "the credential param is shown redacted\n" << r.err;
   }
   for (const auto& text : c.must_mention) EXPECT_TRUE(Contains(r.err, text)) << r.err;
@@ -235,6 +305,7 @@ TEST_P(BadInput, FailsCleanlyOrLoadsTheDocumentedResultAndNeverCommitsPartially)
   EXPECT_EQ(ws.Tables("raw_faulty"), before);
   EXPECT_EQ(Scalar(ws, "SELECT count(*) FROM polaris_aws.raw_faulty._dlt_load_status"), "1");
   EXPECT_EQ(Scalar(ws, "SELECT count(*) FROM polaris_aws.raw_faulty.items"), "3");
+  EXPECT_EQ(Scalar(ws, "SELECT count(*) FROM polaris_aws.raw_faulty.rows"), "2");
   EXPECT_EQ(Scalar(ws, "SELECT text FROM polaris_aws.raw_faulty.notes"), "v1");
   // The failure is recorded in the run history, redacted.
   const std::string history = cli::testing::Slurp(ws.state_dir() / "runs.jsonl");
