@@ -18,6 +18,7 @@
 #include "iceberg/table_operations.h"
 #include "iceberg/table_scan.h"
 #include "iceberg/table_update.h"
+#include "load/batch_scan.h"
 #include "load/load_id.h"
 #include "load/load_package.h"
 #include "load/staging.h"
@@ -89,7 +90,10 @@ class SourceLoad {
   using RecordFeed = std::function<Status(const source::RecordSink&)>;
   Status NormalizeResource(const registry::Resource& resource, const RecordFeed& feed);
   Status DeduplicateMergeBatches();
-  Status PlanTable(const std::string& table_name, const StagedTable& staged);
+  //! Plans the change of one raw table whose normalized rows `relation` reads; `rows` is their
+  //! count when known without a query.
+  Status PlanTable(const std::string& table_name, const normalize::TableSchema& schema,
+                   const std::string& relation, std::optional<int64_t> rows);
   Status PlanSystemTables();
   Result<std::unique_ptr<iceberg::SnapshotOperation>> NewTableAppend(
       const catalog::TableIdentifier& ident, const iceberg::Schema& schema,
@@ -117,7 +121,11 @@ class SourceLoad {
   std::optional<source::AvonetExtract> file_extract_;  //!< kind = file: the validated rows
   std::optional<duck::Database> db_;
   std::optional<duck::Connection> conn_;
+  //! Tables of merge resources: staged in DuckDB, where deduplication and the merge run SQL.
   std::optional<StagingArea> staging_;
+  //! Tables of append and replace resources: normalized batches kept in memory and written to
+  //! Parquet straight from there (databox_scan), no staging table in between.
+  std::map<std::string, BufferedTable> buffered_;
   //! Staged table -> the resource that produced it (root and child tables).
   std::map<std::string, const registry::Resource*> table_resource_;
   //! Merge root tables after deduplication: table -> relation holding the rows to upsert.
@@ -168,10 +176,16 @@ Status SourceLoad::NormalizeResource(const registry::Resource& resource, const R
   DATABOX_ASSIGN_OR_RETURN(auto hints, HintsFor(source_, resource));
   DATABOX_ASSIGN_OR_RETURN(auto normalizer,
                            normalize::Normalizer::Make(std::move(hints), result_.load_id));
+  const bool merge = resource.write_disposition == registry::WriteDisposition::kMerge;
   auto stage = [&]() -> Status {
-    for (const normalize::TableBatch& batch : normalizer->Flush()) {
+    for (normalize::TableBatch& batch : normalizer->Flush()) {
       table_resource_[batch.schema.name] = &resource;
-      DATABOX_RETURN_IF_ERROR(staging_->Append(batch));
+      if (merge) {
+        DATABOX_RETURN_IF_ERROR(staging_->Append(batch));
+      } else {
+        const std::string name = batch.schema.name;
+        buffered_[name].Add(std::move(batch));
+      }
     }
     return Ok();
   };
@@ -200,6 +214,7 @@ Status SourceLoad::NormalizeAndStage() {
   DATABOX_RETURN_IF_ERROR(ws_.PrepareDuckDbReads(*conn_));
   DATABOX_ASSIGN_OR_RETURN(auto staging, StagingArea::Make(&*conn_, "stage"));
   staging_.emplace(std::move(staging));
+  DATABOX_RETURN_IF_ERROR(duck::RegisterChunkScan(*conn_));
   for (const registry::Resource& resource : source_.resources) {
     if (!resource.enabled) continue;
     RecordFeed feed;
@@ -296,15 +311,21 @@ Result<std::unique_ptr<iceberg::SnapshotOperation>> SourceLoad::NewTableAppend(
   return op;
 }
 
-Status SourceLoad::PlanTable(const std::string& table_name, const StagedTable& staged) {
+Status SourceLoad::PlanTable(const std::string& table_name, const normalize::TableSchema& schema,
+                             const std::string& relation, std::optional<int64_t> known_rows) {
   const registry::Resource& resource = *table_resource_.at(table_name);
   const catalog::TableIdentifier ident = Ident(table_name);
-  DATABOX_ASSIGN_OR_RETURN(iceberg::Schema incoming, IcebergSchemaFor(staged.schema));
+  DATABOX_ASSIGN_OR_RETURN(iceberg::Schema incoming, IcebergSchemaFor(schema));
   const bool is_root = table_name == resource.name;
   const bool merge = resource.write_disposition == registry::WriteDisposition::kMerge;
-  const std::string rows_relation = merge && is_root ? merge_rows_.at(table_name) : staged.relation;
-  DATABOX_ASSIGN_OR_RETURN(auto counted, conn_->Query("SELECT count(*) FROM " + rows_relation));
-  DATABOX_ASSIGN_OR_RETURN(int64_t rows, counted.GetInt64(0, 0));
+  const std::string rows_relation = merge && is_root ? merge_rows_.at(table_name) : relation;
+  int64_t rows = 0;
+  if (known_rows && !(merge && is_root)) {
+    rows = *known_rows;
+  } else {
+    DATABOX_ASSIGN_OR_RETURN(auto counted, conn_->Query("SELECT count(*) FROM " + rows_relation));
+    DATABOX_ASSIGN_OR_RETURN(rows, counted.GetInt64(0, 0));
+  }
   const std::string select_sql = "SELECT * FROM " + rows_relation;
 
   TableOutcome outcome;
@@ -410,9 +431,21 @@ Status SourceLoad::Commit() {
       return created;
     }
   }
-  for (const auto& [table_name, staged] : staging_->tables()) {
+  // Tables in name order, whichever holds their rows.
+  std::set<std::string> table_names;
+  for (const auto& entry : staging_->tables()) table_names.insert(entry.first);
+  for (const auto& entry : buffered_) table_names.insert(entry.first);
+  for (const std::string& table_name : table_names) {
     if (!table_resource_.contains(table_name)) continue;
-    if (auto planned = PlanTable(table_name, staged); !planned) {
+    Status planned = Ok();
+    if (auto staged = staging_->tables().find(table_name); staged != staging_->tables().end()) {
+      planned = PlanTable(table_name, staged->second.schema, staged->second.relation, std::nullopt);
+    } else {
+      const BufferedTable& buffered = buffered_.at(table_name);
+      const duck::ChunkScan scan(buffered);
+      planned = PlanTable(table_name, buffered.schema(), scan.relation(), buffered.rows());
+    }
+    if (!planned) {
       return std::unexpected(planned.error().WithContext("source " + source_.name + ", table " +
                                                          RawNamespace(source_) + "." + table_name));
     }
