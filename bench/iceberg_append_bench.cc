@@ -5,15 +5,20 @@
 // data files, so this isolates manifest + metadata work. Prints peak RSS at the end.
 //
 // usage: iceberg_append_bench [rows=10000000] [max_snapshots=1000]  (levels 10, 100, 1000 up
-// to max_snapshots)
+// to max_snapshots). Per level: mean and median wall time, the median CPU time of the
+// committing thread (what remains when fsync waits are taken out) and the metadata JSON size.
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "bench/bench_util.h"
 #include "catalog/sql/sql_catalog.h"
@@ -29,6 +34,23 @@ using namespace databox;
 using bench::Clock;
 using bench::Must;
 using bench::Seconds;
+
+double ThreadCpuSeconds() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+//! "file:///x" -> "/x" (the bench's warehouse is local).
+std::string LocalPath(std::string_view location) {
+  if (location.starts_with("file://")) location.remove_prefix(7);
+  return std::string(location);
+}
 
 iceberg::NestedField Field(int32_t id, const char* name, iceberg::Type type) {
   return iceberg::NestedField{.id = id, .name = name, .required = false, .type = type, .doc = {}};
@@ -95,30 +117,50 @@ int main(int argc, char** argv) {
                                                "TIMESTAMP '2024-01-01' AS d"),
                        "write sample");
     int snapshots = 0;
+    std::string metadata_location;
+    struct Sample {
+      double wall_s;
+      double cpu_s;  // this thread: excludes time blocked in fsync
+    };
     auto append_one = [&] {
       auto t = Must(iceberg::Table::Load(*catalog, io, {{"bench"}, "small"}), "load");
       iceberg::DataFile file = sample.front();
       file.file_path = file.file_path + "." + std::to_string(snapshots) + ".parquet";
       auto op = t.NewAppend();
       op->AddFile(file);
+      const double cpu_start = ThreadCpuSeconds();
       const auto start = Clock::now();
-      Must(op->Commit(*catalog), "commit");
+      auto committed = Must(op->Commit(*catalog), "commit");
+      const Sample timing{Seconds(start), ThreadCpuSeconds() - cpu_start};
+      metadata_location = committed.metadata_location;
       ++snapshots;
-      return Seconds(start);
+      return timing;
     };
     for (int level : {10, 100, 1000}) {
       if (level > max_snapshots) break;
       while (snapshots < level) append_one();
       constexpr int kSamples = 10;
+      std::vector<double> walls, cpus;
+      for (int i = 0; i < kSamples; ++i) {
+        const Sample one = append_one();
+        walls.push_back(one.wall_s);
+        cpus.push_back(one.cpu_s);
+      }
       double total = 0;
-      for (int i = 0; i < kSamples; ++i) total += append_one();
+      for (double w : walls) total += w;
+      std::error_code size_error;
+      const auto bytes = std::filesystem::file_size(LocalPath(metadata_location), size_error);
       std::printf(
           "one-file append commit at %d snapshots: %.1f ms (mean of %d, incl. table load "
-          "in commit)\n",
-          level, total / kSamples * 1000, kSamples);
+          "in commit; median %.1f ms, main-thread CPU median %.1f ms; metadata JSON %.0f KB)\n",
+          level, total / kSamples * 1000, kSamples, Median(walls) * 1000, Median(cpus) * 1000,
+          size_error ? -1.0 : static_cast<double>(bytes) / 1024);
     }
   }
 
+  double load[3] = {0, 0, 0};
+  if (::getloadavg(load, 3) == 3)
+    std::printf("load average: %.2f %.2f %.2f\n", load[0], load[1], load[2]);
   std::printf("peak RSS: %.1f MB\n", bench::PeakRssMb());
   std::error_code ignored;
   std::filesystem::remove_all(dir, ignored);
