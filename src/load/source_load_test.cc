@@ -202,7 +202,8 @@ TEST_F(SourceLoadTest, EbirdAndUsgsHaveTheTablesAndColumnsOfSourcesMd) {
                  {"_loaded_at", "timestamptz"},
                  {"_observation_date", "timestamptz"},
                  {"_is_notable", "boolean"}});
-  const auto& keys = Table("raw_ebird", "recent_observations").schema().identifier_field_ids();
+  const std::vector<int32_t> keys =
+      Table("raw_ebird", "recent_observations").schema().identifier_field_ids();
   EXPECT_EQ(keys.size(), 2u);
   EXPECT_EQ(Scalar("raw_ebird", "notable_observations", "SELECT bool_and(_is_notable) FROM t"),
             "true");
