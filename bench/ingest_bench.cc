@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <memory>
 #include <string>
@@ -45,7 +46,7 @@ struct Options {
   std::string format;               //!< ndjson | csv
   std::string input;                //!< input file
   std::size_t flush_rows = 50'000;  //!< normalizer rows per batch
-  int64_t chunk_rows = 1'000'000;   //!< buffered rows before data files are written
+  int64_t chunk_rows = 500'000;     //!< buffered rows before data files are written
   std::string tmp;                  //!< parent of the temporary warehouse
 };
 
@@ -84,6 +85,7 @@ class NdjsonIngest {
       Buffer(std::move(batches));
     }
     WriteChunk();
+    if (writing_.valid()) writing_.get();
     const load::NdjsonStreamStats stats = stream->stats();
     read_s = stats.read_s;
     normalize_s = stats.normalize_s;
@@ -103,10 +105,21 @@ class NdjsonIngest {
     if (buffered_rows_ >= options_.chunk_rows) WriteChunk();
   }
 
-  // Writes every buffered table as data files, then drops the batches (frees their memory).
+  // Hands the buffered tables to a writer thread (after the previous chunk's write finished),
+  // so the next chunk is buffered while this one becomes data files: at most two chunks are
+  // held, one buffering and one writing.
   void WriteChunk() {
+    if (writing_.valid()) writing_.get();
+    writing_ = std::async(std::launch::async,
+                          [this, chunk = std::move(buffered_)] { WriteTables(chunk); });
+    buffered_.clear();
+    buffered_rows_ = 0;
+  }
+
+  // Writes every table of a chunk as data files; the batches are freed with the chunk.
+  void WriteTables(const std::map<std::string, load::BufferedTable>& chunk) {
     const auto start = Clock::now();
-    for (const auto& [name, buffered] : buffered_) {
+    for (const auto& [name, buffered] : chunk) {
       auto schema = Must(load::IcebergSchemaFor(buffered.schema()), "iceberg schema");
       auto [it, inserted] = outputs_.try_emplace(name);
       OutputTable& out = it->second;
@@ -128,8 +141,6 @@ class NdjsonIngest {
       out.rows += buffered.rows();
       for (auto& f : files) out.files.push_back(std::move(f));
     }
-    buffered_.clear();
-    buffered_rows_ = 0;
     write_s += bench::Seconds(start);
   }
 
@@ -139,7 +150,7 @@ class NdjsonIngest {
   double producer_wait_s = 0;  //!< stream thread: waiting for this thread (queue full)
   double wait_s = 0;           //!< this thread: waiting for normalized batches
   double stage_s = 0;          //!< this thread: buffering the batches (moves, no copies)
-  double write_s = 0;          //!< this thread: WriteDataFiles over the buffered batches
+  double write_s = 0;          //!< writer thread: WriteDataFiles over the buffered batches
 
  private:
   const Options& options_;
@@ -148,6 +159,7 @@ class NdjsonIngest {
   normalize::ResourceHints hints_;
   std::map<std::string, load::BufferedTable> buffered_;  //!< by table name
   int64_t buffered_rows_ = 0;
+  std::future<void> writing_;  //!< the chunk being written, if any
   std::map<std::string, OutputTable> outputs_;
 };
 
