@@ -320,7 +320,7 @@ Status SourceLoad::PlanTable(const std::string& table_name, const normalize::Tab
   const bool merge = resource.write_disposition == registry::WriteDisposition::kMerge;
   const std::string rows_relation = merge && is_root ? merge_rows_.at(table_name) : relation;
   int64_t rows = 0;
-  if (known_rows && !(merge && is_root)) {
+  if (known_rows) {  // only buffered (append/replace) tables know their count
     rows = *known_rows;
   } else {
     DATABOX_ASSIGN_OR_RETURN(auto counted, conn_->Query("SELECT count(*) FROM " + rows_relation));

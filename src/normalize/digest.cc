@@ -218,11 +218,7 @@ void Digest128Many(std::span<const std::string> texts, std::span<std::string> ou
         // One padded block as lanes (what Absorb + Pad give on a zero state).
         const std::string& text = texts[group[k]];
         std::array<uint64_t, 25> state{};
-        if constexpr (std::endian::native == std::endian::little) {
-          std::memcpy(state.data(), text.data(), text.size());
-        } else {
-          Absorb(state, reinterpret_cast<const unsigned char*>(text.data()), text.size());
-        }
+        Absorb(state, reinterpret_cast<const unsigned char*>(text.data()), text.size());
         Pad(state, text.size());
         for (std::size_t i = 0; i < kShake128Rate / 8; ++i) lanes[i][k] = state[i];
       }

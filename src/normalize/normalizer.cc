@@ -431,8 +431,7 @@ struct Normalizer::State {
     return *raw;
   }
 
-  //! The child table of the list under `slot`; an error if its name is longer than a table name
-  //! may be (lists nested so deep that the joined name does not fit a file name).
+  //! The path of the child table for lists at `slot` of `table`.
   std::vector<std::string> ChildPath(const Table& table, const KeySlot& slot) const {
     std::vector<std::string> path = table.path;
     path.insert(path.end(), slot.path.begin(), slot.path.end());
@@ -445,6 +444,8 @@ struct Normalizer::State {
     return ShortenFragments(ChildPath(table, slot), options.max_identifier_length);
   }
 
+  //! The child table of the list under `slot`; an error if its name is longer than a table name
+  //! may be (lists nested so deep that the joined name does not fit a file name).
   Result<Table*> ChildTable(Table& table, KeySlot& slot) {
     if (slot.child == nullptr) {
       const std::vector<std::string> path = ChildPath(table, slot);
