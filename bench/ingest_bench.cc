@@ -11,7 +11,8 @@
 //           dlt column hints; names are already snake_case), plus _dlt_load_id and _dlt_id,
 //           streamed straight into data files: no normalizer is needed for flat rows.
 //
-// usage: ingest_bench ndjson|csv <input> [--flush-rows N] [--chunk-rows N] [--tmp DIR]
+// usage: ingest_bench ndjson|csv <input> [--flush-rows N] [--chunk-rows N] [--workers N]
+//                     [--tmp DIR]
 // Prints one line "result: key=value ..." for scripts/bench.
 #include <cstdio>
 #include <cstring>
@@ -46,6 +47,7 @@ struct Options {
   std::string format;               //!< ndjson | csv
   std::string input;                //!< input file
   std::size_t flush_rows = 50'000;  //!< normalizer rows per batch
+  std::size_t workers = 0;          //!< normalizer threads; 0: one per core
   int64_t chunk_rows = 500'000;     //!< buffered rows before data files are written
   std::string tmp;                  //!< parent of the temporary warehouse
 };
@@ -66,13 +68,13 @@ class NdjsonIngest {
     hints_.resource = "events";
     hints_.table_name = "events";
     const std::string load_id = load::NewLoadId();
-    auto normalizer = Must(normalize::Normalizer::Make(hints_, load_id), "normalizer");
-    // Reading + parsing + normalizing run on the stream's thread; buffering and Parquet writing
-    // on this one.
-    auto stream =
-        Must(load::NdjsonBatchStream::Start(options_.input, std::move(normalizer),
-                                            {.flush_rows = options_.flush_rows, .max_queued = 2}),
-             "start stream");
+    // Reading + parsing + normalizing run on the stream's threads (--workers blocks at once);
+    // buffering on this one, Parquet writing on a writer thread.
+    auto stream = Must(load::NdjsonBatchStream::Start(options_.input, hints_, load_id, {},
+                                                      {.flush_rows = options_.flush_rows,
+                                                       .max_queued = 2,
+                                                       .workers = options_.workers}),
+                       "start stream");
     Must(duck::RegisterChunkScan(conn_), "register databox_scan");
     // Row order inside the data files does not matter for an append: let DuckDB's threads
     // each write row groups as they go.
@@ -90,6 +92,8 @@ class NdjsonIngest {
     read_s = stats.read_s;
     normalize_s = stats.normalize_s;
     producer_wait_s = stats.wait_s;
+    blocks = stats.blocks;
+    renormalized = stats.renormalized;
     return std::move(outputs_);
   }
 
@@ -146,8 +150,10 @@ class NdjsonIngest {
 
  public:
   double read_s = 0;           //!< stream thread: reading the file
-  double normalize_s = 0;      //!< stream thread: simdjson parse + Normalizer (AddJsonText)
-  double producer_wait_s = 0;  //!< stream thread: waiting for this thread (queue full)
+  double normalize_s = 0;      //!< stream threads: simdjson parse + Normalizer (summed)
+  double producer_wait_s = 0;  //!< stream threads: waiting for this thread (queue full)
+  int64_t blocks = 0;          //!< blocks of lines the stream normalized
+  int64_t renormalized = 0;    //!< blocks normalized again after a schema conflict
   double wait_s = 0;           //!< this thread: waiting for normalized batches
   double stage_s = 0;          //!< this thread: buffering the batches (moves, no copies)
   double write_s = 0;          //!< writer thread: WriteDataFiles over the buffered batches
@@ -206,7 +212,7 @@ Options ParseArgs(int argc, char** argv) {
   if (argc < 3 || (std::strcmp(argv[1], "ndjson") != 0 && std::strcmp(argv[1], "csv") != 0)) {
     std::fprintf(stderr,
                  "usage: ingest_bench ndjson|csv <input> [--flush-rows N] [--chunk-rows N] "
-                 "[--tmp DIR]\n");
+                 "[--workers N] [--tmp DIR]\n");
     std::exit(2);
   }
   Options options;
@@ -218,6 +224,8 @@ Options ParseArgs(int argc, char** argv) {
       options.flush_rows = std::stoull(argv[i + 1]);
     } else if (flag == "--chunk-rows") {
       options.chunk_rows = std::stoll(argv[i + 1]);
+    } else if (flag == "--workers") {
+      options.workers = std::stoull(argv[i + 1]);
     } else if (flag == "--tmp") {
       options.tmp = argv[i + 1];
     } else {
@@ -244,12 +252,13 @@ int main(int argc, char** argv) {
   if (options.format == "ndjson") {
     NdjsonIngest ingest(options, *warehouse, conn);
     outputs = ingest.Run();
-    char text[300];
+    char text[400];
     std::snprintf(text, sizeof text,
                   " read_s=%.2f normalize_s=%.2f producer_wait_s=%.2f wait_s=%.2f stage_s=%.2f "
-                  "data_files_s=%.2f",
+                  "data_files_s=%.2f blocks=%lld renormalized=%lld",
                   ingest.read_s, ingest.normalize_s, ingest.producer_wait_s, ingest.wait_s,
-                  ingest.stage_s, ingest.write_s);
+                  ingest.stage_s, ingest.write_s, static_cast<long long>(ingest.blocks),
+                  static_cast<long long>(ingest.renormalized));
     phases = text;
   } else {
     outputs = CsvIngest(options, *warehouse, conn);

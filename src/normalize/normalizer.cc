@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <span>
@@ -310,7 +311,9 @@ struct Table {
   std::vector<std::string> path;     //!< table path fragments (root, field, ...)
   bool listed = false;               //!< has had a row (or is the root table)
   std::vector<ColumnValues> values;  //!< parallel to schema.columns
-  std::size_t rows = 0;              //!< buffered rows
+  //! Parallel to values: 1 + the number of the last row that put a value there (0: none yet).
+  std::vector<std::size_t> set_in_row;
+  std::size_t rows = 0;  //!< buffered rows
   std::map<std::string, ColumnHint, std::less<>> incomplete;  //!< hints without a data type
   std::unordered_map<std::string, std::unique_ptr<Name>, StringHash, std::equal_to<>> names;
   ObjectNode top;  //!< keys of this table's row objects
@@ -337,6 +340,7 @@ struct Table {
   void AddColumn(Column column) {
     Intern(column.name)->column = static_cast<int>(schema.columns.size());
     values.push_back(ValuesFor(column.data_type, rows));
+    set_in_row.push_back(0);
     schema.columns.push_back(std::move(column));
   }
 };
@@ -391,7 +395,6 @@ struct Normalizer::State {
   std::vector<std::string> id_inputs;
   std::vector<std::string> child_ids;
   std::size_t child_ids_used = 0;
-  std::vector<std::optional<Cell>> row_cells;  //!< scratch: one row's cells by column
   uint64_t row_epochs = 0;                     //!< PendingRow epochs handed out
 
   Table& GetOrCreateTable(const std::vector<std::string>& path, const std::string& parent) {
@@ -403,6 +406,10 @@ struct Normalizer::State {
     table->schema.resource = hints.resource;
     table->schema.write_disposition = hints.write_disposition;
     table->path = path;
+    for (const TableSchema& known : options.known_tables) {
+      if (known.name != name) continue;
+      for (const Column& column : known.columns) table->AddColumn(column);
+    }
     Table* raw = table.get();
     by_name.emplace(std::move(name), std::move(table));
     return *raw;
@@ -415,7 +422,8 @@ struct Normalizer::State {
   }
 
   std::string Context() const {
-    return "normalizing resource '" + hints.resource + "' (record " + std::to_string(records) + ")";
+    return "normalizing resource '" + hints.resource + "' (record " +
+           std::to_string(options.records_before + records) + ")";
   }
 
   KeySlot& SlotFor(ObjectNode& node, std::string_view key, Table& table) {
@@ -644,9 +652,47 @@ struct Normalizer::State {
     return std::pair{table.schema.columns.size() - 1, std::move(*cell)};
   }
 
+  //! Puts `value` into column `column` for the row being stored (the table's row `table.rows`):
+  //! appended, or replacing the value this row already put there (two keys of a record can name
+  //! the same column; the later wins, as in a dict).
+  template <typename T, typename V>
+  static void Put(Table& table, std::size_t column, V&& value) {
+    auto& values = std::get<std::vector<std::optional<T>>>(table.values[column]);
+    if (table.set_in_row[column] == table.rows + 1) {
+      values.back().emplace(std::forward<V>(value));
+      return;
+    }
+    values.emplace_back(std::in_place, std::forward<V>(value));
+    table.set_in_row[column] = table.rows + 1;
+  }
+
+  //! Puts a value of column `column`'s own kind, without the coercion rules, when it needs none:
+  //! strings into text, integers into bigint, floats into double, booleans into bool.
+  static bool PutAsIs(Table& table, std::size_t column, const Scalar& value) {
+    switch (table.schema.columns[column].data_type) {
+      case DataType::kText:
+        if (value.kind != ScalarKind::kString) return false;
+        Put<std::string>(table, column, value.text);
+        return true;
+      case DataType::kBigint:
+        if (value.kind != ScalarKind::kInt64) return false;
+        Put<int64_t>(table, column, value.int64);
+        return true;
+      case DataType::kDouble:
+        if (value.kind != ScalarKind::kDouble) return false;
+        Put<double>(table, column, value.real);
+        return true;
+      case DataType::kBool:
+        if (value.kind != ScalarKind::kBool) return false;
+        Put<bool>(table, column, value.boolean);
+        return true;
+      default:
+        return false;
+    }
+  }
+
   Status Store(Table& table, const PendingRow& row) {
     List(table);
-    row_cells.clear();
     for (const Field& field : row.fields()) {
       if (!field.value) {
         const Column* column = table.ColumnOf(*field.name);
@@ -658,16 +704,30 @@ struct Normalizer::State {
         }
         continue;  // a column seen only as null is not created
       }
-      DATABOX_ASSIGN_OR_RETURN(auto cell, CoerceNonNull(table, *field.name, *field.value, false));
-      if (row_cells.size() < table.values.size()) row_cells.resize(table.values.size());
-      row_cells[cell.first] = std::move(cell.second);
-    }
-    row_cells.resize(table.values.size());
-    for (std::size_t i = 0; i < row_cells.size(); ++i) {
-      if (!AppendCell(table.values[i], std::move(row_cells[i]))) {
-        return MakeError(ErrorKind::kInternal, Context() + ": value kind does not match column '" +
-                                                   table.schema.columns[i].name + "'");
+      if (field.name->column >= 0 &&
+          PutAsIs(table, static_cast<std::size_t>(field.name->column), *field.value)) {
+        continue;
       }
+      DATABOX_ASSIGN_OR_RETURN(auto cell, CoerceNonNull(table, *field.name, *field.value, false));
+      const std::size_t column = cell.first;
+      const bool put = std::visit(
+          [&](auto& kept) {
+            using T = std::decay_t<decltype(kept)>;
+            using Values = std::vector<std::optional<T>>;
+            if (!std::holds_alternative<Values>(table.values[column])) return false;
+            Put<T>(table, column, std::move(kept));
+            return true;
+          },
+          cell.second);
+      if (!put) {
+        return MakeError(ErrorKind::kInternal, Context() + ": value kind does not match column '" +
+                                                   table.schema.columns[column].name + "'");
+      }
+    }
+    // Columns this row has no value for hold null.
+    for (std::size_t i = 0; i < table.values.size(); ++i) {
+      if (table.set_in_row[i] == table.rows + 1) continue;
+      std::visit([](auto& values) { values.emplace_back(std::nullopt); }, table.values[i]);
     }
     ++table.rows;
     return Ok();
@@ -738,6 +798,7 @@ Result<std::unique_ptr<Normalizer>> Normalizer::Make(ResourceHints hints, std::s
   }
   for (ColumnHint& hint : column_hints) {
     if (hint.primary_key && !hint.nullable) hint.nullable = false;
+    if (root.ColumnOf(*root.Intern(hint.name)) != nullptr) continue;  // a known column
     if (!hint.data_type) {
       root.incomplete.emplace(hint.name, hint);
       continue;
@@ -799,6 +860,7 @@ std::vector<TableBatch> Normalizer::Flush() {
       table->values.push_back(ValuesFor(column.data_type));
       std::visit([&](auto& v) { v.reserve(batch.num_rows); }, table->values.back());
     }
+    std::fill(table->set_in_row.begin(), table->set_in_row.end(), 0);
     table->rows = 0;
     batches.push_back(std::move(batch));
   }

@@ -51,7 +51,15 @@ struct NormalizerOptions {
   //! normalizer with a kData error that points at max_nesting.
   std::size_t max_table_name_length = 200;
   //! Generates `_dlt_id` for root rows; default: 10 random bytes, base64 (dlt's generate_dlt_id).
+  //! A normalizer calls it from the thread that adds records.
   std::function<std::string()> row_id_generator;
+  //! Tables as an earlier normalizer of the same resource left them (its Schemas()): a table
+  //! named here starts with these columns, so records continue that normalizer's inference
+  //! (types, variant columns) instead of starting afresh. Used to normalize parts of one input
+  //! separately. Hinted root columns must appear in it as that normalizer made them.
+  std::vector<TableSchema> known_tables;
+  //! Records normalized before this normalizer's first one (record numbers in messages).
+  std::size_t records_before = 0;
 };
 
 //! Normalizes records of one resource. Feed records with Add(); take rows with Flush() whenever

@@ -3,7 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
+#include <type_traits>
 
 #include "normalize/iso_datetime.h"
 
@@ -415,6 +417,103 @@ TEST(NormalizerTest, DeeplyNestedListsFailClearlyUnlessMaxNestingKeepsThemWhole)
   EXPECT_EQ(schemas[5].name, "t__deep__list__list__list__list");
   ASSERT_NE(schemas[5].FindColumn("list"), nullptr);
   EXPECT_EQ(schemas[5].FindColumn("list")->data_type, DataType::kJson);
+}
+
+}  // namespace
+}  // namespace databox::normalize
+
+namespace databox::normalize {
+namespace {
+
+//! The last `rows` values of every column of `batch`, by column name (as text for comparing).
+std::map<std::string, std::vector<std::string>> Tail(const TableBatch& batch, std::size_t rows) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (std::size_t c = 0; c < batch.columns.size(); ++c) {
+    std::visit(
+        [&](const auto& values) {
+          for (std::size_t r = values.size() - rows; r < values.size(); ++r) {
+            std::string text = "NULL";
+            if (values[r]) {
+              if constexpr (std::is_same_v<std::decay_t<decltype(*values[r])>, std::string>) {
+                text = "'" + *values[r] + "'";
+              } else {
+                text = std::to_string(*values[r]);
+              }
+            }
+            out[batch.schema.columns[c].name].push_back(text);
+          }
+        },
+        batch.columns[c]);
+  }
+  return out;
+}
+
+// A normalizer seeded with another's schemas continues its inference: the second part's rows,
+// columns, types and variant columns are those one normalizer fed both parts gives.
+TEST(NormalizerTest, KnownTablesContinueAnotherNormalizersInference) {
+  ResourceHints hints = Hints();
+  hints.primary_key = {"id"};
+  ColumnHint code;
+  code.name = "code";
+  code.data_type = DataType::kText;
+  hints.columns.push_back(code);
+  const std::vector<std::string> first = {R"({"id": 1, "v": 1, "tags": ["a"], "at": 1.5})"};
+  const std::vector<std::string> second = {
+      R"({"id": 2, "v": "x", "tags": ["b", "c"], "w": true, "at": 2})",
+      R"({"id": 3, "v": 2.5, "code": 7, "geo": {"lat": 1}})"};
+
+  auto whole = MakeNormalizer(hints);
+  for (const auto& r : first) ASSERT_TRUE(whole->AddJsonText(r));
+  for (const auto& r : second) ASSERT_TRUE(whole->AddJsonText(r));
+
+  auto part_a = MakeNormalizer(hints);
+  for (const auto& r : first) ASSERT_TRUE(part_a->AddJsonText(r));
+  NormalizerOptions options;
+  options.row_id_generator = [] { return std::string("ROOTID"); };
+  options.known_tables = part_a->Schemas();
+  options.records_before = first.size();
+  auto made = Normalizer::Make(hints, "1752600000.123456", options);
+  ASSERT_TRUE(made) << made.error().ToString();
+  auto part_b = std::move(*made);
+  for (const auto& r : second) ASSERT_TRUE(part_b->AddJsonText(r));
+
+  const auto want_schemas = whole->Schemas();
+  const auto got_schemas = part_b->Schemas();
+  ASSERT_EQ(got_schemas.size(), want_schemas.size());
+  for (std::size_t t = 0; t < want_schemas.size(); ++t) {
+    EXPECT_EQ(got_schemas[t].name, want_schemas[t].name);
+    EXPECT_EQ(got_schemas[t].columns, want_schemas[t].columns) << want_schemas[t].name;
+  }
+  EXPECT_NE(want_schemas[0].FindColumn("v__v_text"), nullptr);  // the case is really exercised
+  EXPECT_NE(want_schemas[0].FindColumn("v__v_double"), nullptr);
+
+  const auto want = whole->Flush();
+  const auto got = part_b->Flush();
+  ASSERT_EQ(got.size(), want.size());
+  EXPECT_EQ(Tail(got[0], 2), Tail(want[0], 2));  // root: the second part's two rows
+  EXPECT_EQ(Tail(got[1], 2), Tail(want[1], 2));  // tags: its two items
+
+  // Record numbers in messages continue from records_before.
+  EXPECT_FALSE(part_b->AddJsonText("{bad"));
+  auto failed = part_b->AddJsonText("{}");
+  ASSERT_FALSE(failed);
+  EXPECT_NE(failed.error().message.find("(record 4)"), std::string::npos)
+      << failed.error().message;
+}
+
+// Two keys of one record that name the same column: the later value wins, one row is stored.
+TEST(NormalizerTest, KeysNamingTheSameColumnKeepTheLaterValue) {
+  auto n = MakeNormalizer(Hints());
+  ASSERT_TRUE(n->AddJsonText(R"({"a": 1, "b": "x"})"));
+  ASSERT_TRUE(n->AddJsonText(R"({"a": "text", "a__v_text": "later", "B": "y", "b": "z"})"));
+  const auto batches = n->Flush();
+  ASSERT_EQ(batches.size(), 1u);
+  EXPECT_EQ(batches[0].num_rows, 2u);
+  const auto& variant = ColumnOf<StringValues>(batches[0], "a__v_text");
+  EXPECT_THAT(variant, ElementsAre(std::nullopt, std::optional<std::string>("later")));
+  EXPECT_THAT(ColumnOf<StringValues>(batches[0], "b"),
+              ElementsAre(std::optional<std::string>("x"), std::optional<std::string>("z")));
+  for (const auto& column : batches[0].columns) EXPECT_EQ(ValuesSize(column), 2u);
 }
 
 }  // namespace
