@@ -29,7 +29,13 @@ std::string OneLine(std::string_view text) {
 
 }  // namespace
 
-Error S3StatusError(std::string_view op, std::string_view location,
+std::string S3RequestName(std::string_view op, std::string_view location,
+                          std::string_view endpoint) {
+  return "S3 " + std::string(op) + " of '" + std::string(location) + "' at " +
+         std::string(endpoint);
+}
+
+Error S3StatusError(std::string_view op, std::string_view location, std::string_view endpoint,
                     const http::Response& response) {
   S3ErrorBody body = ParseS3Error(response.body).value_or(S3ErrorBody{});
   const long status = response.status;
@@ -38,7 +44,7 @@ Error S3StatusError(std::string_view op, std::string_view location,
   std::string detail = "HTTP " + std::to_string(status);
   if (!body.code.empty()) detail += " " + OneLine(body.code);
   if (!body.message.empty()) detail += ": " + OneLine(body.message);
-  std::string what = "S3 " + std::string(op) + " of '" + std::string(location) + "' ";
+  const std::string what = S3RequestName(op, location, endpoint) + " ";
   auto error = [&](ErrorKind kind, std::string_view advice) {
     return Error{kind, Redact(what + "failed (" + detail + "); " + std::string(advice))};
   };

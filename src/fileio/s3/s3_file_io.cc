@@ -11,6 +11,7 @@
 #include <optional>
 #include <thread>
 
+#include "common/redact.h"
 #include "fileio/location.h"
 #include "fileio/s3/s3_errors.h"
 #include "fileio/s3/sigv4.h"
@@ -64,19 +65,29 @@ Result<std::string> ReadAt(int fd, uint64_t offset, uint64_t length, std::string
   return out;
 }
 
-Result<uint64_t> ContentLength(const http::Response& response, std::string_view location) {
+//! `request` names the HEAD request (S3RequestName).
+Result<uint64_t> ContentLength(const http::Response& response, std::string_view request) {
   std::optional<std::string_view> header = response.headers.Get("Content-Length");
   uint64_t value = 0;
   if (header) {
     auto [end, ec] = std::from_chars(header->data(), header->data() + header->size(), value);
     if (ec == std::errc() && end == header->data() + header->size()) return value;
   }
-  return MakeError(ErrorKind::kData, "S3 HEAD of '" + std::string(location) +
-                                         "' gave no valid Content-Length; the store's response "
-                                         "is malformed");
+  return MakeError(ErrorKind::kData, std::string(request) +
+                                         " gave no valid Content-Length; the store's response is "
+                                         "malformed");
 }
 
 }  // namespace
+
+std::string S3FileIO::RequestName(std::string_view op, const S3Path& path) const {
+  return S3RequestName(op, path.Location(), endpoint_.Origin());
+}
+
+Error S3FileIO::StatusError(std::string_view op, const S3Path& path,
+                            const http::Response& response) const {
+  return S3StatusError(op, path.Location(), endpoint_.Origin(), response);
+}
 
 Result<std::unique_ptr<S3FileIO>> S3FileIO::Make(S3Options options,
                                                  std::shared_ptr<CredentialsProvider> credentials) {
@@ -126,10 +137,9 @@ void S3FileIO::ReleaseClient(std::unique_ptr<http::HttpClient> client) {
 }
 
 Result<http::Response> S3FileIO::Send(Call call) {
-  const std::string location = call.path->Location();
+  const std::string request_name = RequestName(call.op, *call.path);
   auto context = [&](const Error& error) {
-    return std::unexpected(
-        error.WithContext("S3 " + std::string(call.op) + " of '" + location + "'"));
+    return std::unexpected(error.WithContext(request_name));
   };
   Result<Credentials> credentials = credentials_->Get();
   if (!credentials) return context(credentials.error());
@@ -183,7 +193,7 @@ Result<http::Response> S3FileIO::SendOk(Call call) {
   std::string op(call.op);
   const S3Path& path = *call.path;
   DATABOX_ASSIGN_OR_RETURN(http::Response response, Send(std::move(call)));
-  if (!response.ok()) return std::unexpected(S3StatusError(op, path.Location(), response));
+  if (!response.ok()) return std::unexpected(StatusError(op, path, response));
   return response;
 }
 
@@ -211,7 +221,7 @@ Result<std::string> S3FileIO::ReadRange(std::string_view location, uint64_t offs
   call.headers.Set("Range", range);
   DATABOX_ASSIGN_OR_RETURN(http::Response response, Send(std::move(call)));
   if (response.status == 416) return std::string();  // offset at or past the end
-  if (!response.ok()) return std::unexpected(S3StatusError("GET", path.Location(), response));
+  if (!response.ok()) return std::unexpected(StatusError("GET", path, response));
   if (response.status == 206) return std::move(response.body);
   // 200: the store ignored the range and sent the whole object.
   if (offset >= response.body.size()) return std::string();
@@ -221,15 +231,15 @@ Result<std::string> S3FileIO::ReadRange(std::string_view location, uint64_t offs
 Result<uint64_t> S3FileIO::Size(std::string_view location) {
   DATABOX_ASSIGN_OR_RETURN(S3Path path, ParseS3Path(location));
   DATABOX_ASSIGN_OR_RETURN(http::Response response, Head(path));
-  if (!response.ok()) return std::unexpected(S3StatusError("HEAD", path.Location(), response));
-  return ContentLength(response, path.Location());
+  if (!response.ok()) return std::unexpected(StatusError("HEAD", path, response));
+  return ContentLength(response, RequestName("HEAD", path));
 }
 
 Result<bool> S3FileIO::Exists(std::string_view location) {
   DATABOX_ASSIGN_OR_RETURN(S3Path path, ParseS3Path(location));
   DATABOX_ASSIGN_OR_RETURN(http::Response response, Head(path));
   if (response.status == 404) return false;
-  if (!response.ok()) return std::unexpected(S3StatusError("HEAD", path.Location(), response));
+  if (!response.ok()) return std::unexpected(StatusError("HEAD", path, response));
   return true;
 }
 
@@ -253,7 +263,7 @@ Status S3FileIO::WriteNew(std::string_view location, std::string_view bytes) {
     DATABOX_ASSIGN_OR_RETURN(http::Response response, Send(std::move(call)));
     if (response.ok()) return Ok();
     if (response.status != 501) {
-      return std::unexpected(S3StatusError("PUT (if absent)", path.Location(), response));
+      return std::unexpected(StatusError("PUT (if absent)", path, response));
     }
     conditional_put_unsupported_.store(true);  // the store does not do conditional writes
   }
@@ -315,8 +325,8 @@ Status S3FileIO::UploadMultipart(const S3Path& path, int fd, uint64_t size) {
     if (completed) {
       if (std::optional<S3ErrorBody> error = ParseS3Error(completed->body)) {
         uploaded = MakeError(ErrorKind::kNetwork,
-                             "S3 CompleteMultipartUpload of '" + path.Location() + "' failed (" +
-                                 error->code + ": " + error->message + "); retry the upload");
+                             Redact(RequestName("CompleteMultipartUpload", path) + " failed (" +
+                                    error->code + ": " + error->message + "); retry the upload"));
       } else {
         return Ok();
       }
@@ -366,10 +376,9 @@ Status S3FileIO::UploadParts(const S3Path& path, const std::string& upload_id, i
       if (!response) return fail(response.error());
       std::optional<std::string_view> etag = response->headers.Get("ETag");
       if (!etag || etag->empty()) {
-        return fail(Error{ErrorKind::kData, "S3 UploadPart " + std::to_string(number) + " of '" +
-                                                path.Location() +
-                                                "' returned no ETag; the store's response is "
-                                                "malformed"});
+        return fail(
+            Error{ErrorKind::kData, RequestName("UploadPart " + std::to_string(number), path) +
+                                        " returned no ETag; the store's response is malformed"});
       }
       parts[index] = CompletedPart{.number = number, .etag = std::string(*etag)};
     }
@@ -389,7 +398,7 @@ Status S3FileIO::Delete(std::string_view location) {
   DATABOX_ASSIGN_OR_RETURN(S3Path path, ParseS3Path(location));
   // S3's DELETE succeeds for missing keys; FileIO promises kNotFound.
   DATABOX_ASSIGN_OR_RETURN(http::Response head, Head(path));
-  if (!head.ok()) return std::unexpected(S3StatusError("HEAD", path.Location(), head));
+  if (!head.ok()) return std::unexpected(StatusError("HEAD", path, head));
   DATABOX_RETURN_IF_ERROR(SendOk(Call(http::Method::kDelete, "DELETE", path)));
   return Ok();
 }
@@ -408,7 +417,8 @@ Result<std::vector<FileInfo>> S3FileIO::List(std::string_view prefix) {
     DATABOX_ASSIGN_OR_RETURN(http::Response response, SendOk(std::move(call)));
     Result<ListPage> page = ParseListObjectsV2(response.body);
     if (!page)
-      return std::unexpected(page.error().WithContext("listing '" + path.Location() + "'"));
+      return std::unexpected(
+          page.error().WithContext("listing '" + path.Location() + "' at " + endpoint_.Origin()));
     for (ListedObject& object : page->objects) {
       out.push_back(FileInfo{.location = path.scheme + "://" + path.bucket + "/" + object.key,
                              .size = object.size,

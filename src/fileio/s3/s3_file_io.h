@@ -107,6 +107,10 @@ class S3FileIO final : public FileIO {
 
   //! Signs and sends `call`; any HTTP status is a response (transport failures are errors).
   Result<http::Response> Send(Call call);
+  //! "S3 <op> of '<location>' at <endpoint origin>", for messages (S3RequestName).
+  std::string RequestName(std::string_view op, const S3Path& path) const;
+  //! S3StatusError for `response` to `op` on `path` at this endpoint.
+  Error StatusError(std::string_view op, const S3Path& path, const http::Response& response) const;
   //! Send, then S3StatusError for a non-2xx status.
   Result<http::Response> SendOk(Call call);
   Result<std::unique_ptr<http::HttpClient>> AcquireClient();

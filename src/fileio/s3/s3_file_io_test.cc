@@ -19,6 +19,7 @@
 #include "fileio/s3/s3_errors.h"
 #include "fileio/s3/s3_xml.h"
 #include "fileio/s3/sigv4.h"
+#include "http/loopback_server.h"
 
 namespace databox::fileio::s3 {
 namespace {
@@ -398,7 +399,7 @@ TEST_F(S3FileIOTest, RejectsBadLocations) {
 
 TEST(S3StatusErrorTest, MapsStatusesAndCodes) {
   auto kind = [](long status, std::string_view code) {
-    return S3StatusError("GET", "s3://b/k", ErrorXml(status, code)).kind;
+    return S3StatusError("GET", "s3://b/k", "http://s3.test", ErrorXml(status, code)).kind;
   };
   EXPECT_EQ(kind(403, "AccessDenied"), ErrorKind::kAuth);
   EXPECT_EQ(kind(400, "ExpiredToken"), ErrorKind::kAuth);
@@ -411,8 +412,10 @@ TEST(S3StatusErrorTest, MapsStatusesAndCodes) {
   EXPECT_EQ(kind(503, "SlowDown"), ErrorKind::kNetwork);
   EXPECT_EQ(kind(429, ""), ErrorKind::kNetwork);
   EXPECT_EQ(kind(400, "InvalidArgument"), ErrorKind::kData);
-  Error bucket = S3StatusError("PUT", "s3://nob/k", ErrorXml(404, "NoSuchBucket"));
+  Error bucket =
+      S3StatusError("PUT", "s3://nob/k", "http://s3.test:9000", ErrorXml(404, "NoSuchBucket"));
   EXPECT_THAT(bucket.message, HasSubstr("bucket does not exist"));
+  EXPECT_THAT(bucket.message, HasSubstr("S3 PUT of 's3://nob/k' at http://s3.test:9000 failed"));
 }
 
 TEST(S3StatusErrorTest, QuotesOnlyCodeAndMessageRedacted) {
@@ -422,10 +425,98 @@ TEST(S3StatusErrorTest, QuotesOnlyCodeAndMessageRedacted) {
           "<Error><Code>SignatureDoesNotMatch</Code><Message>bad AKIDSECRETISH</Message>"
           "<AWSAccessKeyId>AKIDSECRETISH</AWSAccessKeyId><StringToSign>AWS4-HMAC-SHA256 "
           "x</StringToSign></Error>");
-  Error error = S3StatusError("GET", "s3://b/k", response);
+  Error error = S3StatusError("GET", "s3://b/k", "http://s3.test", response);
   EXPECT_THAT(error.message, HasSubstr("SignatureDoesNotMatch"));
   EXPECT_THAT(error.message, Not(HasSubstr("AKIDSECRETISH")));
   EXPECT_THAT(error.message, Not(HasSubstr("StringToSign")));
+}
+
+//! S3FileIO over libcurl against a loopback server, for messages of real failed requests.
+class S3FileIOLoopbackTest : public ::testing::Test {
+ protected:
+  static constexpr std::string_view kAccessKey = "AKIDLOOPBACK7788";
+  static constexpr std::string_view kSecret = "loopback-secret-key-9911";
+  static constexpr std::string_view kToken = "loopback-session-token-3344";
+
+  std::unique_ptr<S3FileIO> Make(std::string endpoint) {
+    S3Options options;
+    options.endpoint = std::move(endpoint);
+    options.path_style = true;
+    options.http.timing = &timing_;
+    options.http.retry.max_attempts = 1;
+    auto provider = StaticCredentialsProvider::Make({.access_key_id = std::string(kAccessKey),
+                                                     .secret_access_key = std::string(kSecret),
+                                                     .session_token = std::string(kToken),
+                                                     .expiration = std::nullopt});
+    EXPECT_TRUE(provider) << provider.error().ToString();
+    if (!provider) return nullptr;
+    auto io = S3FileIO::Make(std::move(options), std::move(*provider));
+    EXPECT_TRUE(io) << io.error().ToString();
+    return io ? std::move(*io) : nullptr;
+  }
+
+  //! No secret, and not the request's signature, in `message`.
+  static void ExpectNoSecrets(const std::string& message, std::string_view signature) {
+    EXPECT_THAT(message, Not(HasSubstr(std::string(kAccessKey))));
+    EXPECT_THAT(message, Not(HasSubstr(std::string(kSecret))));
+    EXPECT_THAT(message, Not(HasSubstr(std::string(kToken))));
+    if (!signature.empty()) {
+      EXPECT_THAT(message, Not(HasSubstr(std::string(signature))));
+    }
+  }
+
+  //! The Signature= value of a request's SigV4 Authorization header ("" without one).
+  static std::string SignatureOf(const http::testing::ReceivedRequest& request) {
+    const std::string authorization(request.headers.Get("Authorization").value_or(""));
+    constexpr std::string_view kField = "Signature=";
+    const std::size_t at = authorization.find(kField);
+    return at == std::string::npos ? "" : authorization.substr(at + kField.size());
+  }
+
+  NoWaitTiming timing_;
+};
+
+TEST_F(S3FileIOLoopbackTest, RefusedPutNamesEndpointBucketAndKeyWithoutSecrets) {
+  // The server echoes what S3 puts in a SignatureDoesNotMatch body: the access key id, the
+  // signature it was given and the string to sign.
+  http::testing::LoopbackServer server([](const http::testing::ReceivedRequest& request, int) {
+    http::testing::Reply reply;
+    reply.status = 403;
+    reply.body =
+        "<Error><Code>SignatureDoesNotMatch</Code><Message>The request signature we "
+        "calculated does not match the signature you provided.</Message><AWSAccessKeyId>" +
+        std::string(kAccessKey) + "</AWSAccessKeyId><SignatureProvided>" + SignatureOf(request) +
+        "</SignatureProvided><StringToSign>AWS4-HMAC-SHA256 x</StringToSign></Error>";
+    return reply;
+  });
+  std::unique_ptr<S3FileIO> io = Make(server.Url(""));
+  ASSERT_NE(io, nullptr);
+  Status put = io->Write("s3://bucket/dir/key.parquet", "bytes");
+  ASSERT_FALSE(put);
+  const std::vector<http::testing::ReceivedRequest> received = server.received();
+  ASSERT_EQ(received.size(), 1u);
+  const std::string signature = SignatureOf(received[0]);
+  ASSERT_FALSE(signature.empty()) << "the request carried no SigV4 signature";
+
+  const std::string& message = put.error().message;
+  EXPECT_EQ(put.error().kind, ErrorKind::kAuth);
+  EXPECT_THAT(message, HasSubstr("S3 PUT of 's3://bucket/dir/key.parquet' at http://127.0.0.1:" +
+                                 std::to_string(server.port()) +
+                                 " failed (HTTP 403 "
+                                 "SignatureDoesNotMatch"));
+  ExpectNoSecrets(message, signature);
+}
+
+TEST_F(S3FileIOLoopbackTest, TransportFailureNamesEndpointBucketAndKeyWithoutSecrets) {
+  const std::string endpoint =
+      "http://127.0.0.1:" + std::to_string(http::testing::LoopbackServer::ClosedPort());
+  std::unique_ptr<S3FileIO> io = Make(endpoint);
+  ASSERT_NE(io, nullptr);
+  Result<std::string> read = io->Read("s3://bucket/dir/key.parquet");
+  ASSERT_FALSE(read);
+  EXPECT_THAT(read.error().message,
+              HasSubstr("S3 GET of 's3://bucket/dir/key.parquet' at " + endpoint));
+  ExpectNoSecrets(read.error().message, "");
 }
 
 }  // namespace

@@ -46,6 +46,8 @@ class S3Endpoint {
                std::string_view canonical_query) const;
 
   bool path_style() const { return path_style_; }
+  //! "scheme://host[:port]" as configured (Make refuses user info), for messages.
+  std::string Origin() const { return scheme_ + "://" + host_; }
 
  private:
   S3Endpoint(std::string scheme, std::string host, std::string base_path, bool path_style)
