@@ -2,11 +2,13 @@
 with dlt's filesystem destination, table_format="iceberg", a SQLite pyiceberg catalog on local
 disk. Runs in .venv-bench (scripts/bench-setup). Not product code.
 
-  dlt_ingest.py ndjson|csv INPUT WORKDIR
+  dlt_ingest.py ndjson|csv|csv-ids INPUT WORKDIR
 
 ndjson: records parsed with json.loads and yielded in lists of 10,000 (dlt normalizes them:
 nested objects flattened, lists -> child tables). csv: pyarrow's streaming CSV reader yields
-Arrow record batches (dlt's fast path, no row-wise normalization). Prints one
+Arrow record batches (dlt's fast path, no row-wise normalization; by default dlt then adds
+neither _dlt_id nor _dlt_load_id). csv-ids: the same with dlt's parquet_normalizer settings
+add_dlt_id and add_dlt_load_id on, so the table has the columns databox writes. Prints one
 "result: key=value ..." line.
 """
 import json
@@ -27,6 +29,9 @@ def main() -> None:
     os.environ["DLT_DATA_DIR"] = f"{work}/dlt_data"
     os.environ["DLT_PIPELINE_DIR"] = f"{work}/pipelines"
     os.environ.setdefault("RUNTIME__LOG_LEVEL", "WARNING")
+    if kind == "csv-ids":
+        os.environ["NORMALIZE__PARQUET_NORMALIZER__ADD_DLT_ID"] = "true"
+        os.environ["NORMALIZE__PARQUET_NORMALIZER__ADD_DLT_LOAD_ID"] = "true"
     import dlt
 
     if kind == "ndjson":
@@ -61,7 +66,7 @@ def main() -> None:
                 yield batch
 
     pipeline = dlt.pipeline(
-        pipeline_name="bench_" + kind,
+        pipeline_name="bench_" + kind.replace("-", "_"),
         destination=dlt.destinations.filesystem(bucket_url=f"file://{work}/bucket"),
         dataset_name="bench",
     )
@@ -74,10 +79,12 @@ def main() -> None:
     records = row_counts.get(root, 0)
     all_rows = sum(v for k, v in row_counts.items() if not k.startswith("_dlt"))
     size_mb = os.path.getsize(path) / (1024 * 1024)
+    schema_columns = pipeline.default_schema.get_table(root)["columns"]
+    columns = ",".join(name for name in schema_columns if name.startswith("_dlt")) or "-"
     print(
         f"result: format={kind} input_mb={size_mb:.1f} records={records} "
         f"rows_all_tables={all_rows} seconds={seconds:.3f} records_per_s={records / seconds:.0f} "
-        f"mb_per_s={size_mb / seconds:.1f} dlt={dlt.__version__}"
+        f"mb_per_s={size_mb / seconds:.1f} dlt={dlt.__version__} columns={columns}"
     )
 
 
