@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "duck/quote.h"
+#include "fileio/durable.h"
 #include "fileio/location.h"
 
 namespace databox::iceberg {
@@ -251,6 +252,9 @@ Result<std::vector<DataFile>> WriteGroup(duck::Connection& conn, fileio::FileIO&
     const std::string name = write_id + suffix;
     const std::string location = fileio::JoinLocation(data_location, name);
     if (scheme == fileio::Scheme::kLocal) {
+      // A commit will name this file: its bytes must be on disk before the rename publishes it
+      // (DuckDB's COPY is not relied on to fsync what it writes).
+      DATABOX_RETURN_IF_ERROR(fileio::SyncFile(stats.path));
       fs::rename(stats.path, fs::path(local_data_dir) / name, ec);
       if (ec) {
         return MakeError(ErrorKind::kIo,
@@ -261,6 +265,10 @@ Result<std::vector<DataFile>> WriteGroup(duck::Connection& conn, fileio::FileIO&
     }
     DATABOX_ASSIGN_OR_RETURN(DataFile file, DataFileFromStats(stats, schema, location, partition));
     files.push_back(std::move(file));
+  }
+  // One folder sync makes every rename above durable.
+  if (scheme == fileio::Scheme::kLocal && !files.empty()) {
+    DATABOX_RETURN_IF_ERROR(fileio::SyncFolder(local_data_dir));
   }
   return files;
 }

@@ -13,6 +13,7 @@
 #include <set>
 #include <system_error>
 
+#include "fileio/durable.h"
 #include "fileio/location.h"
 
 namespace databox::fileio {
@@ -61,13 +62,6 @@ Status WriteAll(int fd, std::string_view bytes, std::string_view path) {
     }
     bytes.remove_prefix(static_cast<size_t>(n));
   }
-  return Ok();
-}
-
-Status FsyncDir(const fs::path& dir) {
-  Fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (fd.get() < 0) return ErrnoError("open folder", dir.native(), errno);
-  if (::fsync(fd.get()) != 0) return ErrnoError("fsync folder", dir.native(), errno);
   return Ok();
 }
 
@@ -142,7 +136,7 @@ Status LinkNew(const std::string& tmp, const fs::path& final_path) {
 //! Publishes `tmp` as `final_path` without overwriting; removes `tmp` either way.
 Status PublishNew(const std::string& tmp, const fs::path& final_path) {
   DATABOX_RETURN_IF_ERROR(LinkNew(tmp, final_path));
-  return FsyncDir(final_path.parent_path());
+  return SyncFolder(final_path.parent_path().native());
 }
 
 //! Publishes `tmp` as `final_path`, replacing it if present.
@@ -152,7 +146,7 @@ Status PublishReplace(const std::string& tmp, const fs::path& final_path) {
     ::unlink(tmp.c_str());
     return ErrnoError("publish", final_path.native(), err);
   }
-  return FsyncDir(final_path.parent_path());
+  return SyncFolder(final_path.parent_path().native());
 }
 
 Result<struct stat> Stat(const std::string& path) {
@@ -246,7 +240,7 @@ Status LocalFileIO::WriteNewBatch(std::span<const NewObject> objects) {
     folders.insert(fs::path(path).parent_path());
   }
   // One sync per folder makes every link in it durable.
-  for (const auto& folder : folders) DATABOX_RETURN_IF_ERROR(FsyncDir(folder));
+  for (const auto& folder : folders) DATABOX_RETURN_IF_ERROR(SyncFolder(folder.native()));
   return Ok();
 }
 
