@@ -138,6 +138,45 @@ TEST(DataboxBinary, SourcesListsTheExampleSources) {
   EXPECT_TRUE(Contains(r.out, "explicit"));
 }
 
+TEST(DataboxBinary, RunPrintsAndRecordsTheRdbRowsItSkipped) {
+  // The usgs recordings with two rows cut short before the first site of the sites response (the
+  // YAML text escapes newlines and tabs, so "\n" and "\t" here are two characters each).
+  const fs::path dir = fs::temp_directory_path() / ("databox_cli_rdb_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  const fs::path recordings = dir / "recordings";
+  fs::create_directories(recordings / "usgs");
+  const std::string first_site = R"(\nUSGS\t01106000\t)";
+  const std::string cut_short = R"(USGS\t09999998\nUSGS\t09999999\tCUT SHORT\n)";
+  const int short_rows = 2;
+  int edited = 0;
+  for (const auto& file :
+       fs::directory_iterator(fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings" / "usgs")) {
+    std::string text = databox::cli::testing::Slurp(file.path());
+    if (const auto pos = text.find(first_site); pos != std::string::npos) {
+      text.insert(pos + 2, cut_short);
+      ++edited;
+    }
+    std::ofstream(recordings / "usgs" / file.path().filename()) << text;
+  }
+  ASSERT_GT(edited, 0) << "no recorded sites response starts with site 01106000 any more";
+  std::string registry = databox::cli::testing::Slurp(std::string(DATABOX_SOURCE_DIR) +
+                                                      "/examples/databox/databox.toml");
+  const std::string replay = "replay = \"../../../shared/fixtures/recordings\"";
+  const auto pos = registry.find(replay);
+  ASSERT_NE(pos, std::string::npos) << "the example registry no longer replays recordings";
+  registry.replace(pos, replay.size(), "replay = \"" + recordings.string() + "\"");
+  std::ofstream(dir / "databox.toml") << registry;
+
+  auto r = RunDatabox({"--config", (dir / "databox.toml").string(), "run", "usgs"}, {}, dir);
+  const std::string note = "source usgs, resource sites: skipped " + std::to_string(short_rows) +
+                           " RDB row(s) with fewer fields than the header (first at line ";
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(Contains(r.out, "  note: " + note)) << r.out;
+  // The run history keeps the same note (state_dir = ".databox" beside the registry).
+  EXPECT_TRUE(Contains(databox::cli::testing::Slurp(dir / ".databox" / "runs.jsonl"), note));
+  fs::remove_all(dir);
+}
+
 TEST(DataboxBinary, CatalogBootstrapRefusesTheEmbeddedCatalog) {
   const std::string example = std::string(DATABOX_SOURCE_DIR) + "/examples/databox/databox.toml";
   auto r = RunDatabox({"--config", example, "catalog", "bootstrap"});

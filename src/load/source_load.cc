@@ -46,6 +46,17 @@ normalize::WriteDisposition ToNormalize(registry::WriteDisposition d) {
   return normalize::WriteDisposition::kAppend;
 }
 
+//! The run's report of RDB rows the parser skipped for having fewer fields than the header
+//! (docs/sources.md): they are not loaded, so the count must not stay silent.
+std::string ShortRowsNote(const registry::Source& source, const registry::Resource& resource,
+                          const source::ResourceStats& stats) {
+  std::string note = source::ResourceLabel(source, resource) + ": skipped " +
+                     std::to_string(stats.short_rows) +
+                     " RDB row(s) with fewer fields than the header";
+  if (!stats.first_short_row.empty()) note += " (first at " + stats.first_short_row + ")";
+  return note;
+}
+
 Result<normalize::ResourceHints> HintsFor(const registry::Source& source,
                                           const registry::Resource& resource) {
   normalize::ResourceHints hints;
@@ -229,7 +240,7 @@ Status SourceLoad::NormalizeAndStage() {
       feed = [&](const source::RecordSink& sink) -> Status {
         DATABOX_ASSIGN_OR_RETURN(auto stats, source::RecordsFromFolder(
                                                  source_, resource, package_->extract_dir(), sink));
-        (void)stats;
+        if (stats.short_rows > 0) result_.notes.push_back(ShortRowsNote(source_, resource, stats));
         return Ok();
       };
     }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -85,6 +86,23 @@ class SourceLoadTest : public ::testing::Test {
     auto result = LoadSource(*workspace_, *source);
     EXPECT_TRUE(result) << result.error().message;
     return result ? *result : SourceLoadResult{};
+  }
+
+  //! Copies the recordings of `source` into the test folder, applying `edit` to each file's
+  //! text, and points the registry's replay at the copy.
+  void UseEditedRecordings(const std::string& source,
+                           const std::function<std::string(std::string)>& edit) {
+    const fs::path root = dir_ / "recordings";
+    const fs::path from = fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings" / source;
+    fs::create_directories(root / source);
+    for (const auto& file : fs::directory_iterator(from)) {
+      std::ifstream in(file.path());
+      std::stringstream text;
+      text << in.rdbuf();
+      std::ofstream(root / source / file.path().filename()) << edit(text.str());
+    }
+    registry_.project.http.replay_dir = root;
+    registry_.project.http.retries = 0;
   }
 
   iceberg::Table Table(const std::string& ns, const std::string& table) {
@@ -250,6 +268,73 @@ TEST_F(SourceLoadTest, EbirdAndUsgsHaveTheTablesAndColumnsOfSourcesMd) {
             "true");
 }
 
+//! The body of every recorded response to an RDB request (format=rdb) in the copied recordings,
+//! decoded by yaml-cpp (not by our replay).
+std::vector<std::string> RecordedRdbBodies(const fs::path& folder) {
+  std::vector<std::string> bodies;
+  for (const auto& file : fs::directory_iterator(folder)) {
+    const YAML::Node doc = YAML::LoadFile(file.path().string());
+    for (const auto& interaction : doc["interactions"]) {
+      if (interaction["request"]["uri"].as<std::string>().find("format=rdb") == std::string::npos)
+        continue;
+      bodies.push_back(interaction["response"]["body"]["string"].as<std::string>());
+    }
+  }
+  return bodies;
+}
+
+TEST_F(SourceLoadTest, RdbRowsWithFewerFieldsThanTheHeaderAreSkippedAndReported) {
+  // Two rows cut short are put before the first site of every recorded sites response (the text
+  // is YAML double-quoted, so "\n" and "\t" are escapes there).
+  const std::string first_site = R"(\nUSGS\t01106000\t)";
+  const std::string cut_short = R"(USGS\t09999998\nUSGS\t09999999\tCUT SHORT\n)";
+  const int64_t short_per_body = 2;
+  UseEditedRecordings("usgs", [&](std::string text) {
+    const auto pos = text.find(first_site);
+    if (pos != std::string::npos) text.insert(pos + 2, cut_short);
+    return text;
+  });
+  const std::vector<std::string> bodies = RecordedRdbBodies(dir_ / "recordings" / "usgs");
+  ASSERT_FALSE(bodies.empty());
+  // Expected from the decoded bodies: the physical line of the first cut-short row, and the
+  // distinct sites of the rows with as many fields as the header.
+  std::set<int64_t> first_lines;
+  std::set<std::string> sites;
+  for (const std::string& body : bodies) {
+    const auto at = body.find("USGS\t09999998\n");
+    ASSERT_NE(at, std::string::npos) << "the edit missed a recorded sites response";
+    first_lines.insert(1 + std::count(body.begin(), body.begin() + at, '\n'));
+    std::stringstream lines(body);
+    std::string line;
+    std::size_t header_fields = 0;
+    while (std::getline(lines, line)) {
+      const std::size_t fields = 1 + std::count(line.begin(), line.end(), '\t');
+      if (line.starts_with("agency_cd\t")) header_fields = fields;
+      if (line.starts_with("USGS\t") && fields == header_fields) {
+        sites.insert(line.substr(5, line.find('\t', 5) - 5));
+      }
+    }
+  }
+  ASSERT_EQ(first_lines.size(), 1u) << "the recordings disagree on where the first site is";
+  ASSERT_FALSE(sites.empty());
+
+  const SourceLoadResult result = Load("usgs");
+  // One sites request (one state, no window on /site): one response, so its two short rows.
+  const std::string expected = "source usgs, resource sites: skipped " +
+                               std::to_string(short_per_body) +
+                               " RDB row(s) with fewer fields than the header (first at line " +
+                               std::to_string(*first_lines.begin()) + " of GET https://";
+  int reported = 0;
+  for (const std::string& note : result.notes) {
+    if (note.starts_with(expected)) ++reported;
+  }
+  EXPECT_EQ(reported, 1) << "notes: " << ::testing::PrintToString(result.notes);
+  EXPECT_EQ(Scalar("raw_usgs", "sites", "SELECT count(*) FROM t"), std::to_string(sites.size()));
+  EXPECT_EQ(Scalar("raw_usgs", "sites",
+                   "SELECT count(*) FROM t WHERE site_no IN ('09999998', '09999999')"),
+            "0");
+}
+
 TEST_F(SourceLoadTest, AppendTablesDoubleOnReload) {
   auto& noaa = *const_cast<registry::Source*>(registry_.FindSource("noaa"));
   for (auto& resource : noaa.resources) {
@@ -297,22 +382,6 @@ TEST_F(SourceLoadTest, ReloadingIsIdempotentForMergeAndReplaceAndWritesOneStatus
 //! Failed loads: a copy of the recordings edited to fail in one way; nothing may be committed.
 class FailedLoadTest : public SourceLoadTest {
  protected:
-  //! Copies the recordings of `source` into the test folder, applying `edit` to each file's
-  //! text, and points the registry's replay at the copy.
-  void UseEditedRecordings(const std::string& source,
-                           const std::function<std::string(std::string)>& edit) {
-    const fs::path root = dir_ / "recordings";
-    const fs::path from = fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings" / source;
-    fs::create_directories(root / source);
-    for (const auto& file : fs::directory_iterator(from)) {
-      std::ifstream in(file.path());
-      std::stringstream text;
-      text << in.rdbuf();
-      std::ofstream(root / source / file.path().filename()) << edit(text.str());
-    }
-    registry_.project.http.replay_dir = root;
-    registry_.project.http.retries = 0;
-  }
   //! Snapshot id of every raw_<source> table (-1 for a table without one).
   std::map<std::string, int64_t> Snapshots(const std::string& source) {
     std::map<std::string, int64_t> out;

@@ -288,8 +288,13 @@ Result<ResourceStats> RecordsFromFolder(const registry::Source& source,
       batch.push_back(std::move(record));
       return Ok();
     };
-    auto fed = ForEachRecord(*body, resource, page.records, where, collect, &stats.short_rows);
+    int64_t first_short_line = 0;
+    auto fed = ForEachRecord(*body, resource, page.records, where, collect, &stats.short_rows,
+                             &first_short_line);
     if (!fed) return std::unexpected(fed.error());
+    if (first_short_line > 0 && stats.first_short_row.empty()) {
+      stats.first_short_row = "line " + std::to_string(first_short_line) + " of GET " + page.url;
+    }
     if (transformer) {
       const TransformVars vars{.loaded_at = index->loaded_at,
                                .source_url = page.url,

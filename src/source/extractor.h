@@ -24,7 +24,8 @@ struct ResourceStats {
   int64_t pages = 0;                    //!< responses stored / read
   int64_t extracted = 0;                //!< records selected from the responses (after max_records)
   int64_t records = 0;                  //!< records emitted (after the transform)
-  int64_t short_rows = 0;               //!< RDB/CSV/TSV rows skipped for having too few fields
+  int64_t short_rows = 0;               //!< RDB rows skipped for having too few fields
+  std::string first_short_row;          //!< where the first of them is: "line N of GET <url>"
   std::vector<SkippedRequest> skipped;  //!< non-2xx answers skipped and reported
 };
 

@@ -117,7 +117,8 @@ Result<int64_t> SelectJsonRecords(Json doc, const std::string& records_path, int
 }
 
 Result<int64_t> ParseTextRecords(std::string_view body, registry::ResponseFormat format,
-                                 int64_t limit, const RecordSink& sink, int64_t* short_rows) {
+                                 int64_t limit, const RecordSink& sink, int64_t* short_rows,
+                                 int64_t* first_short_line) {
   const bool rdb = format == registry::ResponseFormat::kRdb;
   const bool csv = format == registry::ResponseFormat::kCsv;
   const char delimiter = csv ? ',' : '\t';
@@ -151,6 +152,7 @@ Result<int64_t> ParseTextRecords(std::string_view body, registry::ResponseFormat
     }
     if (rdb && fields.size() < header.size()) {
       if (short_rows != nullptr) ++*short_rows;
+      if (first_short_line != nullptr && *first_short_line == 0) *first_short_line = line_no;
       continue;
     }
     if (fields.size() != header.size()) {
@@ -169,7 +171,7 @@ Result<int64_t> ParseTextRecords(std::string_view body, registry::ResponseFormat
 
 Result<int64_t> ForEachRecord(std::string_view body, const registry::Resource& resource,
                               int64_t limit, std::string_view where, const RecordSink& sink,
-                              int64_t* short_rows) {
+                              int64_t* short_rows, int64_t* first_short_line) {
   switch (resource.format) {
     case registry::ResponseFormat::kJson: {
       DATABOX_ASSIGN_OR_RETURN(Json doc, ParseJsonBody(body, where));
@@ -178,7 +180,7 @@ Result<int64_t> ForEachRecord(std::string_view body, const registry::Resource& r
     case registry::ResponseFormat::kRdb:
     case registry::ResponseFormat::kCsv:
     case registry::ResponseFormat::kTsv: {
-      auto fed = ParseTextRecords(body, resource.format, limit, sink, short_rows);
+      auto fed = ParseTextRecords(body, resource.format, limit, sink, short_rows, first_short_line);
       if (!fed) return std::unexpected(fed.error().WithContext(where));
       return fed;
     }

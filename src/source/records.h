@@ -35,17 +35,19 @@ Result<int64_t> SelectJsonRecords(Json doc, const std::string& records_path, int
 //! RDB: tab-separated; '#' lines skipped; the first line is the header; the format line after
 //! it (e.g. "5s\t15s") is skipped. CSV: RFC 4180 quoting (a quoted field may hold delimiters,
 //! doubled quotes and newlines). Blank lines are skipped. RDB rows with fewer fields than the
-//! header are skipped (counted in *short_rows); any other row whose field count differs from the
-//! header's, and a CSV quote still open at the end of `body`, are kData errors naming the
+//! header are skipped (counted in *short_rows; the physical line of the first one in `body` goes
+//! to *first_short_line when that is given and still 0); any other row whose field count differs
+//! from the header's, and a CSV quote still open at the end of `body`, are kData errors naming the
 //! physical line (1-based) and the byte offset (0-based). Stops after `limit` records. Returns
 //! the number fed.
 Result<int64_t> ParseTextRecords(std::string_view body, registry::ResponseFormat format,
-                                 int64_t limit, const RecordSink& sink, int64_t* short_rows);
+                                 int64_t limit, const RecordSink& sink, int64_t* short_rows,
+                                 int64_t* first_short_line = nullptr);
 
 //! Either of the above, by the resource's format (kConfig error for xlsx). `where` names the
 //! source/resource/URL for messages.
 Result<int64_t> ForEachRecord(std::string_view body, const registry::Resource& resource,
                               int64_t limit, std::string_view where, const RecordSink& sink,
-                              int64_t* short_rows);
+                              int64_t* short_rows, int64_t* first_short_line = nullptr);
 
 }  // namespace databox::source

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace databox::source {
 namespace {
 
@@ -72,6 +74,22 @@ TEST(ParseTextRecordsTest, RdbSkipsCommentsFormatLineAndShortRows) {
   EXPECT_EQ(rows[0].dump(), R"({"agency_cd":"USGS","site_no":"0101","name":"River A"})");
   EXPECT_EQ(rows[1]["name"], "");
   EXPECT_EQ(short_rows, 1);
+}
+
+TEST(ParseTextRecordsTest, RdbGivesTheLineOfTheFirstShortRow) {
+  const std::vector<std::string> lines = {"# c", "a\tb\tc", "5s\t5s\t5s", "1\t2\t3",
+                                          "4",   "5\t6\t7", "8\t9",       "10\t11\t12"};
+  std::string body;
+  for (const auto& line : lines) body += line + "\n";
+  int64_t short_rows = 0;
+  int64_t first_short_line = 0;
+  auto fed = ParseTextRecords(
+      body, ResponseFormat::kRdb, 1000, [](Json) { return Ok(); }, &short_rows, &first_short_line);
+  ASSERT_TRUE(fed.has_value()) << fed.error().ToString();
+  EXPECT_EQ(*fed, 3);
+  EXPECT_EQ(short_rows, 2);
+  const auto first = std::find(lines.begin(), lines.end(), "4");
+  EXPECT_EQ(first_short_line, first - lines.begin() + 1);
 }
 
 TEST(ParseTextRecordsTest, CsvQuotingAndTsvKeepHashLines) {
