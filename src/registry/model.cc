@@ -114,6 +114,8 @@ std::string_view ToString(ResponseFormat v) {
   switch (v) {
     case ResponseFormat::kJson:
       return "json";
+    case ResponseFormat::kNdjson:
+      return "ndjson";
     case ResponseFormat::kRdb:
       return "rdb";
     case ResponseFormat::kCsv:

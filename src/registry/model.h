@@ -156,7 +156,7 @@ enum class DuplicatePolicy {
   kReject,     //!< fail the load if a batch holds duplicate keys
 };
 
-enum class ResponseFormat { kJson, kRdb, kCsv, kTsv, kXlsx };
+enum class ResponseFormat { kJson, kNdjson, kRdb, kCsv, kTsv, kXlsx };
 
 //! A hint that overrides type inference for one output column. Types are dlt's:
 //! text, bigint, double, bool, timestamp, date, time, decimal, binary, json.

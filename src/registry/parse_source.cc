@@ -317,6 +317,7 @@ Resource ParseResource(const toml::table& table, const Source& source, ParseCont
     res.headers = *headers;
   }
   res.format = rr.Enum<ResponseFormat>("format", {{"json", ResponseFormat::kJson},
+                                                  {"ndjson", ResponseFormat::kNdjson},
                                                   {"rdb", ResponseFormat::kRdb},
                                                   {"csv", ResponseFormat::kCsv},
                                                   {"tsv", ResponseFormat::kTsv},

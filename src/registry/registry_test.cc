@@ -183,6 +183,23 @@ TEST(RegistryDefaultsTest, MinimalFileGetsDocumentedDefaults) {
   EXPECT_EQ(s.resources.at(0).pagination.type, PaginationType::kNone);
 }
 
+TEST(RegistryDefaultsTest, FormatDefaultsToJsonAndNamesNdjson) {
+  {
+    TempConfig config(kMinimalSource);
+    auto registry = LoadRegistry(config.path(), {.env = NoEnv});
+    ASSERT_TRUE(registry.has_value()) << registry.error().message;
+    EXPECT_EQ(registry->sources.at(0).resources.at(0).format, ResponseFormat::kJson);
+  }
+  std::string text = kMinimalSource;
+  text += "format = \"ndjson\"\n";
+  TempConfig config(text);
+  auto registry = LoadRegistry(config.path(), {.env = NoEnv});
+  ASSERT_TRUE(registry.has_value()) << registry.error().message;
+  const ResponseFormat format = registry->sources.at(0).resources.at(0).format;
+  EXPECT_EQ(format, ResponseFormat::kNdjson);
+  EXPECT_EQ(ToString(format), "ndjson");
+}
+
 TEST(RegistryDefaultsTest, StateDirAndS3WarehouseAreResolved) {
   TempConfig config(std::string(R"([project]
 state_dir = "state"

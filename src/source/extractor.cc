@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "common/redact.h"
+#include "source/ndjson_records.h"
 #include "source/pager.h"
 #include "source/request_builder.h"
 #include "source/transform.h"
@@ -190,6 +191,12 @@ Result<ResourceStats> Extractor::ExtractToFolder(const registry::Resource& resou
           }
         }
         count = CountJsonRecords(*doc, resource.records_path);
+      } else if (resource.format == registry::ResponseFormat::kNdjson) {
+        auto counted = ParseNdjsonRecords(response->body, resource.records_path,
+                                          std::numeric_limits<int64_t>::max(),
+                                          [](Json) { return Ok(); });
+        if (!counted) return std::unexpected(counted.error().WithContext(where));
+        count = *counted;
       } else {
         auto counted = ParseTextRecords(
             response->body, resource.format, std::numeric_limits<int64_t>::max(),

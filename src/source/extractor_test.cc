@@ -377,6 +377,38 @@ TEST(FolderTest, StoredIndexHoldsRedactedUrlsOnly) {
   EXPECT_TRUE(std::filesystem::is_regular_file(dir.path() / "items" / "page-000001.json"));
 }
 
+// NDJSON pages: records are the lines (records_path applied to each), counted for offset/limit
+// paging, stored as page-N.ndjson; a line that is not JSON fails the resource naming the URL.
+TEST(NdjsonTest, LinesAreRecordsAcrossPagesAndABadLineFails) {
+  registry::Source s = DemoSource();
+  s.resources[0].format = registry::ResponseFormat::kNdjson;
+  s.resources[0].records_path = "";
+  registry::Pagination& p = s.resources[0].pagination;
+  p.type = registry::PaginationType::kOffsetLimit;
+  p.page_size = 2;
+  auto run = RunResource(s, [](const http::Request& r) {
+    const int offset = std::stoi(QueryParam(r.url, "offset"));
+    std::string body;
+    for (int i = offset; i < std::min(offset + 2, 3); ++i) {
+      body += "{\"i\": " + std::to_string(i) + ", \"tags\": [\"t\"]}\r\n\n";
+    }
+    return http::Response{200, {}, body};
+  });
+  ASSERT_TRUE(run.stats.has_value()) << run.stats.error().ToString();
+  EXPECT_THAT(Params(run.requests, "offset"), ElementsAre("0", "2"));
+  ASSERT_EQ(run.records.size(), 3u);
+  EXPECT_EQ(run.records[2].dump(), R"({"i":2,"tags":["t"]})");
+
+  auto bad = RunResource(s, [](const http::Request&) {
+    return http::Response{200, {}, "{\"i\": 1}\n{\"i\": \n"};
+  });
+  ASSERT_FALSE(bad.stats.has_value());
+  EXPECT_EQ(bad.stats.error().kind, ErrorKind::kData);
+  EXPECT_THAT(bad.stats.error().message, HasSubstr("NDJSON line 2"));
+  EXPECT_THAT(bad.stats.error().message, HasSubstr("/items"));
+  EXPECT_TRUE(bad.records.empty() || bad.records.size() == 1u);
+}
+
 TEST(ExtractorTest, RefusesOtherSourceKinds) {
   registry::Source s = DemoSource();
   s.kind = registry::SourceKind::kFile;

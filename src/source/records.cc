@@ -4,6 +4,8 @@
 #include <optional>
 #include <vector>
 
+#include "source/ndjson_records.h"
+
 namespace databox::source {
 namespace {
 
@@ -176,6 +178,11 @@ Result<int64_t> ForEachRecord(std::string_view body, const registry::Resource& r
     case registry::ResponseFormat::kJson: {
       DATABOX_ASSIGN_OR_RETURN(Json doc, ParseJsonBody(body, where));
       return SelectJsonRecords(std::move(doc), resource.records_path, limit, sink);
+    }
+    case registry::ResponseFormat::kNdjson: {
+      auto fed = ParseNdjsonRecords(body, resource.records_path, limit, sink);
+      if (!fed) return std::unexpected(fed.error().WithContext(where));
+      return fed;
     }
     case registry::ResponseFormat::kRdb:
     case registry::ResponseFormat::kCsv:
