@@ -216,6 +216,8 @@ Result<std::vector<DataFile>> WriteGroup(duck::Connection& conn, fileio::FileIO&
   fs::path staging;
   if (scheme == fileio::Scheme::kLocal) {
     DATABOX_ASSIGN_OR_RETURN(local_data_dir, fileio::LocalPathOf(data_location));
+    // The data folder must survive a crash with the files a commit names in it.
+    DATABOX_RETURN_IF_ERROR(fileio::CreateFoldersDurably(local_data_dir));
     staging = fs::path(local_data_dir) / (".staging-" + write_id);
   } else {
     const fs::path root =

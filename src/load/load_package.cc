@@ -7,6 +7,8 @@
 #include <system_error>
 #include <vector>
 
+#include "fileio/durable.h"
+
 namespace databox::load {
 namespace fs = std::filesystem;
 
@@ -41,11 +43,9 @@ std::optional<PackageState> ParseState(std::string_view name) {
 Result<LoadPackage> LoadPackage::Create(const fs::path& loads_dir, const std::string& source,
                                         const std::string& load_id) {
   const fs::path dir = loads_dir / source / load_id;
-  std::error_code ec;
-  fs::create_directories(dir / "extract", ec);
-  if (ec) {
-    return MakeError(ErrorKind::kIo,
-                     "cannot create load package " + dir.string() + ": " + ec.message());
+  if (Status created = fileio::CreateFoldersDurably(dir / "extract"); !created) {
+    return std::unexpected(created.error().WithContext("cannot create load package " +
+                                                       dir.string()));
   }
   LoadPackage package(dir, source, load_id);
   DATABOX_RETURN_IF_ERROR(package.SetState(PackageState::kExtracting));
@@ -104,19 +104,8 @@ Status LoadPackage::SetState(PackageState state, const std::string& error) {
                         {"state", PackageStateName(state)},
                         {"extracted", extracted_}};
   if (!error.empty()) doc["error"] = error;
-  const fs::path tmp = dir_ / (std::string(kStateFile) + ".tmp");
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << doc.dump(2) << "\n";
-    if (!out) return MakeError(ErrorKind::kIo, "cannot write " + tmp.string());
-  }
-  std::error_code ec;
-  fs::rename(tmp, dir_ / kStateFile, ec);
-  if (ec) {
-    return MakeError(ErrorKind::kIo,
-                     "cannot publish " + (dir_ / kStateFile).string() + ": " + ec.message());
-  }
-  return Ok();
+  // `databox run --resume` trusts this file: after a crash it must be the old or the new state.
+  return fileio::WriteFileDurably(dir_ / kStateFile, doc.dump(2) + "\n");
 }
 
 }  // namespace databox::load

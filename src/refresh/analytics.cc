@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "duck/quote.h"
+#include "fileio/durable.h"
 #include "iceberg/table_scan.h"
 
 namespace databox::refresh {
@@ -165,12 +166,9 @@ Status RefreshRawViews(load::Workspace& workspace) {
   }
   // A WAL left by a crashed writer of the old file would be replayed onto the new one.
   RemoveQuietly(WithSuffix(target, ".wal"));
-  std::error_code ec;
-  std::filesystem::rename(temp, target, ec);
-  if (ec) {
+  if (Status published = fileio::RenameDurably(temp, target); !published) {
     RemoveQuietly(temp);
-    return MakeError(ErrorKind::kIo, "cannot publish the raw views file " + target.string() + ": " +
-                                         ec.message() + "; check the state folder");
+    return WithContext(published, "cannot publish the raw views file " + target.string());
   }
   return Ok();
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "duck/quote.h"
+#include "fileio/durable.h"
 #include "refresh/analytics.h"
 
 namespace databox::refresh {
@@ -92,21 +93,12 @@ Status WritePlatformHealthModel(const registry::Registry& registry) {
       PlatformHealthModelPath(registry.project.transform.project_dir);
   const std::string text = PlatformHealthModelSql(registry);
   if (auto current = ReadFile(path); current && *current == text) return Ok();
-  std::error_code ec;
-  std::filesystem::create_directories(path.parent_path(), ec);
-  const std::filesystem::path temp = path.string() + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) {
-      return MakeError(ErrorKind::kIo, "cannot write the platform_health model " + temp.string() +
-                                           ": check the transform project folder");
-    }
-  }
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    return MakeError(ErrorKind::kIo, "cannot write the platform_health model " + path.string() +
-                                         ": " + ec.message());
+  Status written = fileio::CreateFoldersDurably(path.parent_path());
+  if (written) written = fileio::WriteFileDurably(path, text);
+  if (!written) {
+    return std::unexpected(written.error().WithContext(
+        "cannot write the platform_health model " + path.string() +
+        " (check the transform project folder)"));
   }
   return Ok();
 }

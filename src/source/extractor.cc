@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "common/redact.h"
+#include "fileio/durable.h"
 #include "source/ndjson_records.h"
 #include "source/pager.h"
 #include "source/request_builder.h"
@@ -115,10 +116,8 @@ Result<ResourceStats> Extractor::ExtractToFolder(const registry::Resource& resou
   const std::filesystem::path dir = folder / resource.name;
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
-  std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    return MakeError(ErrorKind::kIo,
-                     label + ": cannot create " + dir.string() + ": " + ec.message());
+  if (Status created = fileio::CreateFoldersDurably(dir); !created) {
+    return std::unexpected(created.error().WithContext(label));
   }
 
   // One request sequence per window chunk; a resource without window placeholders has one.

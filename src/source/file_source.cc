@@ -5,9 +5,9 @@
 #include <array>
 #include <fstream>
 #include <memory>
-#include <system_error>
 
 #include "common/redact.h"
+#include "fileio/durable.h"
 #include "source/client_factory.h"
 
 namespace databox::source {
@@ -56,22 +56,10 @@ ErrorKind KindOfAnswer(long status) {
 }
 
 Status WriteAtomically(const std::filesystem::path& dest, std::string_view bytes) {
-  std::error_code ec;
-  if (dest.has_parent_path()) std::filesystem::create_directories(dest.parent_path(), ec);
-  const std::filesystem::path tmp = dest.string() + ".part";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out.flush()) {
-      return MakeError(ErrorKind::kIo, "cannot write " + tmp.string() + ": check free space");
-    }
+  if (dest.has_parent_path()) {
+    DATABOX_RETURN_IF_ERROR(fileio::CreateFoldersDurably(dest.parent_path()));
   }
-  std::filesystem::rename(tmp, dest, ec);
-  if (ec) {
-    return MakeError(ErrorKind::kIo, "cannot rename " + tmp.string() + " to " + dest.string() +
-                                         ": " + ec.message());
-  }
-  return Ok();
+  return fileio::WriteFileDurably(dest, bytes);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "fileio/durable.h"
+
 namespace databox::source {
 namespace {
 
@@ -70,14 +72,11 @@ Status WritePageIndex(const std::filesystem::path& folder, const PageIndex& inde
     json["skipped"].push_back(
         {{"url", s.url}, {"status", s.status}, {"chunk", ChunkToJson(s.chunk)}});
   }
-  const std::filesystem::path tmp = folder / (std::string(kIndexFileName) + ".tmp");
-  DATABOX_RETURN_IF_ERROR(WriteFileBytes(tmp, json.dump(1) + "\n"));
-  std::error_code ec;
-  std::filesystem::rename(tmp, folder / kIndexFileName, ec);
-  if (ec) {
-    return MakeError(ErrorKind::kIo, "cannot rename " + tmp.string() + ": " + ec.message());
+  // The index (and the package state after it) vouches for the pages: they reach the disk first.
+  for (const PageEntry& p : index.pages) {
+    DATABOX_RETURN_IF_ERROR(fileio::SyncFile((folder / p.file).native()));
   }
-  return Ok();
+  return fileio::WriteFileDurably(folder / kIndexFileName, json.dump(1) + "\n");
 }
 
 Result<PageIndex> ReadPageIndex(const std::filesystem::path& folder) {

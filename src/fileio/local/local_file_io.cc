@@ -65,20 +65,10 @@ Status WriteAll(int fd, std::string_view bytes, std::string_view path) {
   return Ok();
 }
 
-Status CreateParents(const fs::path& path) {
-  std::error_code ec;
-  fs::create_directories(path.parent_path(), ec);
-  if (ec) {
-    return MakeError(ErrorKind::kIo, "could not create folder '" + path.parent_path().native() +
-                                         "': " + ec.message());
-  }
-  return Ok();
-}
-
 //! Writes a fsync'ed temporary file beside `final_path` with `fill`; returns its path.
 Result<std::string> WriteTemp(const fs::path& final_path,
                               const std::function<Status(int fd, std::string_view tmp)>& fill) {
-  DATABOX_RETURN_IF_ERROR(CreateParents(final_path));
+  DATABOX_RETURN_IF_ERROR(CreateFoldersDurably(final_path.parent_path()));
   std::string tmp = (final_path.parent_path() /
                      ("." + final_path.filename().native() + std::string(kTempMarker) + "XXXXXX"))
                         .native();
