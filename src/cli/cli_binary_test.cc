@@ -138,7 +138,7 @@ TEST(DataboxBinary, SourcesListsTheExampleSources) {
   EXPECT_TRUE(Contains(r.out, "explicit"));
 }
 
-TEST(DataboxBinary, RunPrintsAndRecordsTheRdbRowsItSkipped) {
+TEST(DataboxBinary, RunAndRefreshPrintAndRecordTheRdbRowsTheySkipped) {
   // The usgs recordings with two rows cut short before the first site of the sites response (the
   // YAML text escapes newlines and tabs, so "\n" and "\t" here are two characters each).
   const fs::path dir = fs::temp_directory_path() / ("databox_cli_rdb_" + std::to_string(getpid()));
@@ -174,6 +174,13 @@ TEST(DataboxBinary, RunPrintsAndRecordsTheRdbRowsItSkipped) {
   EXPECT_TRUE(Contains(r.out, "  note: " + note)) << r.out;
   // The run history keeps the same note (state_dir = ".databox" beside the registry).
   EXPECT_TRUE(Contains(databox::cli::testing::Slurp(dir / ".databox" / "runs.jsonl"), note));
+  // A refresh prints it under its source in the summary too.
+  auto refreshed = RunDatabox({"--config", (dir / "databox.toml").string(), "refresh", "--source",
+                               "usgs", "--skip-transform"},
+                              {}, dir);
+  EXPECT_EQ(refreshed.exit_code, 0) << refreshed.out << refreshed.err;
+  EXPECT_TRUE(Contains(refreshed.out, "  usgs: ok")) << refreshed.out;
+  EXPECT_TRUE(Contains(refreshed.out, "    note: " + note)) << refreshed.out;
   fs::remove_all(dir);
 }
 

@@ -166,6 +166,7 @@ int Refresh(const GlobalOptions& global, const ParsedArgs& args) {
   for (const auto& s : record.sources) {
     Out("  " + s.source + ": " + s.status + "  rows=" + std::to_string(s.rows) +
         (s.error.empty() ? "" : "  [" + s.phase + "] " + s.error) + "\n");
+    for (const auto& note : s.notes) Out("    note: " + note + "\n");
   }
   for (const auto& p : record.inspection_problems) Out("  inspection: " + p + "\n");
   Out("  transform: " + record.transform_status +
