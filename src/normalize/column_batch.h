@@ -34,12 +34,6 @@ ColumnValues ValuesFor(DataType type, std::size_t nulls = 0);
 //! Number of rows held by `values`.
 std::size_t ValuesSize(const ColumnValues& values);
 
-//! Appends one row: `cell` or null. Returns false (appending nothing) if the cell's alternative
-//! does not match the values' kind.
-bool AppendCell(ColumnValues& values, const std::optional<Cell>& cell);
-//! Same, moving the cell's value.
-bool AppendCell(ColumnValues& values, std::optional<Cell>&& cell);
-
 //! Rows of one table flushed together. `columns[i]` holds the values of `schema.columns[i]`;
 //! columns created after some rows were buffered hold nulls for those rows.
 struct TableBatch {

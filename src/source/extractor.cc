@@ -8,7 +8,6 @@
 
 #include "common/redact.h"
 #include "fileio/durable.h"
-#include "source/ndjson_records.h"
 #include "source/pager.h"
 #include "source/request_builder.h"
 #include "source/transform.h"
@@ -190,18 +189,11 @@ Result<ResourceStats> Extractor::ExtractToFolder(const registry::Resource& resou
           }
         }
         count = CountJsonRecords(*doc, resource.records_path);
-      } else if (resource.format == registry::ResponseFormat::kNdjson) {
-        auto counted = ParseNdjsonRecords(response->body, resource.records_path,
-                                          std::numeric_limits<int64_t>::max(),
-                                          [](Json) { return Ok(); });
-        if (!counted) return std::unexpected(counted.error().WithContext(where));
-        count = *counted;
       } else {
-        auto counted = ParseTextRecords(
-            response->body, resource.format, std::numeric_limits<int64_t>::max(),
-            [](Json) { return Ok(); }, nullptr);
-        if (!counted) return std::unexpected(counted.error().WithContext(where));
-        count = *counted;
+        // Other formats are counted (and checked) by reading them as the load will.
+        DATABOX_ASSIGN_OR_RETURN(
+            count, ForEachRecord(response->body, resource, std::numeric_limits<int64_t>::max(),
+                                 where, [](Json) { return Ok(); }, nullptr));
       }
 
       const int64_t kept = std::min(count, remaining);
