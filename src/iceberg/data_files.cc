@@ -203,13 +203,13 @@ Result<std::optional<Literal>> PartitionValue(const Schema& schema, const Partit
   }
 }
 
-//! Writes `sql` through DuckDB into a staging folder and publishes the files under
-//! `data_location`; returns their DataFiles.
-Result<std::vector<DataFile>> WriteGroup(duck::Connection& conn, fileio::FileIO& io,
-                                         const Schema& schema, const std::string& sql,
-                                         const std::string& data_location,
-                                         std::vector<std::optional<Literal>> partition,
-                                         const DataFileWriteOptions& options) {
+}  // namespace
+
+Result<std::vector<DataFile>> WriteFileGroup(duck::Connection& conn, fileio::FileIO& io,
+                                             const Schema& schema, const std::string& sql,
+                                             const std::string& data_location,
+                                             std::vector<std::optional<Literal>> partition,
+                                             const DataFileWriteOptions& options) {
   const std::string write_id = NewUuid();
   DATABOX_ASSIGN_OR_RETURN(fileio::Scheme scheme, fileio::SchemeOf(data_location));
   std::string local_data_dir;
@@ -274,8 +274,6 @@ Result<std::vector<DataFile>> WriteGroup(duck::Connection& conn, fileio::FileIO&
   }
   return files;
 }
-
-}  // namespace
 
 std::string DuckTypeOf(const Type& type) {
   switch (type.id()) {
@@ -437,7 +435,7 @@ Result<std::vector<DataFile>> WriteDataFiles(duck::Connection& conn, fileio::Fil
   DATABOX_ASSIGN_OR_RETURN(std::string projected, ProjectToSchema(conn, *schema, select_sql));
   const std::string data_location = fileio::JoinLocation(metadata.location, "data");
   if (spec->is_unpartitioned()) {
-    return WriteGroup(conn, io, *schema, projected, data_location, {}, options);
+    return WriteFileGroup(conn, io, *schema, projected, data_location, {}, options);
   }
 
   // One COPY per distinct partition tuple, over the input materialized once.
@@ -475,8 +473,8 @@ Result<std::vector<DataFile>> WriteDataFiles(duck::Connection& conn, fileio::Fil
       partition.push_back(std::move(value));
     }
     DATABOX_ASSIGN_OR_RETURN(
-        auto group, WriteGroup(conn, io, *schema, "SELECT * FROM " + stage + " WHERE " + where,
-                               path, std::move(partition), options));
+        auto group, WriteFileGroup(conn, io, *schema, "SELECT * FROM " + stage + " WHERE " + where,
+                                   path, std::move(partition), options));
     for (auto& file : group) files.push_back(std::move(file));
   }
   return files;

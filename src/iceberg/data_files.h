@@ -64,6 +64,15 @@ Result<DataFile> DataFileFromStats(const duck::ParquetFileStats& stats, const Sc
 std::string TruncateLowerBound(std::string_view value, size_t max_bytes);
 std::optional<std::string> TruncateUpperBound(std::string_view value, size_t max_bytes);
 
+//! Writes the rows of `sql` (columns exactly `schema`'s, in order) through DuckDB into a
+//! staging folder and publishes the files under `folder_location` with the partition tuple
+//! `partition`; returns their DataFiles (content data: the caller may change it).
+Result<std::vector<DataFile>> WriteFileGroup(duck::Connection& conn, fileio::FileIO& io,
+                                             const Schema& schema, const std::string& sql,
+                                             const std::string& folder_location,
+                                             std::vector<std::optional<Literal>> partition,
+                                             const DataFileWriteOptions& options = {});
+
 //! Writes the rows of `select_sql` as data files of the table whose metadata is `metadata`
 //! (current schema, default spec: one group of files per distinct partition tuple; identity,
 //! year, month, day, hour and void transforms). Returns one DataFile per written file (none

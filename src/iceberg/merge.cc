@@ -2,8 +2,10 @@
 
 #include <map>
 #include <optional>
+#include <set>
 
 #include "duck/quote.h"
+#include "iceberg/position_deletes.h"
 
 namespace databox::iceberg {
 namespace {
@@ -39,23 +41,21 @@ bool Overlaps(const Type& type, const DataFile& file, int32_t id, const Literal&
   return true;
 }
 
-//! The files among `files` that have a row matching `filter` (SQL over alias f; may use
-//! temp tables); the filename column maps back to the DataFile.
+//! The data files among `live.data` that have a row matching `filter` (SQL over alias f, the
+//! table's columns; may use temp tables). Rows deleted by `live.deletes` do not count.
 Result<std::vector<DataFile>> FilesWithMatches(duck::Connection& conn, const Schema& schema,
-                                               const std::vector<DataFile>& files,
-                                               const std::string& filter) {
-  if (files.empty()) return std::vector<DataFile>{};
+                                               const LiveFiles& live, const std::string& filter) {
+  if (live.data.empty()) return std::vector<DataFile>{};
   std::map<std::string, const DataFile*> by_path;
-  std::string paths;
-  for (const auto& file : files) {
+  for (const auto& file : live.data) {
     DATABOX_ASSIGN_OR_RETURN(std::string path, DuckPathOf(file.file_path));
     by_path[path] = &file;
-    paths += (paths.empty() ? "" : ", ") + duck::QuoteLiteral(path);
   }
-  (void)schema;
+  DATABOX_ASSIGN_OR_RETURN(std::string read,
+                           FilesReadSql(schema, live.data, live.deletes, /*positions=*/true));
   DATABOX_ASSIGN_OR_RETURN(
-      auto result, conn.Query("SELECT DISTINCT filename FROM read_parquet([" + paths +
-                              "], union_by_name = true, filename = true) AS f WHERE " + filter));
+      auto result, conn.Query("SELECT DISTINCT " + QuoteIdentifier(kScanFileColumn) + " FROM (" +
+                              read + ") AS f WHERE " + filter));
   std::vector<DataFile> out;
   for (uint64_t row = 0; row < result.row_count(); ++row) {
     DATABOX_ASSIGN_OR_RETURN(std::string path, result.GetString(0, row));
@@ -68,18 +68,83 @@ Result<std::vector<DataFile>> FilesWithMatches(duck::Connection& conn, const Sch
   return out;
 }
 
+//! Copy-on-write: an overwrite removing `affected` (and the delete files that point only at
+//! them) and adding the rows of `new_rows_sql`.
 Result<std::unique_ptr<SnapshotOperation>> Rewrite(duck::Connection& conn, const Table& table,
+                                                   const LiveFiles& live,
                                                    const std::vector<DataFile>& affected,
                                                    const std::string& new_rows_sql,
                                                    const RowChangeOptions& options) {
   auto op = table.NewOverwrite(options.snapshot);
-  for (const auto& file : affected) op->DeleteFile(file.file_path);
+  std::set<std::string> removed;
+  for (const auto& file : affected) {
+    op->DeleteFile(file.file_path);
+    removed.insert(file.file_path);
+  }
+  for (const auto& file : live.deletes) {
+    auto target = ReferencedDataFile(file);
+    if (target && removed.contains(*target)) op->DeleteFile(file.file_path);
+  }
   if (!new_rows_sql.empty()) {
     DATABOX_ASSIGN_OR_RETURN(auto files, WriteDataFiles(conn, *table.io(), table.metadata(),
                                                         new_rows_sql, options.write));
     op->AddFiles(std::move(files));
   }
   return op;
+}
+
+//! The SQL of the surviving rows of `affected`, filtered by `keep` (over alias f).
+Result<std::string> SurvivorsSql(const Schema& schema, const LiveFiles& live,
+                                 const std::vector<DataFile>& affected, const std::string& keep) {
+  DATABOX_ASSIGN_OR_RETURN(std::string read, FilesReadSql(schema, affected, live.deletes));
+  return "SELECT * FROM (" + read + ") AS f WHERE " + keep;
+}
+
+//! Merge-on-read: position delete files for the rows of `candidates` matching `filter` (over
+//! alias f), added to `op` with the data files they point at.
+Status AddPositionDeletes(duck::Connection& conn, const Table& table, const LiveFiles& live,
+                          const std::vector<DataFile>& candidates, const std::string& filter,
+                          const RowChangeOptions& options, SnapshotOperation& op) {
+  if (candidates.empty()) return Ok();
+  DATABOX_ASSIGN_OR_RETURN(std::string read,
+                           FilesReadSql(table.schema(), candidates, live.deletes, true));
+  DATABOX_ASSIGN_OR_RETURN(std::string located, PathLocationsSql(candidates, "__m"));
+  const std::string positions = "SELECT __m.location AS file_path, f." +
+                                QuoteIdentifier(kScanPosColumn) + " AS pos FROM (" + read +
+                                ") AS f JOIN " + located + " ON f." +
+                                QuoteIdentifier(kScanFileColumn) + " = __m.path WHERE " + filter;
+  DATABOX_ASSIGN_OR_RETURN(
+      auto deletes, WritePositionDeletes(conn, *table.io(), candidates, positions, options.write));
+  for (auto& file : deletes) {
+    if (auto target = ReferencedDataFile(file)) op.ReferenceFile(*target);
+    op.AddFile(std::move(file));
+  }
+  return Ok();
+}
+
+//! The mode for a change through `property`, checked against what merge-on-read needs.
+Result<RowChangeMode> ModeFor(const Table& table, const RowChangeOptions& options,
+                              const std::string& property) {
+  RowChangeMode mode = RowChangeMode::kCopyOnWrite;
+  if (options.mode) {
+    mode = *options.mode;
+  } else {
+    DATABOX_ASSIGN_OR_RETURN(mode, RowChangeModeOf(table.metadata(), property));
+  }
+  if (mode != RowChangeMode::kMergeOnRead) return mode;
+  const std::string name = TableName(table.identifier());
+  if (table.metadata().format_version < 2) {
+    return MakeError(ErrorKind::kConfig, "merge-on-read needs format version 2; " + name +
+                                             " is version " +
+                                             std::to_string(table.metadata().format_version));
+  }
+  if (table.metadata().partition_specs.size() > 1) {
+    return MakeError(ErrorKind::kConfig,
+                     "merge-on-read needs a table with one partition spec; " + name + " has " +
+                         std::to_string(table.metadata().partition_specs.size()) +
+                         ": use copy-on-write");
+  }
+  return mode;
 }
 
 }  // namespace
@@ -123,9 +188,10 @@ Result<std::unique_ptr<SnapshotOperation>> PrepareMerge(duck::Connection& conn, 
   DATABOX_ASSIGN_OR_RETURN(int64_t incoming_rows, range.GetInt64(2 * keys.size(), 0));
   if (incoming_rows == 0) return table.NewOverwrite(options.snapshot);
 
-  DATABOX_ASSIGN_OR_RETURN(auto live, table.LiveDataFiles(options.snapshot.branch));
+  DATABOX_ASSIGN_OR_RETURN(RowChangeMode mode, ModeFor(table, options, kMergeModeProperty));
+  DATABOX_ASSIGN_OR_RETURN(LiveFiles live, table.Live(options.snapshot.branch));
   std::vector<DataFile> candidates;
-  for (const auto& file : live) {
+  for (const auto& file : live.data) {
     bool can_match = true;
     for (size_t i = 0; i < keys.size() && can_match; ++i) {
       if (range.IsNull(2 * i, 0)) continue;
@@ -146,14 +212,25 @@ Result<std::unique_ptr<SnapshotOperation>> PrepareMerge(duck::Connection& conn, 
   }
   const std::string matched =
       "EXISTS (SELECT 1 FROM " + incoming.name + " AS i WHERE " + join + ")";
-  DATABOX_ASSIGN_OR_RETURN(auto affected, FilesWithMatches(conn, schema, candidates, matched));
-
-  std::string new_rows = "SELECT * FROM " + incoming.name;
-  if (!affected.empty()) {
-    DATABOX_ASSIGN_OR_RETURN(std::string read, FilesReadSql(schema, affected));
-    new_rows = "SELECT * FROM (" + read + ") AS f WHERE NOT " + matched + " UNION ALL " + new_rows;
+  const std::string incoming_select = "SELECT * FROM " + incoming.name;
+  if (mode == RowChangeMode::kMergeOnRead) {
+    auto op = table.NewOverwrite(options.snapshot);
+    DATABOX_RETURN_IF_ERROR(
+        AddPositionDeletes(conn, table, live, candidates, matched, options, *op));
+    DATABOX_ASSIGN_OR_RETURN(auto files, WriteDataFiles(conn, *table.io(), table.metadata(),
+                                                        incoming_select, options.write));
+    op->AddFiles(std::move(files));
+    return op;
   }
-  return Rewrite(conn, table, affected, new_rows, options);
+  const LiveFiles scope{candidates, live.deletes};
+  DATABOX_ASSIGN_OR_RETURN(auto affected, FilesWithMatches(conn, schema, scope, matched));
+  std::string new_rows = incoming_select;
+  if (!affected.empty()) {
+    DATABOX_ASSIGN_OR_RETURN(std::string survivors,
+                             SurvivorsSql(schema, live, affected, "NOT " + matched));
+    new_rows = survivors + " UNION ALL " + new_rows;
+  }
+  return Rewrite(conn, table, live, affected, new_rows, options);
 }
 
 Result<std::unique_ptr<SnapshotOperation>> PrepareDeleteWhere(duck::Connection& conn,
@@ -161,19 +238,32 @@ Result<std::unique_ptr<SnapshotOperation>> PrepareDeleteWhere(duck::Connection& 
                                                               const std::string& predicate_sql,
                                                               const RowChangeOptions& options) {
   const Schema& schema = table.schema();
-  DATABOX_ASSIGN_OR_RETURN(auto live, table.LiveDataFiles(options.snapshot.branch));
-  DATABOX_ASSIGN_OR_RETURN(auto affected,
-                           FilesWithMatches(conn, schema, live, "(" + predicate_sql + ")"));
+  DATABOX_ASSIGN_OR_RETURN(RowChangeMode mode, ModeFor(table, options, kDeleteModeProperty));
+  DATABOX_ASSIGN_OR_RETURN(LiveFiles live, table.Live(options.snapshot.branch));
+  const std::string matches = "(" + predicate_sql + ")";
+  DATABOX_ASSIGN_OR_RETURN(auto affected, FilesWithMatches(conn, schema, live, matches));
   if (affected.empty()) return table.NewOverwrite(options.snapshot);
-  DATABOX_ASSIGN_OR_RETURN(std::string read, FilesReadSql(schema, affected));
+  if (mode == RowChangeMode::kMergeOnRead) {
+    auto op = table.NewOverwrite(options.snapshot);
+    DATABOX_RETURN_IF_ERROR(AddPositionDeletes(conn, table, live, affected, matches, options, *op));
+    return op;
+  }
+  const std::string keep = matches + " IS NOT TRUE";
+  DATABOX_ASSIGN_OR_RETURN(std::string survivors, SurvivorsSql(schema, live, affected, keep));
   DATABOX_ASSIGN_OR_RETURN(auto remaining,
-                           conn.Query("SELECT count(*) FROM (" + read + ") AS f WHERE (" +
-                                      predicate_sql + ") IS NOT TRUE"));
+                           conn.Query("SELECT count(*) FROM (" + survivors + ") AS s"));
   DATABOX_ASSIGN_OR_RETURN(int64_t kept, remaining.GetInt64(0, 0));
-  const std::string new_rows =
-      kept == 0 ? std::string()
-                : "SELECT * FROM (" + read + ") AS f WHERE (" + predicate_sql + ") IS NOT TRUE";
-  return Rewrite(conn, table, affected, new_rows, options);
+  return Rewrite(conn, table, live, affected, kept == 0 ? std::string() : survivors, options);
+}
+
+Result<RowChangeMode> RowChangeModeOf(const TableMetadata& metadata, const std::string& property) {
+  auto it = metadata.properties.find(property);
+  if (it == metadata.properties.end() || it->second == "copy-on-write") {
+    return RowChangeMode::kCopyOnWrite;
+  }
+  if (it->second == "merge-on-read") return RowChangeMode::kMergeOnRead;
+  return MakeError(ErrorKind::kConfig, "table property " + property + " is '" + it->second +
+                                           "': expected copy-on-write or merge-on-read");
 }
 
 }  // namespace databox::iceberg

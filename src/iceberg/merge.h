@@ -1,12 +1,20 @@
-// Copy-on-write row changes: merge (upsert on the identifier fields) and delete by predicate.
-// Both read only the live files that can hold affected rows, rewrite those files' surviving
-// rows (plus, for merge, the incoming rows) with DuckDB, and return an overwrite operation
-// that removes the affected files and adds the new ones in ONE snapshot. Commit it with
-// op->Commit(catalog); if a concurrent commit removed an affected file, the commit fails with
-// kConflict and the operation must be prepared again.
+// Row changes: merge (upsert on the identifier fields) and delete by predicate. Both look only at
+// the live files that can hold affected rows, and commit ONE snapshot, in one of two modes:
+//   copy-on-write (the default): the affected files' surviving rows (plus, for merge, the
+//     incoming rows) are rewritten with DuckDB; the snapshot removes the affected files (and the
+//     delete files that pointed only at them) and adds the new ones;
+//   merge-on-read: the affected rows' positions are written as position delete files, one per
+//     affected data file; the snapshot adds them (and, for merge, the incoming rows) and removes
+//     nothing. Cheap to write; readers pay for applying the deletes until the files are
+//     rewritten. Needs format version 2 and a table with one partition spec.
+// The mode comes from RowChangeOptions::mode, else the table property write.merge.mode (merge)
+// or write.delete.mode (delete): "copy-on-write" or "merge-on-read", as in Iceberg.
+// Commit the operation with op->Commit(catalog); if a concurrent commit removed an affected
+// file, the commit fails with kConflict and the operation must be prepared again.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "duck/connection.h"
@@ -16,15 +24,26 @@
 
 namespace databox::iceberg {
 
+enum class RowChangeMode { kCopyOnWrite, kMergeOnRead };
+
+inline constexpr const char* kMergeModeProperty = "write.merge.mode";
+inline constexpr const char* kDeleteModeProperty = "write.delete.mode";
+
 struct RowChangeOptions {
-  DataFileWriteOptions write;  //!< how new data files are written
-  SnapshotChange snapshot;     //!< branch, load id, extra summary, manifest merging
+  DataFileWriteOptions write;         //!< how new data files are written
+  SnapshotChange snapshot;            //!< branch, load id, extra summary, manifest merging
+  std::optional<RowChangeMode> mode;  //!< unset: the table property (see the file comment)
 };
+
+//! The mode the table property `property` asks for (copy-on-write when it is not set); kConfig
+//! for any other value.
+Result<RowChangeMode> RowChangeModeOf(const TableMetadata& metadata, const std::string& property);
 
 //! Upserts the rows of `incoming_sql` into `table` by its identifier fields (top-level,
 //! required). Incoming keys must be unique. Candidate files are those whose key bounds overlap
 //! the incoming key range; of these, only files that really contain an incoming key are
-//! rewritten (without the matched rows); the incoming rows are added.
+//! changed (rewritten without the matched rows, or given position deletes for them); the
+//! incoming rows are added.
 Result<std::unique_ptr<SnapshotOperation>> PrepareMerge(duck::Connection& conn, const Table& table,
                                                         const std::string& incoming_sql,
                                                         const RowChangeOptions& options = {});

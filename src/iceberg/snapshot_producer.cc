@@ -40,10 +40,11 @@ std::optional<int64_t> SummaryNumber(const Snapshot* snapshot, const std::string
 Result<ManifestFile> EncodeManifestFile(const std::string& location, const Schema& schema,
                                         const PartitionSpec& spec, int64_t snapshot_id,
                                         const std::vector<ManifestEntry>& entries,
-                                        std::vector<fileio::NewObject>& pending) {
+                                        std::vector<fileio::NewObject>& pending,
+                                        ManifestContent content) {
   std::string bytes;
   DATABOX_ASSIGN_OR_RETURN(auto writer,
-                           ManifestWriter::Make(schema, spec, ManifestContent::kData, snapshot_id,
+                           ManifestWriter::Make(schema, spec, content, snapshot_id,
                                                 [&bytes](std::string_view b) -> Status {
                                                   bytes.append(b);
                                                   return Ok();
@@ -79,6 +80,7 @@ Result<ProducedSnapshot> SnapshotProducer::Produce(const TableMetadata& base) {
   ProducedSnapshot out;
   std::vector<fileio::NewObject> pending;  // this attempt's files, written together at the end
   std::optional<ManifestFile> new_added_manifest;
+  std::optional<ManifestFile> new_delete_manifest;
   // A new branch forks from main's current snapshot (as Iceberg Java's latestSnapshot does).
   const Snapshot* parent = base.RefByName(change_.branch) != nullptr
                                ? base.SnapshotForRef(change_.branch)
@@ -88,30 +90,43 @@ Result<ProducedSnapshot> SnapshotProducer::Produce(const TableMetadata& base) {
   // Manifests of this snapshot: new ones first, then the carried ones.
   std::vector<ManifestFile> produced;
   std::vector<ManifestFile> carried;
-  Counts added, deleted;
+  Counts added, deleted, added_deletes, removed_deletes;
 
-  if (!change_.added_files.empty()) {
-    if (!added_manifest_) {
+  // The manifest of added files of one content, written at the first attempt and reused.
+  auto add_manifest = [&](const std::vector<DataFile>& files, ManifestContent content,
+                          const std::optional<ManifestFile>& kept,
+                          std::optional<ManifestFile>& fresh, Counts& counts) -> Status {
+    if (files.empty()) return Ok();
+    if (!kept) {
       std::vector<ManifestEntry> entries;
-      for (const auto& file : change_.added_files) {
+      for (const auto& file : files) {
         entries.push_back(
             {ManifestEntryStatus::kAdded, std::nullopt, std::nullopt, std::nullopt, file});
       }
-      DATABOX_ASSIGN_OR_RETURN(new_added_manifest,
-                               EncodeManifestFile(new_manifest_location(), *schema, *default_spec,
-                                                  snapshot_id, entries, pending));
+      DATABOX_ASSIGN_OR_RETURN(
+          fresh, EncodeManifestFile(new_manifest_location(), *schema, *default_spec, snapshot_id,
+                                    entries, pending, content));
     }
-    const ManifestFile& added_manifest = added_manifest_ ? *added_manifest_ : *new_added_manifest;
-    out.durable_files.push_back(added_manifest.manifest_path);
-    produced.push_back(added_manifest);
-    for (const auto& file : change_.added_files) added.Add(file);
-  }
+    const ManifestFile& manifest = kept ? *kept : *fresh;
+    out.durable_files.push_back(manifest.manifest_path);
+    produced.push_back(manifest);
+    for (const auto& file : files) counts.Add(file);
+    return Ok();
+  };
+  DATABOX_RETURN_IF_ERROR(add_manifest(change_.added_files, ManifestContent::kData, added_manifest_,
+                                       new_added_manifest, added));
+  DATABOX_RETURN_IF_ERROR(add_manifest(change_.added_delete_files, ManifestContent::kDeletes,
+                                       added_delete_manifest_, new_delete_manifest, added_deletes));
 
   // Deletions: rewrite each manifest holding a deleted file with DELETED/EXISTING entries.
+  // Data manifests are also read when added deletes need their data files to be live.
   std::set<std::string> found;
+  std::set<std::string> referenced_live;
   const bool deleting = change_.delete_all || !change_.deleted_paths.empty();
+  const bool checking = !change_.referenced_paths.empty();
   for (const auto& manifest_file : parent_manifests) {
-    if (!deleting || manifest_file.content != ManifestContent::kData ||
+    const bool is_data = manifest_file.content == ManifestContent::kData;
+    if (!(deleting || (checking && is_data)) ||
         manifest_file.added_files_count + manifest_file.existing_files_count == 0) {
       carried.push_back(manifest_file);
       continue;
@@ -122,10 +137,13 @@ Result<ProducedSnapshot> SnapshotProducer::Produce(const TableMetadata& base) {
     std::vector<ManifestEntry> entries;
     for (auto& entry : manifest.entries) {
       if (!IsLive(entry)) continue;
-      if (change_.delete_all || change_.deleted_paths.contains(entry.data_file.file_path)) {
+      const std::string& path = entry.data_file.file_path;
+      if (is_data && change_.referenced_paths.contains(path)) referenced_live.insert(path);
+      // delete_all removes the data; the delete files go with it.
+      if (change_.delete_all || change_.deleted_paths.contains(path)) {
         touched = true;
-        found.insert(entry.data_file.file_path);
-        deleted.Add(entry.data_file);
+        found.insert(path);
+        (is_data ? deleted : removed_deletes).Add(entry.data_file);
         entry.status = ManifestEntryStatus::kDeleted;
         entry.snapshot_id = snapshot_id;
       } else {
@@ -144,18 +162,28 @@ Result<ProducedSnapshot> SnapshotProducer::Produce(const TableMetadata& base) {
                                              std::to_string(manifest_file.partition_spec_id));
     }
     const std::string location = new_manifest_location();
-    DATABOX_ASSIGN_OR_RETURN(
-        ManifestFile rewritten,
-        EncodeManifestFile(location, *schema, *spec, snapshot_id, entries, pending));
+    DATABOX_ASSIGN_OR_RETURN(ManifestFile rewritten,
+                             EncodeManifestFile(location, *schema, *spec, snapshot_id, entries,
+                                                pending, manifest_file.content));
     out.attempt_files.push_back(location);
     produced.push_back(std::move(rewritten));
   }
   for (const auto& path : change_.deleted_paths) {
     if (!found.contains(path)) {
-      return MakeError(ErrorKind::kConflict, "data file " + path + " is no longer live on branch " +
+      return MakeError(ErrorKind::kConflict, "file " + path + " is no longer live on branch " +
                                                  change_.branch + " of " + base.location +
                                                  ": a concurrent commit changed it; run the "
                                                  "operation again");
+    }
+  }
+  for (const auto& path : change_.referenced_paths) {
+    if (!referenced_live.contains(path) || found.contains(path)) {
+      return MakeError(ErrorKind::kConflict,
+                       "data file " + path +
+                           " that new position deletes point at is no longer "
+                           "live on branch " +
+                           change_.branch + " of " + base.location +
+                           ": a concurrent commit rewrote it; run the operation again");
     }
   }
 
@@ -210,11 +238,17 @@ Result<ProducedSnapshot> SnapshotProducer::Produce(const TableMetadata& base) {
   snapshot.sequence_number = base.NextSequenceNumber();
   snapshot.timestamp_ms = std::max(NowMs(), base.last_updated_ms);
   snapshot.schema_id = base.current_schema_id;
-  int64_t total_files = 0, total_records = 0;
+  int64_t total_files = 0, total_records = 0, total_delete_files = 0, total_deletes = 0;
   for (const auto& m : produced) {
-    if (m.content != ManifestContent::kData) continue;
-    total_files += m.added_files_count + m.existing_files_count;
-    total_records += m.added_rows_count + m.existing_rows_count;
+    const int64_t files = m.added_files_count + m.existing_files_count;
+    const int64_t rows = m.added_rows_count + m.existing_rows_count;
+    if (m.content == ManifestContent::kData) {
+      total_files += files;
+      total_records += rows;
+    } else {
+      total_delete_files += files;
+      total_deletes += rows;
+    }
   }
   auto& summary = snapshot.summary;
   summary = change_.extra_summary;
@@ -228,11 +262,22 @@ Result<ProducedSnapshot> SnapshotProducer::Produce(const TableMetadata& base) {
   summary["removed-files-size"] = std::to_string(deleted.bytes);
   summary["total-data-files"] = std::to_string(total_files);
   summary["total-records"] = std::to_string(total_records);
-  if (auto previous = SummaryNumber(parent, "total-files-size")) {
-    summary["total-files-size"] = std::to_string(*previous + added.bytes - deleted.bytes);
+  if (added_deletes.files > 0) {
+    summary["added-delete-files"] = std::to_string(added_deletes.files);
+    summary["added-position-delete-files"] = std::to_string(added_deletes.files);
+    summary["added-position-deletes"] = std::to_string(added_deletes.records);
   }
-  summary["total-delete-files"] = "0";
-  summary["total-position-deletes"] = "0";
+  if (removed_deletes.files > 0) {
+    summary["removed-delete-files"] = std::to_string(removed_deletes.files);
+    summary["removed-position-delete-files"] = std::to_string(removed_deletes.files);
+    summary["removed-position-deletes"] = std::to_string(removed_deletes.records);
+  }
+  if (auto previous = SummaryNumber(parent, "total-files-size")) {
+    summary["total-files-size"] = std::to_string(*previous + added.bytes - deleted.bytes +
+                                                 added_deletes.bytes - removed_deletes.bytes);
+  }
+  summary["total-delete-files"] = std::to_string(total_delete_files);
+  summary["total-position-deletes"] = std::to_string(total_deletes);
   summary["total-equality-deletes"] = "0";
 
   const std::string list_location =
@@ -250,6 +295,7 @@ Result<ProducedSnapshot> SnapshotProducer::Produce(const TableMetadata& base) {
     return std::unexpected(written.error());
   }
   if (new_added_manifest) added_manifest_ = std::move(new_added_manifest);
+  if (new_delete_manifest) added_delete_manifest_ = std::move(new_delete_manifest);
   out.attempt_files.push_back(list_location);
   Failpoint("after-manifest-write");
   snapshot.manifest_list = list_location;

@@ -8,6 +8,10 @@
 // manifest of added files and the snapshot id are reused, everything that depends on the base
 // (rewritten and merged manifests, the manifest list) is written anew for that attempt.
 //
+// Position delete files (merge-on-read) go into a manifest of content "deletes" of their own;
+// the data files they point at (referenced_paths) must still be live in the base, else the
+// commit is a kConflict (a concurrent rewrite moved the rows: the deletes would miss them).
+//
 // Manifest merging follows Iceberg Java's merge-append: when the new snapshot would list more
 // than min_count_to_merge data manifests, the carried-over manifests smaller than
 // target_size_bytes are rewritten into one manifest per partition spec (live entries become
@@ -45,9 +49,13 @@ struct SnapshotChange {
   std::string operation = kOperationAppend;  //!< summary "operation"
   std::string branch = kMainBranch;          //!< the ref the snapshot is committed to
   std::string load_id;                       //!< summary databox.load-id (omitted if empty)
-  std::vector<DataFile> added_files;
-  std::set<std::string> deleted_paths;  //!< live data files to remove (must be live in the base)
-  bool delete_all = false;              //!< remove every live data file of the branch
+  std::vector<DataFile> added_files;         //!< data files
+  std::vector<DataFile> added_delete_files;  //!< position delete files
+  //! Live files to remove (must be live in the base): data files and delete files.
+  std::set<std::string> deleted_paths;
+  //! Data files the added delete files point at: they must be live in the base.
+  std::set<std::string> referenced_paths;
+  bool delete_all = false;  //!< remove every live data file of the branch
   std::map<std::string, std::string> extra_summary;
   ManifestMergeOptions merge;
 };
@@ -73,25 +81,31 @@ class SnapshotProducer {
   SnapshotChange& mutable_change() { return change_; }
   //! The snapshot id, fixed at the first Produce (stable across retries).
   std::optional<int64_t> snapshot_id() const { return snapshot_id_; }
-  //! The manifest of added files, once written (kept across attempts).
-  std::optional<std::string> added_manifest_path() const {
-    return added_manifest_ ? std::optional(added_manifest_->manifest_path) : std::nullopt;
+  //! The manifests of added data and delete files, once written (kept across attempts).
+  std::vector<std::string> added_manifest_paths() const {
+    std::vector<std::string> out;
+    if (added_manifest_) out.push_back(added_manifest_->manifest_path);
+    if (added_delete_manifest_) out.push_back(added_delete_manifest_->manifest_path);
+    return out;
   }
 
  private:
   std::shared_ptr<fileio::FileIO> io_;
   SnapshotChange change_;
-  std::optional<int64_t> snapshot_id_;          //!< chosen once
-  std::optional<ManifestFile> added_manifest_;  //!< written once, reused
-  int attempt_ = 0;                             //!< Produce calls so far
+  std::optional<int64_t> snapshot_id_;                 //!< chosen once
+  std::optional<ManifestFile> added_manifest_;         //!< written once, reused
+  std::optional<ManifestFile> added_delete_manifest_;  //!< written once, reused
+  int attempt_ = 0;                                    //!< Produce calls so far
 };
 
-//! Encodes `entries` as a manifest to be written at `location`; returns its list entry and
-//! appends the file to `pending` (written later, with the others, by FileIO::WriteNewBatch).
+//! Encodes `entries` as a manifest of `content` to be written at `location`; returns its list
+//! entry and appends the file to `pending` (written later, with the others, by
+//! FileIO::WriteNewBatch).
 Result<ManifestFile> EncodeManifestFile(const std::string& location, const Schema& schema,
                                         const PartitionSpec& spec, int64_t snapshot_id,
                                         const std::vector<ManifestEntry>& entries,
-                                        std::vector<fileio::NewObject>& pending);
+                                        std::vector<fileio::NewObject>& pending,
+                                        ManifestContent content = ManifestContent::kData);
 
 //! The manifests of a snapshot (empty for nullptr).
 Result<std::vector<ManifestFile>> ReadSnapshotManifests(fileio::FileIO& io,

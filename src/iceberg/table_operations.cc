@@ -47,7 +47,8 @@ Result<PlannedChange> SnapshotOperation::Plan(const catalog::LoadedTable* base) 
   // An overwrite that only adds is an append; one that only removes is a delete.
   SnapshotChange& change = producer_.mutable_change();
   if (change.operation == kOperationOverwrite) {
-    const bool removes = change.delete_all || !change.deleted_paths.empty();
+    const bool removes =
+        change.delete_all || !change.deleted_paths.empty() || !change.added_delete_files.empty();
     if (change.added_files.empty() && removes) change.operation = kOperationDelete;
     if (!removes) change.operation = kOperationAppend;
   }
@@ -61,8 +62,9 @@ Result<PlannedChange> SnapshotOperation::Plan(const catalog::LoadedTable* base) 
 
 std::vector<std::string> SnapshotOperation::DurableFiles() const {
   std::vector<std::string> files;
-  if (auto manifest = producer_.added_manifest_path()) files.push_back(*manifest);
+  for (auto& manifest : producer_.added_manifest_paths()) files.push_back(std::move(manifest));
   for (const auto& f : producer_.change().added_files) files.push_back(f.file_path);
+  for (const auto& f : producer_.change().added_delete_files) files.push_back(f.file_path);
   return files;
 }
 

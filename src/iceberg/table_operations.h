@@ -33,12 +33,22 @@ class SnapshotOperation final : public TableChange {
                                                       std::shared_ptr<fileio::FileIO> io,
                                                       SnapshotChange change = {});
 
-  void AddFile(DataFile file) { producer_.mutable_change().added_files.push_back(std::move(file)); }
+  //! Adds a data file, or a position delete file (content kPositionDeletes).
+  void AddFile(DataFile file) {
+    auto& change = producer_.mutable_change();
+    (file.content == DataFileContent::kData ? change.added_files : change.added_delete_files)
+        .push_back(std::move(file));
+  }
   void AddFiles(std::vector<DataFile> files) {
     for (auto& f : files) AddFile(std::move(f));
   }
+  //! Removes a live data or delete file.
   void DeleteFile(std::string path) {
     producer_.mutable_change().deleted_paths.insert(std::move(path));
+  }
+  //! Declares that added position deletes point at this data file (it must stay live).
+  void ReferenceFile(std::string path) {
+    producer_.mutable_change().referenced_paths.insert(std::move(path));
   }
   //! When the table does not exist, these create-table updates (CreateTableUpdates) are
   //! committed together with the snapshot under assert-create.

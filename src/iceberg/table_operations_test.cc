@@ -9,6 +9,7 @@
 #include "duck/database.h"
 #include "iceberg/data_files.h"
 #include "iceberg/merge.h"
+#include "iceberg/position_deletes.h"
 #include "iceberg/table_scan.h"
 
 namespace databox::iceberg {
@@ -285,6 +286,131 @@ TEST_F(TableOperationsTest, SchemaEvolutionAddsColumnAndOldFilesReadNull) {
   ASSERT_TRUE(rows) << rows.error().ToString();
   EXPECT_EQ(*rows->GetString(1, 0), "NULL");
   EXPECT_EQ(*rows->GetString(1, 1), "1.5");
+}
+
+// Merge-on-read: the changed rows' positions go into position delete files; nothing is
+// rewritten, and every read leaves the deleted rows out.
+class MergeOnReadTest : public TableOperationsTest {
+ protected:
+  static RowChangeOptions MergeOnRead() {
+    RowChangeOptions options;
+    options.mode = RowChangeMode::kMergeOnRead;
+    return options;
+  }
+  Status Merge(const std::string& incoming, const RowChangeOptions& options,
+               catalog::Catalog* catalog = nullptr) {
+    auto op = PrepareMerge(*conn_, Load(), incoming, options);
+    if (!op) return std::unexpected(op.error());
+    auto committed = (*op)->Commit(catalog ? *catalog : *catalog_);
+    if (!committed) return std::unexpected(committed.error());
+    return Ok();
+  }
+  LiveFiles Live() {
+    auto live = Load().Live();
+    EXPECT_TRUE(live) << live.error().ToString();
+    return live ? *live : LiveFiles{};
+  }
+};
+
+TEST_F(MergeOnReadTest, MergeAddsPositionDeletesAndRewritesNothing) {
+  ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name UNION ALL SELECT 2, 'owl'"));
+  ASSERT_TRUE(Append("SELECT 10 AS id, 'kite' AS name UNION ALL SELECT 11, 'tern'"));
+  const std::vector<DataFile> before = Live().data;
+  ASSERT_EQ(before.size(), 2u);
+  ASSERT_TRUE(
+      Merge("SELECT 2 AS id, 'barn owl' AS name UNION ALL SELECT 5, 'crow'", MergeOnRead()));
+  EXPECT_EQ(Rows(),
+            (std::vector<std::string>{"1:wren", "2:barn owl", "5:crow", "10:kite", "11:tern"}));
+  const LiveFiles live = Live();
+  EXPECT_EQ(live.data.size(), 3u);  // both old files stay, plus the incoming rows
+  ASSERT_EQ(live.deletes.size(), 1u);
+  EXPECT_EQ(live.deletes[0].content, DataFileContent::kPositionDeletes);
+  EXPECT_EQ(live.deletes[0].record_count, 1);
+  const std::string two("\x02\0\0\0\0\0\0\0", 8);  // id 2, little-endian long bound
+  const std::string owl_file =
+      before[0].upper_bounds.at(1) == two ? before[0].file_path : before[1].file_path;
+  EXPECT_EQ(ReferencedDataFile(live.deletes[0]), owl_file);
+  const auto summary = Load().History().front().summary;
+  EXPECT_EQ(summary.at("operation"), "overwrite");
+  EXPECT_EQ(summary.at("deleted-data-files"), "0");
+  EXPECT_EQ(summary.at("added-position-deletes"), "1");
+  EXPECT_EQ(summary.at("total-delete-files"), "1");
+  EXPECT_EQ(summary.at("total-position-deletes"), "1");
+  EXPECT_EQ(summary.at("total-records"), "6");  // data rows, deleted ones included (spec)
+
+  // The new version of 2 lives in the merge's file: a second merge deletes it there, and the
+  // row deleted before is not matched again.
+  ASSERT_TRUE(Merge("SELECT 2 AS id, 'eagle owl' AS name UNION ALL SELECT 11, 'sooty tern'",
+                    MergeOnRead()));
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren", "2:eagle owl", "5:crow", "10:kite",
+                                              "11:sooty tern"}));
+  EXPECT_EQ(Load().History().front().summary.at("added-position-deletes"), "2");
+  EXPECT_EQ(Live().deletes.size(), 3u);
+}
+
+TEST_F(MergeOnReadTest, CopyOnWriteAfterwardsAppliesAndDropsTheDeletes) {
+  ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name UNION ALL SELECT 2, 'owl'"));
+  ASSERT_TRUE(Merge("SELECT 2 AS id, 'barn owl' AS name", MergeOnRead()));
+  ASSERT_EQ(Live().deletes.size(), 1u);
+  // Copy-on-write rewrites the file holding 1 (and the stale 2): the old 2 must not come back,
+  // and the delete file that pointed only at the rewritten file goes with it.
+  ASSERT_TRUE(Merge("SELECT 1 AS id, 'winter wren' AS name", RowChangeOptions{}));
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"1:winter wren", "2:barn owl"}));
+  EXPECT_TRUE(Live().deletes.empty());
+  const auto summary = Load().History().front().summary;
+  EXPECT_EQ(summary.at("removed-position-deletes"), "1");
+  EXPECT_EQ(summary.at("total-delete-files"), "0");
+}
+
+TEST_F(MergeOnReadTest, DeleteWhereWritesOnlyDeletes) {
+  ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name UNION ALL SELECT 2, 'owl'"));
+  ASSERT_TRUE(Append("SELECT 10 AS id, 'kite' AS name"));
+  auto op = PrepareDeleteWhere(*conn_, Load(), "name = 'owl'", MergeOnRead());
+  ASSERT_TRUE(op) << op.error().ToString();
+  ASSERT_TRUE((*op)->Commit(*catalog_));
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren", "10:kite"}));
+  EXPECT_EQ(Live().data.size(), 2u);
+  EXPECT_EQ(Load().History().front().summary.at("operation"), "delete");
+  // Deleting what is already deleted finds nothing to do.
+  auto again = PrepareDeleteWhere(*conn_, Load(), "name = 'owl'", MergeOnRead());
+  ASSERT_TRUE(again) << again.error().ToString();
+  ASSERT_TRUE((*again)->Commit(*catalog_));
+  EXPECT_EQ(Live().deletes.size(), 1u);
+}
+
+TEST_F(MergeOnReadTest, TablePropertyChoosesTheModeAndBadValuesAreRefused) {
+  ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name"));
+  auto set = [&](const std::string& value) {
+    auto table = Load();
+    catalog::TableCommit commit{table_, {}, {SetProperties{{{kMergeModeProperty, value}}}}};
+    auto committed = catalog_->CommitTable(commit);
+    ASSERT_TRUE(committed) << committed.error().ToString();
+  };
+  set("merge-on-read");
+  ASSERT_TRUE(Merge("SELECT 1 AS id, 'winter wren' AS name", RowChangeOptions{}));
+  EXPECT_EQ(Live().deletes.size(), 1u);
+  set("merge-on-write");
+  auto refused = PrepareMerge(*conn_, Load(), "SELECT 1 AS id, 'x' AS name");
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, ErrorKind::kConfig);
+  EXPECT_NE(refused.error().message.find("merge-on-write"), std::string::npos);
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"1:winter wren"}));
+}
+
+TEST_F(MergeOnReadTest, RewriteOfTheTargetFileInBetweenIsAConflict) {
+  ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name UNION ALL SELECT 2, 'owl'"));
+  auto op = PrepareMerge(*conn_, Load(), "SELECT 2 AS id, 'barn owl' AS name", MergeOnRead());
+  ASSERT_TRUE(op) << op.error().ToString();
+  // Before it commits, a copy-on-write change rewrites the file its deletes point at.
+  InterposingCatalog racing(*catalog_);
+  racing.before_commit = [&] {
+    ASSERT_TRUE(Merge("SELECT 1 AS id, 'winter wren' AS name", RowChangeOptions{}));
+  };
+  auto committed = (*op)->Commit(racing);
+  ASSERT_FALSE(committed);
+  EXPECT_EQ(committed.error().kind, ErrorKind::kConflict);
+  EXPECT_NE(committed.error().message.find("no longer live"), std::string::npos);
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"1:winter wren", "2:owl"}));
 }
 
 TEST(BoundTruncationTest, FollowsTheSpecConvention) {

@@ -5,6 +5,7 @@
 #include "duck/quote.h"
 #include "fileio/location.h"
 #include "iceberg/data_files.h"
+#include "iceberg/position_deletes.h"
 #include "iceberg/snapshot_producer.h"
 
 namespace databox::iceberg {
@@ -31,23 +32,43 @@ Status Table::Refresh() {
   return Ok();
 }
 
-Result<std::vector<DataFile>> LiveDataFiles(fileio::FileIO& io, const Snapshot* snapshot) {
+Result<LiveFiles> LiveFilesOf(fileio::FileIO& io, const Snapshot* snapshot) {
   DATABOX_ASSIGN_OR_RETURN(auto manifests, ReadSnapshotManifests(io, snapshot));
-  std::vector<DataFile> files;
+  LiveFiles files;
   for (const auto& manifest_file : manifests) {
-    if (manifest_file.content != ManifestContent::kData) continue;
     DATABOX_ASSIGN_OR_RETURN(std::string bytes, io.Read(manifest_file.manifest_path));
     DATABOX_ASSIGN_OR_RETURN(Manifest manifest, ReadManifest(std::move(bytes), manifest_file));
     for (auto& entry : manifest.entries) {
-      if (entry.status != ManifestEntryStatus::kDeleted)
-        files.push_back(std::move(entry.data_file));
+      if (entry.status == ManifestEntryStatus::kDeleted) continue;
+      switch (entry.data_file.content) {
+        case DataFileContent::kData:
+          files.data.push_back(std::move(entry.data_file));
+          break;
+        case DataFileContent::kPositionDeletes:
+          files.deletes.push_back(std::move(entry.data_file));
+          break;
+        case DataFileContent::kEqualityDeletes:
+          return MakeError(ErrorKind::kData,
+                           "manifest " + manifest_file.manifest_path +
+                               " lists equality delete file " + entry.data_file.file_path +
+                               ": equality deletes are not supported (only position deletes)");
+      }
     }
   }
   return files;
 }
 
+Result<std::vector<DataFile>> LiveDataFiles(fileio::FileIO& io, const Snapshot* snapshot) {
+  DATABOX_ASSIGN_OR_RETURN(LiveFiles files, LiveFilesOf(io, snapshot));
+  return std::move(files.data);
+}
+
 Result<std::vector<DataFile>> Table::LiveDataFiles(std::string_view ref) const {
   return iceberg::LiveDataFiles(*io_, metadata().SnapshotForRef(ref));
+}
+
+Result<LiveFiles> Table::Live(std::string_view ref) const {
+  return LiveFilesOf(*io_, metadata().SnapshotForRef(ref));
 }
 
 std::vector<Snapshot> Table::History(std::string_view ref) const {
@@ -60,8 +81,8 @@ std::vector<Snapshot> Table::History(std::string_view ref) const {
 }
 
 Result<std::string> Table::ReadSql(std::string_view ref) const {
-  DATABOX_ASSIGN_OR_RETURN(auto files, LiveDataFiles(ref));
-  return FilesReadSql(schema(), files);
+  DATABOX_ASSIGN_OR_RETURN(LiveFiles files, Live(ref));
+  return FilesReadSql(schema(), files.data, files.deletes);
 }
 
 Result<std::string> DuckPathOf(const std::string& location) {
@@ -70,7 +91,44 @@ Result<std::string> DuckPathOf(const std::string& location) {
   return location;
 }
 
-Result<std::string> FilesReadSql(const Schema& schema, std::span<const DataFile> files) {
+Result<std::string> PathLocationsSql(std::span<const DataFile> files, const std::string& alias) {
+  std::string values;
+  for (const auto& file : files) {
+    DATABOX_ASSIGN_OR_RETURN(std::string path, DuckPathOf(file.file_path));
+    values += (values.empty() ? "(" : ", (") + duck::QuoteLiteral(path) + ", " +
+              duck::QuoteLiteral(file.file_path) + ")";
+  }
+  if (values.empty()) {
+    return "(SELECT NULL::VARCHAR AS path, NULL::VARCHAR AS location LIMIT 0) AS " + alias;
+  }
+  return "(VALUES " + values + ") AS " + alias + "(path, location)";
+}
+
+std::optional<std::string> ReferencedDataFile(const DataFile& delete_file) {
+  auto lower = delete_file.lower_bounds.find(kDeleteFilePathFieldId);
+  auto upper = delete_file.upper_bounds.find(kDeleteFilePathFieldId);
+  if (lower == delete_file.lower_bounds.end() || upper == delete_file.upper_bounds.end() ||
+      lower->second != upper->second) {
+    return std::nullopt;
+  }
+  return lower->second;
+}
+
+std::vector<DataFile> DeletesFor(const DataFile& data_file, std::span<const DataFile> deletes) {
+  std::vector<DataFile> out;
+  const std::string& location = data_file.file_path;
+  for (const auto& file : deletes) {
+    auto lower = file.lower_bounds.find(kDeleteFilePathFieldId);
+    auto upper = file.upper_bounds.find(kDeleteFilePathFieldId);
+    if (lower != file.lower_bounds.end() && location < lower->second) continue;
+    if (upper != file.upper_bounds.end() && location > upper->second) continue;
+    out.push_back(file);
+  }
+  return out;
+}
+
+Result<std::string> FilesReadSql(const Schema& schema, std::span<const DataFile> files,
+                                 std::span<const DataFile> deletes, bool positions) {
   std::set<int32_t> written;  // field ids some file has statistics for
   std::string paths;
   for (const auto& file : files) {
@@ -96,8 +154,55 @@ Result<std::string> FilesReadSql(const Schema& schema, std::span<const DataFile>
       select += name;
     }
   }
-  if (files.empty()) return "SELECT " + select + " LIMIT 0";
-  return "SELECT " + select + " FROM read_parquet([" + paths + "], union_by_name = true)";
+  const std::string file_column = duck::QuoteIdentifier(kScanFileColumn);
+  const std::string pos_column = duck::QuoteIdentifier(kScanPosColumn);
+  if (files.empty()) {
+    if (positions) {
+      select +=
+          ", CAST(NULL AS VARCHAR) AS " + file_column + ", CAST(NULL AS BIGINT) AS " + pos_column;
+    }
+    return "SELECT " + select + " LIMIT 0";
+  }
+
+  // The data files some delete file may point at, and those delete files.
+  std::vector<DataFile> deleted_from;
+  std::set<std::string> delete_paths;
+  for (const auto& file : files) {
+    auto its = DeletesFor(file, deletes);
+    if (its.empty()) continue;
+    deleted_from.push_back(file);
+    for (const auto& d : its) {
+      DATABOX_ASSIGN_OR_RETURN(std::string path, DuckPathOf(d.file_path));
+      delete_paths.insert(path);
+    }
+  }
+  if (deleted_from.empty() && !positions) {
+    return "SELECT " + select + " FROM read_parquet([" + paths + "], union_by_name = true)";
+  }
+  for (const auto& field : schema.fields()) {
+    if (field.name == kScanPosColumn || field.name == kScanFileColumn) {
+      return MakeError(ErrorKind::kData,
+                       "column " + field.name +
+                           " clashes with the row position DuckDB reads for position deletes; "
+                           "rename it to read or change this table with merge-on-read");
+    }
+  }
+  if (positions) select += ", " + file_column + ", " + pos_column;
+  std::string from = "read_parquet([" + paths +
+                     "], union_by_name = true, filename = " + duck::QuoteLiteral(kScanFileColumn) +
+                     ", file_row_number = true) AS __f";
+  if (!deleted_from.empty()) {
+    std::string delete_list;
+    for (const auto& path : delete_paths) {
+      delete_list += (delete_list.empty() ? "" : ", ") + duck::QuoteLiteral(path);
+    }
+    DATABOX_ASSIGN_OR_RETURN(std::string located, PathLocationsSql(deleted_from, "__m"));
+    from += " ANTI JOIN (SELECT __m.path AS " + file_column + ", __d.pos AS " + pos_column +
+            " FROM read_parquet([" + delete_list + "]) AS __d JOIN " + located +
+            " ON __d.file_path = __m.location) AS __x USING (" + file_column + ", " + pos_column +
+            ")";
+  }
+  return "SELECT " + select + " FROM " + from;
 }
 
 }  // namespace databox::iceberg

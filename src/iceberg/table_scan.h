@@ -4,6 +4,10 @@
 // ReadSql reads the live Parquet files with read_parquet(..., union_by_name = true) and
 // projects them onto the current schema by column NAME: added columns read as NULL from older
 // files and widened types are cast, but renamed columns are not followed (we never rename).
+// Rows that live position delete files remove (merge-on-read) are left out: the scan then
+// carries each row's file and row number (read_parquet's filename and file_row_number) and
+// anti-joins the (file_path, pos) pairs of the delete files. A table with a column named
+// file_row_number cannot be read that way (DuckDB refuses the option); it gets a kData error.
 #pragma once
 
 #include <memory>
@@ -18,6 +22,17 @@
 #include "iceberg/table_operations.h"
 
 namespace databox::iceberg {
+
+//! The live files of a snapshot: data files and position delete files.
+struct LiveFiles {
+  std::vector<DataFile> data;
+  std::vector<DataFile> deletes;
+};
+
+//! Column names the position-aware scan adds (see FilesReadSql's `positions`): the path
+//! read_parquet opened (DuckPathOf the location) and the row's position in that file.
+inline constexpr const char* kScanFileColumn = "__databox_file";
+inline constexpr const char* kScanPosColumn = "file_row_number";
 
 class Table {
  public:
@@ -36,6 +51,8 @@ class Table {
 
   //! Live data files of the snapshot `ref` points at (none when it points nowhere).
   Result<std::vector<DataFile>> LiveDataFiles(std::string_view ref = kMainBranch) const;
+  //! Live data and delete files of the snapshot `ref` points at.
+  Result<LiveFiles> Live(std::string_view ref = kMainBranch) const;
   //! Snapshots from the head of `ref` back through their parents, newest first.
   std::vector<Snapshot> History(std::string_view ref = kMainBranch) const;
   //! A SELECT of the rows of `ref`, with the current schema's columns.
@@ -67,10 +84,24 @@ class Table {
 
 //! Live data files of `snapshot` (none for nullptr).
 Result<std::vector<DataFile>> LiveDataFiles(fileio::FileIO& io, const Snapshot* snapshot);
+//! Live data and delete files of `snapshot` (none for nullptr).
+Result<LiveFiles> LiveFilesOf(fileio::FileIO& io, const Snapshot* snapshot);
 
-//! A SELECT over `files` projected onto `schema` (see the file comment). read_parquet gets
-//! local paths for file:// locations and the location itself otherwise.
-Result<std::string> FilesReadSql(const Schema& schema, std::span<const DataFile> files);
+//! A SELECT over `files` projected onto `schema`, without the rows `deletes` remove (see the
+//! file comment). read_parquet gets local paths for file:// locations and the location itself
+//! otherwise. With `positions`, two more columns follow: kScanFileColumn and kScanPosColumn.
+Result<std::string> FilesReadSql(const Schema& schema, std::span<const DataFile> files,
+                                 std::span<const DataFile> deletes = {}, bool positions = false);
+
+//! "(VALUES (path, location), ...) AS <alias>(path, location)": the path read_parquet opens
+//! for each of `files` and its location.
+Result<std::string> PathLocationsSql(std::span<const DataFile> files, const std::string& alias);
+
+//! The delete files among `deletes` that may remove rows of `data_file`: those whose file_path
+//! bounds include its location (all of them when a file has no such bounds).
+std::vector<DataFile> DeletesFor(const DataFile& data_file, std::span<const DataFile> deletes);
+//! The single data file a position delete file points at, when its file_path bounds say so.
+std::optional<std::string> ReferencedDataFile(const DataFile& delete_file);
 
 //! The path DuckDB should open for a data file location.
 Result<std::string> DuckPathOf(const std::string& location);
