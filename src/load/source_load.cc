@@ -362,9 +362,14 @@ Status SourceLoad::PlanTable(const std::string& table_name, const normalize::Tab
       DATABOX_RETURN_IF_ERROR(iceberg::CommitChange(ws_.catalog(), *ws_.file_io(), evolve));
       DATABOX_RETURN_IF_ERROR(table.Refresh());
     }
+    iceberg::RowChangeOptions change_options;
+    change_options.snapshot = Change();
+    if (resource.merge_mode) {
+      change_options.mode = *resource.merge_mode == registry::MergeMode::kMergeOnRead
+                                ? iceberg::RowChangeMode::kMergeOnRead
+                                : iceberg::RowChangeMode::kCopyOnWrite;
+    }
     if (merge && is_root) {
-      iceberg::RowChangeOptions change_options;
-      change_options.snapshot = Change();
       DATABOX_ASSIGN_OR_RETURN(op,
                                iceberg::PrepareMerge(*conn_, table, select_sql, change_options));
     } else if (merge) {
@@ -382,8 +387,6 @@ Status SourceLoad::PlanTable(const std::string& table_name, const normalize::Tab
         const std::string predicate = "_dlt_root_id IN (SELECT _dlt_id FROM (" + root_rows +
                                       ") WHERE (" + keys + ") IN (SELECT (" + keys + ") FROM " +
                                       merge_rows_.at(root) + "))";
-        iceberg::RowChangeOptions change_options;
-        change_options.snapshot = Change();
         DATABOX_ASSIGN_OR_RETURN(
             op, iceberg::PrepareDeleteWhere(*conn_, table, predicate, change_options));
       } else {

@@ -379,6 +379,39 @@ TEST_F(SourceLoadTest, ReloadingIsIdempotentForMergeAndReplaceAndWritesOneStatus
   EXPECT_EQ(Scalar("raw_noaa", "_dlt_loads", "SELECT count(*) FROM t"), "2");
 }
 
+TEST_F(SourceLoadTest, MergeOnReadReloadsKeepOneRowPerKeyThroughDeleteFiles) {
+  for (const char* name : {"noaa", "gbif"}) {
+    auto& source = *const_cast<registry::Source*>(registry_.FindSource(name));
+    for (auto& resource : source.resources) {
+      if (resource.write_disposition == registry::WriteDisposition::kMerge) {
+        resource.merge_mode = registry::MergeMode::kMergeOnRead;
+      }
+    }
+    const std::string ns = std::string("raw_") + name;
+    Load(name);
+    auto tables = workspace_->catalog().ListTables({ns});
+    ASSERT_TRUE(tables) << tables.error().message;
+    std::map<std::string, std::string> rows;
+    for (const auto& ident : *tables) {
+      rows[ident.name] = Scalar(ns, ident.name, "SELECT count(*) FROM t");
+    }
+    Load(name);
+    size_t delete_files = 0;
+    for (const auto& ident : *tables) {
+      if (ident.name.starts_with("_dlt_")) continue;  // append-only bookkeeping
+      EXPECT_EQ(Scalar(ns, ident.name, "SELECT count(*) FROM t"), rows[ident.name])
+          << ns << "." << ident.name;
+      auto live = Table(ns, ident.name).Live();
+      ASSERT_TRUE(live) << live.error().message;
+      delete_files += live->deletes.size();
+    }
+    // The second load replaced every merged row by position deletes, rewriting no file.
+    EXPECT_GT(delete_files, 0u) << name;
+  }
+  EXPECT_EQ(Scalar("raw_gbif", "occurrences", "SELECT count(*) = count(DISTINCT key) FROM t"),
+            "true");
+}
+
 //! Failed loads: a copy of the recordings edited to fail in one way; nothing may be committed.
 class FailedLoadTest : public SourceLoadTest {
  protected:

@@ -156,6 +156,12 @@ enum class DuplicatePolicy {
   kReject,     //!< fail the load if a batch holds duplicate keys
 };
 
+//! How a merge removes the rows it replaces (Iceberg's write.merge.mode).
+enum class MergeMode {
+  kCopyOnWrite,  //!< rewrite the data files that hold replaced rows
+  kMergeOnRead,  //!< write position delete files for them; readers apply them
+};
+
 enum class ResponseFormat { kJson, kNdjson, kRdb, kCsv, kTsv, kXlsx };
 
 //! A hint that overrides type inference for one output column. Types are dlt's:
@@ -182,6 +188,8 @@ struct Resource {
   std::vector<std::string> primary_key;
   WriteDisposition write_disposition = WriteDisposition::kAppend;
   DuplicatePolicy merge_duplicates = DuplicatePolicy::kLastWins;
+  //! unset: the table's write.merge.mode property (copy-on-write when it has none)
+  std::optional<MergeMode> merge_mode;
   std::map<std::string, ColumnHint> columns;  //!< output column name -> hint
   std::string transform;  //!< DuckDB SQL over relation `records(record JSON)`; empty = identity
   std::vector<std::string> child_tables;      //!< normalized child tables, "<name>__<field>"
@@ -256,6 +264,7 @@ std::string_view ToString(AuthType v);
 std::string_view ToString(PaginationType v);
 std::string_view ToString(WriteDisposition v);
 std::string_view ToString(DuplicatePolicy v);
+std::string_view ToString(MergeMode v);
 std::string_view ToString(ResponseFormat v);
 
 }  // namespace databox::registry

@@ -361,6 +361,11 @@ Resource ParseResource(const toml::table& table, const Source& source, ParseCont
     rr.Report("merge_duplicates",
               "'merge_duplicates' is only used with write_disposition = \"merge\"");
   }
+  res.merge_mode = rr.Enum<MergeMode>("merge_mode", {{"copy-on-write", MergeMode::kCopyOnWrite},
+                                                     {"merge-on-read", MergeMode::kMergeOnRead}});
+  if (rr.Has("merge_mode") && res.write_disposition != WriteDisposition::kMerge) {
+    rr.Report("merge_mode", "'merge_mode' is only used with write_disposition = \"merge\"");
+  }
   if (const toml::table* columns = rr.Table("columns")) {
     res.columns = ParseColumns(*columns, ctx, context);
   }

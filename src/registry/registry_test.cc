@@ -200,6 +200,27 @@ TEST(RegistryDefaultsTest, FormatDefaultsToJsonAndNamesNdjson) {
   EXPECT_EQ(ToString(format), "ndjson");
 }
 
+TEST(RegistryDefaultsTest, MergeModeIsUnsetUnlessNamedAndOnlyForMerge) {
+  {
+    TempConfig config(kMinimalSource);
+    auto registry = LoadRegistry(config.path(), {.env = NoEnv});
+    ASSERT_TRUE(registry.has_value()) << registry.error().message;
+    EXPECT_FALSE(registry->sources.at(0).resources.at(0).merge_mode.has_value());
+  }
+  {
+    TempConfig config(std::string(kMinimalSource) + "merge_mode = \"merge-on-read\"\n");
+    auto registry = LoadRegistry(config.path(), {.env = NoEnv});
+    ASSERT_TRUE(registry.has_value()) << registry.error().message;
+    EXPECT_EQ(registry->sources.at(0).resources.at(0).merge_mode, MergeMode::kMergeOnRead);
+  }
+  std::string text = kMinimalSource;
+  text.replace(text.find("\"merge\""), 7, "\"append\"");
+  TempConfig config(text + "merge_mode = \"merge-on-write\"\n");
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 12, "merge-on-write")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 12, "only used with write_disposition")) << report.ToString();
+}
+
 TEST(RegistryDefaultsTest, StateDirAndS3WarehouseAreResolved) {
   TempConfig config(std::string(R"([project]
 state_dir = "state"
