@@ -80,7 +80,8 @@ int main(int argc, char** argv) {
   const auto start = Clock::now();
   auto table =
       Must(iceberg::Table::Load(*warehouse->catalog, warehouse->io, {{"bench"}, "t"}), "load");
-  auto op = Must(iceberg::PrepareMerge(conn, table, "SELECT * FROM incoming", options), "prepare merge");
+  auto op =
+      Must(iceberg::PrepareMerge(conn, table, "SELECT * FROM incoming", options), "prepare merge");
   Must(op->Commit(*warehouse->catalog), "commit merge");
   const double seconds = bench::Seconds(start);
 
