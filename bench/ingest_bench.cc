@@ -12,7 +12,7 @@
 //           streamed straight into data files: no normalizer is needed for flat rows.
 //
 // usage: ingest_bench ndjson|csv <input> [--flush-rows N] [--chunk-rows N] [--workers N]
-//                     [--tmp DIR]
+//                     [--tmp DIR] [--duck-setting NAME=VALUE]...
 // Prints one line "result: key=value ..." for scripts/bench.
 #include <cstdio>
 #include <cstring>
@@ -50,6 +50,7 @@ struct Options {
   std::size_t workers = 0;          //!< normalizer threads; 0: one per core
   int64_t chunk_rows = 500'000;     //!< buffered rows before data files are written
   std::string tmp;                  //!< parent of the temporary warehouse
+  std::vector<std::pair<std::string, std::string>> duck_settings;  //!< --duck-setting NAME=VALUE
 };
 
 //! One output table: its metadata (fixed at the first chunk) and the files written so far.
@@ -70,11 +71,11 @@ class NdjsonIngest {
     const std::string load_id = load::NewLoadId();
     // Reading + parsing + normalizing run on the stream's threads (--workers blocks at once);
     // buffering on this one, Parquet writing on a writer thread.
-    auto stream = Must(load::NdjsonBatchStream::Start(options_.input, hints_, load_id, {},
-                                                      {.flush_rows = options_.flush_rows,
-                                                       .max_queued = 2,
-                                                       .workers = options_.workers}),
-                       "start stream");
+    auto stream =
+        Must(load::NdjsonBatchStream::Start(
+                 options_.input, hints_, load_id, {},
+                 {.flush_rows = options_.flush_rows, .max_queued = 2, .workers = options_.workers}),
+             "start stream");
     Must(duck::RegisterChunkScan(conn_), "register databox_scan");
     // Row order inside the data files does not matter for an append: let DuckDB's threads
     // each write row groups as they go.
@@ -228,6 +229,14 @@ Options ParseArgs(int argc, char** argv) {
       options.workers = std::stoull(argv[i + 1]);
     } else if (flag == "--tmp") {
       options.tmp = argv[i + 1];
+    } else if (flag == "--duck-setting") {
+      const std::string kv = argv[i + 1];
+      const size_t eq = kv.find('=');
+      if (eq == std::string::npos) {
+        std::fprintf(stderr, "--duck-setting wants NAME=VALUE, not %s\n", kv.c_str());
+        std::exit(2);
+      }
+      options.duck_settings.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     } else {
       std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
       std::exit(2);
@@ -243,7 +252,7 @@ int main(int argc, char** argv) {
   const double input_mb =
       static_cast<double>(std::filesystem::file_size(options.input)) / (1024.0 * 1024.0);
   auto warehouse = bench::Warehouse::Make(options.tmp);
-  auto db = Must(duck::Database::Open(""), "open duckdb");
+  auto db = Must(duck::Database::Open("", {.settings = options.duck_settings}), "open duckdb");
   auto conn = Must(duck::Connection::Open(db), "connect duckdb");
 
   const auto start = Clock::now();

@@ -1,5 +1,6 @@
-// `databox maintain`: snapshot expiry and orphan-file listing/removal for raw tables
-// (iceberg/maintenance.h). Dry run unless --remove; docs/maintenance.md.
+// `databox maintain`: compaction of merge-on-read deletes, snapshot expiry and orphan-file
+// listing/removal for raw tables (iceberg/merge.h, iceberg/maintenance.h). Dry run unless
+// --remove; docs/maintenance.md.
 #include <charconv>
 #include <chrono>
 #include <nlohmann/json.hpp>
@@ -11,7 +12,11 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
+#include "duck/connection.h"
+#include "duck/database.h"
 #include "iceberg/maintenance.h"
+#include "iceberg/merge.h"
+#include "iceberg/table_scan.h"
 
 namespace databox::cli {
 namespace {
@@ -52,7 +57,39 @@ struct MaintainSettings {
   milliseconds older_than = iceberg::kDefaultOrphanMinAge;
   std::string older_than_text = "3d";
   std::optional<iceberg::ExpireOptions> expire;
+  bool rewrite_deletes = false;
 };
+
+//! --rewrite-deletes for one table: reports (dry run) or rewrites the data files that
+//! merge-on-read position deletes apply to.
+Status RewriteDeletes(load::Workspace& ws, const catalog::TableIdentifier& table, bool commit,
+                      nlohmann::ordered_json& json, std::string& text) {
+  const std::string name = iceberg::TableName(table);
+  DATABOX_ASSIGN_OR_RETURN(auto loaded, iceberg::Table::Load(ws.catalog(), ws.file_io(), table));
+  DATABOX_ASSIGN_OR_RETURN(auto pending, iceberg::DeletedRows(loaded));
+  const std::string counts = std::to_string(pending.data_files.size()) + " data file(s) with " +
+                             std::to_string(pending.delete_files.size()) + " delete file(s), " +
+                             std::to_string(pending.positions) + " deleted row(s)";
+  json["rewrite_deletes"] = {{"data_files", pending.data_files.size()},
+                             {"delete_files", pending.delete_files.size()},
+                             {"deleted_rows", pending.positions},
+                             {"rewritten", false}};
+  if (!commit || pending.data_files.empty()) {
+    text += name + ": " +
+            (pending.data_files.empty() ? "no position deletes to rewrite"
+                                        : "would rewrite " + counts) +
+            "\n";
+    return Ok();
+  }
+  DATABOX_ASSIGN_OR_RETURN(auto db, duck::Database::Open(""));
+  DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(db));
+  DATABOX_RETURN_IF_ERROR(ws.PrepareDuckDbReads(conn));
+  DATABOX_ASSIGN_OR_RETURN(auto op, iceberg::PrepareDeleteRewrite(conn, loaded));
+  if (op != nullptr) DATABOX_RETURN_IF_ERROR(op->Commit(ws.catalog()));
+  json["rewrite_deletes"]["rewritten"] = op != nullptr;
+  text += name + ": rewrote " + counts + "\n";
+  return Ok();
+}
 
 //! The tables to maintain: the positional, or with --all every table in each source's
 //! raw_<source> namespace that exists.
@@ -82,6 +119,9 @@ Status MaintainTable(load::Workspace& ws, const catalog::TableIdentifier& table,
   iceberg::OrphanOptions orphan_options;
   orphan_options.min_age = settings.older_than;
   orphan_options.remove = settings.remove;
+  if (settings.rewrite_deletes) {
+    DATABOX_RETURN_IF_ERROR(RewriteDeletes(ws, table, settings.remove, json, text));
+  }
   if (settings.expire) {
     iceberg::ExpireSnapshots expire(table, *settings.expire);
     std::vector<int64_t> ids;
@@ -160,6 +200,7 @@ int Maintain(const GlobalOptions& global, const ParsedArgs& args) {
   if ((args.Has("retain-last") || args.Has("retain-newer-than")) && !args.Has("expire-snapshots")) {
     return usage("--retain-last and --retain-newer-than apply with --expire-snapshots only");
   }
+  settings.rewrite_deletes = args.Has("rewrite-deletes");
   if (args.Has("expire-snapshots")) {
     iceberg::ExpireOptions expire;
     if (auto text = args.Get("retain-last")) {
@@ -212,9 +253,10 @@ Command MaintainCommand() {
   return Command{
       CommandSpec{
           "maintain",
-          "Expire old snapshots and list or remove orphan files of raw tables",
+          "Compact deletes, expire old snapshots, list or remove orphan files of raw tables",
           "databox maintain (NAMESPACE.TABLE | --all) [--dry-run | --remove] [--older-than AGE]\n"
-          "       [--expire-snapshots [--retain-last N] [--retain-newer-than AGE]] [--json]",
+          "       [--rewrite-deletes] [--expire-snapshots [--retain-last N]\n"
+          "       [--retain-newer-than AGE]] [--json]",
           "Orphan files are files under a table's data/ and metadata/ folders that no metadata\n"
           "reachable from the current metadata references (snapshots' manifest lists,\n"
           "manifests, live data files, the metadata log, statistics files). A dry run (the\n"
@@ -226,12 +268,17 @@ Command MaintainCommand() {
           "that would become orphans): it keeps the current snapshot, every branch and tag\n"
           "head, the N newest of main's history and, with --retain-newer-than, every newer\n"
           "snapshot. Files only expired snapshots referenced are orphans from then on.\n"
+          "--rewrite-deletes first compacts what merge-on-read left: every data file that\n"
+          "position deletes apply to is rewritten without the deleted rows and those delete\n"
+          "files are dropped, in one 'replace' snapshot (with --remove; a dry run counts\n"
+          "them). The old files stay referenced by older snapshots until those expire.\n"
           "AGE is a number with s, m, h or d (3d, 12h, 0). Exit 0 when every table was\n"
           "maintained, 1 when one failed (the others still run), 2 on usage errors.",
           {{"all", "", "every table in every source's raw_<source> namespace"},
            {"dry-run", "", "list only, change nothing (the default)"},
            {"remove", "", "delete orphans older than --older-than; commit the expiry"},
            {"older-than", "AGE", "minimum age of an orphan file to be removed (default 3d)"},
+           {"rewrite-deletes", "", "rewrite data files that position deletes apply to"},
            {"expire-snapshots", "", "expire snapshots before looking for orphans"},
            {"retain-last", "N", "with --expire-snapshots: newest snapshots of main to keep (1)"},
            {"retain-newer-than", "AGE", "with --expire-snapshots: also keep snapshots this new"},

@@ -138,6 +138,50 @@ TEST_F(MaintainBinary, ListsRemovesOldOrphansAndExpiresSnapshots) {
   EXPECT_EQ(inspect.exit_code, 0) << inspect.err;
 }
 
+TEST_F(MaintainBinary, RewriteDeletesFoldsMergeOnReadDeletesKeepingTheRows) {
+  // The events resource merges with position deletes.
+  const fs::path config = dir_ / "databox.toml";
+  std::string text = Slurp(config);
+  const std::string events = "name = \"events\"\nrecords_path = \"features\"\n";
+  const auto pos = text.find(events);
+  ASSERT_NE(pos, std::string::npos) << "the example's usgs events resource changed";
+  text.insert(pos + events.size(), "merge_mode = \"merge-on-read\"\n");
+  std::ofstream(config) << text;
+  ASSERT_EQ(Databox({"run", "usgs_earthquakes"}).exit_code, 0);
+  RunResult second = Databox({"run", "usgs_earthquakes"});
+  ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
+
+  auto inspect = [&] {
+    RunResult r = Databox({"inspect", kTable, "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out, nullptr, false);
+  };
+  const auto before = inspect();
+  ASSERT_FALSE(before.is_discarded());
+  ASSERT_EQ(before["delete_files"].size(), 1u);  // the reload replaced every event
+  const int64_t deleted = before["delete_files"][0]["positions"];
+  EXPECT_GT(deleted, 0);
+
+  RunResult dry = Databox({"maintain", kTable, "--rewrite-deletes"});
+  EXPECT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_TRUE(Contains(dry.out, std::string(kTable) +
+                                    ": would rewrite 1 data file(s) with 1 "
+                                    "delete file(s), " +
+                                    std::to_string(deleted) + " deleted row(s)"))
+      << dry.out;
+  EXPECT_EQ(inspect()["delete_files"].size(), 1u);
+
+  RunResult done = Databox({"maintain", kTable, "--rewrite-deletes", "--remove"});
+  EXPECT_EQ(done.exit_code, 0) << done.err;
+  EXPECT_TRUE(Contains(done.out, std::string(kTable) + ": rewrote 1 data file(s)")) << done.out;
+  const auto after = inspect();
+  EXPECT_EQ(after["delete_files"].size(), 0u);
+  EXPECT_EQ(after["rows"], before["rows"]);
+  EXPECT_EQ(after["snapshots"][0]["operation"], "replace");
+  RunResult again = Databox({"maintain", kTable, "--rewrite-deletes"});
+  EXPECT_TRUE(Contains(again.out, "no position deletes to rewrite")) << again.out;
+}
+
 TEST_F(MaintainBinary, UsageErrorsExitTwo) {
   EXPECT_EQ(Databox({"maintain"}).exit_code, 2);
   EXPECT_EQ(Databox({"maintain", kTable, "--all"}).exit_code, 2);

@@ -103,12 +103,13 @@ int Inspect(const GlobalOptions& global, const ParsedArgs& args) {
     Err("databox inspect: " + table.error().message + "\n");
     return kExitRunFailed;
   }
-  auto files = table->LiveDataFiles();
+  auto live = table->Live();
   auto read = table->ReadSql();
-  if (!files || !read) {
-    Err("databox inspect: " + (!files ? files.error().message : read.error().message) + "\n");
+  if (!live || !read) {
+    Err("databox inspect: " + (!live ? live.error().message : read.error().message) + "\n");
     return kExitRunFailed;
   }
+  const auto* files = &live->data;
   auto db = duck::Database::Open("");
   auto conn = duck::Connection::Open(*db);
   if (auto prepared = ws.PrepareDuckDbReads(*conn); !prepared) {
@@ -164,6 +165,16 @@ int Inspect(const GlobalOptions& global, const ParsedArgs& args) {
             std::to_string(f.file_size_in_bytes) + " bytes\n";
   }
   json["files"] = file_list;
+  // Merge-on-read leaves position delete files; `databox maintain --rewrite-deletes` folds them.
+  nlohmann::ordered_json delete_list = nlohmann::ordered_json::array();
+  if (!live->deletes.empty()) text += "\ndelete files (position deletes)\n";
+  for (const auto& f : live->deletes) {
+    delete_list.push_back(
+        {{"path", f.file_path}, {"positions", f.record_count}, {"bytes", f.file_size_in_bytes}});
+    text += "  " + f.file_path + "  " + std::to_string(f.record_count) + " deleted rows  " +
+            std::to_string(f.file_size_in_bytes) + " bytes\n";
+  }
+  json["delete_files"] = delete_list;
   Out(args.Has("json") ? json.dump(2) + "\n" : text);
   return kExitOk;
 }
@@ -204,7 +215,8 @@ Command InspectCommand() {
                   "Show a raw table: schema, snapshots, files, rows",
                   "databox inspect NAMESPACE.TABLE [--json]",
                   "Reads the table from the catalog: its current schema with field ids,\n"
-                  "the snapshot history of main, the live data files and the row count.",
+                  "the snapshot history of main, the live data files, the position delete\n"
+                  "files merge-on-read left (if any) and the row count.",
                   {{"json", "", "machine-readable output"}},
                   1,
                   1},

@@ -68,14 +68,13 @@ Result<std::vector<DataFile>> FilesWithMatches(duck::Connection& conn, const Sch
   return out;
 }
 
-//! Copy-on-write: an overwrite removing `affected` (and the delete files that point only at
-//! them) and adding the rows of `new_rows_sql`.
-Result<std::unique_ptr<SnapshotOperation>> Rewrite(duck::Connection& conn, const Table& table,
-                                                   const LiveFiles& live,
-                                                   const std::vector<DataFile>& affected,
-                                                   const std::string& new_rows_sql,
-                                                   const RowChangeOptions& options) {
-  auto op = table.NewOverwrite(options.snapshot);
+//! Copy-on-write: `op` (an overwrite unless given) removing `affected` (and the delete files
+//! that point only at them) and adding the rows of `new_rows_sql`.
+Result<std::unique_ptr<SnapshotOperation>> Rewrite(
+    duck::Connection& conn, const Table& table, const LiveFiles& live,
+    const std::vector<DataFile>& affected, const std::string& new_rows_sql,
+    const RowChangeOptions& options, std::unique_ptr<SnapshotOperation> op = nullptr) {
+  if (op == nullptr) op = table.NewOverwrite(options.snapshot);
   std::set<std::string> removed;
   for (const auto& file : affected) {
     op->DeleteFile(file.file_path);
@@ -254,6 +253,35 @@ Result<std::unique_ptr<SnapshotOperation>> PrepareDeleteWhere(duck::Connection& 
                            conn.Query("SELECT count(*) FROM (" + survivors + ") AS s"));
   DATABOX_ASSIGN_OR_RETURN(int64_t kept, remaining.GetInt64(0, 0));
   return Rewrite(conn, table, live, affected, kept == 0 ? std::string() : survivors, options);
+}
+
+Result<DeletedRowsSummary> DeletedRows(const Table& table, std::string_view ref) {
+  DATABOX_ASSIGN_OR_RETURN(LiveFiles live, table.Live(ref));
+  DeletedRowsSummary out;
+  for (const auto& file : live.data) {
+    if (!DeletesFor(file, live.deletes).empty()) out.data_files.push_back(file);
+  }
+  for (const auto& file : live.deletes) out.positions += file.record_count;
+  out.delete_files = std::move(live.deletes);
+  return out;
+}
+
+Result<std::unique_ptr<SnapshotOperation>> PrepareDeleteRewrite(duck::Connection& conn,
+                                                                const Table& table,
+                                                                const RowChangeOptions& options) {
+  DATABOX_ASSIGN_OR_RETURN(LiveFiles live, table.Live(options.snapshot.branch));
+  std::vector<DataFile> affected;
+  for (const auto& file : live.data) {
+    if (!DeletesFor(file, live.deletes).empty()) affected.push_back(file);
+  }
+  if (affected.empty()) return std::unique_ptr<SnapshotOperation>();
+  DATABOX_ASSIGN_OR_RETURN(std::string survivors,
+                           SurvivorsSql(table.schema(), live, affected, "TRUE"));
+  DATABOX_ASSIGN_OR_RETURN(auto remaining,
+                           conn.Query("SELECT count(*) FROM (" + survivors + ") AS s"));
+  DATABOX_ASSIGN_OR_RETURN(int64_t kept, remaining.GetInt64(0, 0));
+  return Rewrite(conn, table, live, affected, kept == 0 ? std::string() : survivors, options,
+                 table.NewReplace(options.snapshot));
 }
 
 Result<RowChangeMode> RowChangeModeOf(const TableMetadata& metadata, const std::string& property) {

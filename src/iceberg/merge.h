@@ -35,6 +35,22 @@ struct RowChangeOptions {
   std::optional<RowChangeMode> mode;  //!< unset: the table property (see the file comment)
 };
 
+//! Data files that position deletes apply to, and those delete files.
+struct DeletedRowsSummary {
+  std::vector<DataFile> data_files;    //!< live data files some live delete file may apply to
+  std::vector<DataFile> delete_files;  //!< the live delete files
+  int64_t positions = 0;               //!< rows the delete files list (an upper bound)
+};
+
+//! What merge-on-read has left on `ref` of `table` (nothing read but the manifests).
+Result<DeletedRowsSummary> DeletedRows(const Table& table, std::string_view ref = kMainBranch);
+
+//! Compaction of merge-on-read: rewrites every data file that live position deletes apply to,
+//! without the deleted rows, and removes the delete files that pointed only at those files, in
+//! one "replace" snapshot (the table's rows do not change). Nothing to do gives nullptr.
+Result<std::unique_ptr<SnapshotOperation>> PrepareDeleteRewrite(
+    duck::Connection& conn, const Table& table, const RowChangeOptions& options = {});
+
 //! The mode the table property `property` asks for (copy-on-write when it is not set); kConfig
 //! for any other value.
 Result<RowChangeMode> RowChangeModeOf(const TableMetadata& metadata, const std::string& property);

@@ -4,29 +4,38 @@
 
 namespace databox::iceberg {
 
+std::unique_ptr<SnapshotOperation> SnapshotOperation::Make(catalog::TableIdentifier table,
+                                                           std::shared_ptr<fileio::FileIO> io,
+                                                           SnapshotChange change,
+                                                           const char* operation) {
+  change.operation = operation;
+  return std::unique_ptr<SnapshotOperation>(
+      new SnapshotOperation(std::move(table), std::move(io), std::move(change)));
+}
+
 std::unique_ptr<SnapshotOperation> SnapshotOperation::Append(catalog::TableIdentifier table,
                                                              std::shared_ptr<fileio::FileIO> io,
                                                              SnapshotChange change) {
-  change.operation = kOperationAppend;
-  return std::unique_ptr<SnapshotOperation>(
-      new SnapshotOperation(std::move(table), std::move(io), std::move(change)));
+  return Make(std::move(table), std::move(io), std::move(change), kOperationAppend);
 }
 
 std::unique_ptr<SnapshotOperation> SnapshotOperation::ReplaceAll(catalog::TableIdentifier table,
                                                                  std::shared_ptr<fileio::FileIO> io,
                                                                  SnapshotChange change) {
-  change.operation = kOperationOverwrite;
   change.delete_all = true;
-  return std::unique_ptr<SnapshotOperation>(
-      new SnapshotOperation(std::move(table), std::move(io), std::move(change)));
+  return Make(std::move(table), std::move(io), std::move(change), kOperationOverwrite);
+}
+
+std::unique_ptr<SnapshotOperation> SnapshotOperation::Replace(catalog::TableIdentifier table,
+                                                              std::shared_ptr<fileio::FileIO> io,
+                                                              SnapshotChange change) {
+  return Make(std::move(table), std::move(io), std::move(change), kOperationReplace);
 }
 
 std::unique_ptr<SnapshotOperation> SnapshotOperation::Overwrite(catalog::TableIdentifier table,
                                                                 std::shared_ptr<fileio::FileIO> io,
                                                                 SnapshotChange change) {
-  change.operation = kOperationOverwrite;
-  return std::unique_ptr<SnapshotOperation>(
-      new SnapshotOperation(std::move(table), std::move(io), std::move(change)));
+  return Make(std::move(table), std::move(io), std::move(change), kOperationOverwrite);
 }
 
 Result<PlannedChange> SnapshotOperation::Plan(const catalog::LoadedTable* base) {

@@ -28,6 +28,11 @@ class SnapshotOperation final : public TableChange {
   static std::unique_ptr<SnapshotOperation> ReplaceAll(catalog::TableIdentifier table,
                                                        std::shared_ptr<fileio::FileIO> io,
                                                        SnapshotChange change = {});
+  //! Rewrites files without changing the rows (operation "replace"): removes the given files
+  //! and adds the new ones, in one snapshot.
+  static std::unique_ptr<SnapshotOperation> Replace(catalog::TableIdentifier table,
+                                                    std::shared_ptr<fileio::FileIO> io,
+                                                    SnapshotChange change = {});
   //! Removes the given files and adds the new ones, in one snapshot.
   static std::unique_ptr<SnapshotOperation> Overwrite(catalog::TableIdentifier table,
                                                       std::shared_ptr<fileio::FileIO> io,
@@ -65,6 +70,9 @@ class SnapshotOperation final : public TableChange {
   std::optional<int64_t> snapshot_id() const { return producer_.snapshot_id(); }
 
  private:
+  static std::unique_ptr<SnapshotOperation> Make(catalog::TableIdentifier table,
+                                                 std::shared_ptr<fileio::FileIO> io,
+                                                 SnapshotChange change, const char* operation);
   SnapshotOperation(catalog::TableIdentifier table, std::shared_ptr<fileio::FileIO> io,
                     SnapshotChange change)
       : table_(std::move(table)), io_(io), producer_(std::move(io), std::move(change)) {}

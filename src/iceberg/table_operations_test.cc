@@ -397,6 +397,37 @@ TEST_F(MergeOnReadTest, TablePropertyChoosesTheModeAndBadValuesAreRefused) {
   EXPECT_EQ(Rows(), (std::vector<std::string>{"1:winter wren"}));
 }
 
+TEST_F(MergeOnReadTest, DeleteRewriteCompactsWithoutChangingTheRows) {
+  ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name UNION ALL SELECT 2, 'owl'"));
+  ASSERT_TRUE(Append("SELECT 10 AS id, 'kite' AS name"));
+  ASSERT_TRUE(Merge("SELECT 2 AS id, 'barn owl' AS name", MergeOnRead()));
+  ASSERT_TRUE(Merge("SELECT 2 AS id, 'eagle owl' AS name", MergeOnRead()));
+  const std::vector<std::string> rows = {"1:wren", "2:eagle owl", "10:kite"};
+  ASSERT_EQ(Rows(), rows);
+  auto summary = DeletedRows(Load());
+  ASSERT_TRUE(summary) << summary.error().ToString();
+  EXPECT_EQ(summary->data_files.size(), 2u);  // the first file and the first merge's
+  EXPECT_EQ(summary->delete_files.size(), 2u);
+  EXPECT_EQ(summary->positions, 2);
+
+  auto op = PrepareDeleteRewrite(*conn_, Load());
+  ASSERT_TRUE(op) << op.error().ToString();
+  ASSERT_NE(*op, nullptr);
+  ASSERT_TRUE((*op)->Commit(*catalog_));
+  EXPECT_EQ(Rows(), rows);
+  const LiveFiles live = Live();
+  EXPECT_TRUE(live.deletes.empty());
+  EXPECT_EQ(live.data.size(), 3u);  // untouched 10, second merge's file, the rewrite of both
+  const auto head = Load().History().front().summary;
+  EXPECT_EQ(head.at("operation"), "replace");
+  EXPECT_EQ(head.at("deleted-data-files"), "2");
+  EXPECT_EQ(head.at("total-records"), "3");
+
+  auto nothing = PrepareDeleteRewrite(*conn_, Load());
+  ASSERT_TRUE(nothing) << nothing.error().ToString();
+  EXPECT_EQ(*nothing, nullptr);
+}
+
 TEST_F(MergeOnReadTest, RewriteOfTheTargetFileInBetweenIsAConflict) {
   ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name UNION ALL SELECT 2, 'owl'"));
   auto op = PrepareMerge(*conn_, Load(), "SELECT 2 AS id, 'barn owl' AS name", MergeOnRead());

@@ -67,6 +67,9 @@ class Table {
   std::unique_ptr<SnapshotOperation> NewOverwrite(SnapshotChange change = {}) const {
     return SnapshotOperation::Overwrite(table_, io_, std::move(change));
   }
+  std::unique_ptr<SnapshotOperation> NewReplace(SnapshotChange change = {}) const {
+    return SnapshotOperation::Replace(table_, io_, std::move(change));
+  }
 
  private:
   Table(catalog::Catalog* catalog, std::shared_ptr<fileio::FileIO> io,

@@ -203,6 +203,21 @@ TEST_F(IcebergInteropTest, OurTablesAreReadByPyIcebergAndDuckDB) {
       {"rows", {{2, "barn owl"}, {3, "red kite"}, {4, "sooty tern"}, {5, "raven"}}},
       {"operations", {"append", "overwrite", "overwrite", "delete"}}};
 
+  // The same, compacted: the data files with deletes rewritten in a "replace" snapshot.
+  Create("compacted", Birds(true));
+  Append("compacted",
+         "SELECT * FROM (VALUES (1, 'wren'), (2, 'owl'), (3, 'kite'), (4, 'tern')) AS t(id, name)");
+  Merge("compacted", "SELECT * FROM (VALUES (2, 'barn owl'), (5, 'crow')) AS t(id, name)", on_read);
+  {
+    auto op = PrepareDeleteRewrite(Duck(), Load("compacted"));
+    ASSERT_TRUE(op) << op.error().ToString();
+    ASSERT_NE(*op, nullptr);
+    ASSERT_TRUE((*op)->Commit(*catalog_));
+  }
+  want["interop.compacted"] = {
+      {"rows", {{1, "wren"}, {2, "barn owl"}, {3, "kite"}, {4, "tern"}, {5, "crow"}}},
+      {"operations", {"append", "overwrite", "replace"}}};
+
   Create("evolved",
          Schema(0, {Field(1, "id", true, Type::Int()), Field(2, "name", false, Type::String())}));
   Append("evolved", "SELECT 1 AS id, 'wren' AS name");
