@@ -276,6 +276,34 @@ TEST_F(IcebergInteropTest, OurTablesAreReadByPyIcebergAndDuckDB) {
                              {4, nullptr}}},
                            {"operations", {"append"}}};
 
+  // Merge-on-read on a partitioned table: each delete file carries its data file's partition
+  // (here a day and the null partition).
+  Create("daily_deleted",
+         Schema(0, {Field(1, "id", true, Type::Long()), Field(2, "ts", false, Type::Timestamp())}),
+         daily);
+  Append("daily_deleted",
+         "SELECT * FROM (VALUES (1, TIMESTAMP '2024-03-01 10:00:00'), (2, TIMESTAMP '2024-03-01 "
+         "23:59:59'), (3, TIMESTAMP '2024-03-02 00:00:00'), (4, NULL)) AS t(id, ts)");
+  {
+    RowChangeOptions deletes;
+    deletes.mode = RowChangeMode::kMergeOnRead;
+    auto op = PrepareDeleteWhere(Duck(), Load("daily_deleted"), "id = 2 OR id = 4", deletes);
+    ASSERT_TRUE(op) << op.error().ToString();
+    ASSERT_TRUE((*op)->Commit(*catalog_));
+    auto live = Load("daily_deleted").Live();
+    ASSERT_TRUE(live) << live.error().ToString();
+    ASSERT_EQ(live->deletes.size(), 2u);
+    for (const auto& file : live->deletes) {
+      ASSERT_EQ(file.partition.size(), 1u);
+      if (file.partition[0]) {
+        EXPECT_EQ(file.partition[0], Literal::Date(DaysFromCivil(2024, 3, 1)));
+      }
+    }
+  }
+  want["interop.daily_deleted"] = {
+      {"rows", {{1, "2024-03-01 10:00:00"}, {3, "2024-03-02 00:00:00"}}},
+      {"operations", {"append", "delete"}}};
+
   Create("wap", Birds());
   Append("wap", "SELECT 1 AS id, 'wren' AS name");
   SnapshotChange audit;
