@@ -422,7 +422,7 @@ Result<std::vector<FileInfo>> S3FileIO::List(std::string_view prefix) {
     for (ListedObject& object : page->objects) {
       out.push_back(FileInfo{.location = path.scheme + "://" + path.bucket + "/" + object.key,
                              .size = object.size,
-                             .modified_ms = std::nullopt});  // LastModified is not parsed yet
+                             .modified_ms = object.modified_ms});
     }
     token = page->truncated ? page->next_continuation_token : "";
   } while (!token.empty());

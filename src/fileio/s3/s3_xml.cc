@@ -1,6 +1,7 @@
 #include "fileio/s3/s3_xml.h"
 
 #include <charconv>
+#include <chrono>
 
 namespace databox::fileio::s3 {
 namespace {
@@ -154,6 +155,44 @@ std::string XmlEscape(std::string_view text) {
   return out;
 }
 
+std::optional<int64_t> ParseS3Timestamp(std::string_view text) {
+  // YYYY-MM-DDTHH:MM:SS[.f...]Z
+  if (text.size() < 20 || text.back() != 'Z' || text[4] != '-' || text[7] != '-' ||
+      text[10] != 'T' || text[13] != ':' || text[16] != ':') {
+    return std::nullopt;
+  }
+  auto number = [&](size_t at, size_t length) -> std::optional<int> {
+    int value = 0;
+    const char* begin = text.data() + at;
+    auto [end, ec] = std::from_chars(begin, begin + length, value);
+    if (ec != std::errc() || end != begin + length) return std::nullopt;
+    return value;
+  };
+  const auto year = number(0, 4), month = number(5, 2), day = number(8, 2);
+  const auto hour = number(11, 2), minute = number(14, 2), second = number(17, 2);
+  if (!year || !month || !day || !hour || !minute || !second || *hour > 23 || *minute > 59 ||
+      *second > 60) {
+    return std::nullopt;
+  }
+  int millis = 0;
+  const std::string_view fraction = text.substr(19, text.size() - 20);
+  if (!fraction.empty()) {
+    if (fraction.front() != '.' || fraction.size() < 2) return std::nullopt;
+    for (size_t i = 1; i < fraction.size(); ++i) {
+      if (fraction[i] < '0' || fraction[i] > '9') return std::nullopt;
+      if (i <= 3) millis = millis * 10 + (fraction[i] - '0');
+    }
+    for (size_t i = fraction.size(); i <= 3; ++i) millis *= 10;
+  }
+  const std::chrono::year_month_day date{std::chrono::year(*year),
+                                         std::chrono::month(static_cast<unsigned>(*month)),
+                                         std::chrono::day(static_cast<unsigned>(*day))};
+  if (!date.ok()) return std::nullopt;
+  const auto days = std::chrono::sys_days(date).time_since_epoch().count();
+  return ((static_cast<int64_t>(days) * 24 + *hour) * 60 + *minute) * 60000 +
+         static_cast<int64_t>(*second) * 1000 + millis;
+}
+
 Result<ListPage> ParseListObjectsV2(std::string_view xml) {
   if (XmlElements(xml, "ListBucketResult").empty()) {
     return MakeError(ErrorKind::kData,
@@ -170,6 +209,9 @@ Result<ListPage> ParseListObjectsV2(std::string_view xml) {
     object.key = std::move(*key);
     if (std::optional<std::string> size = XmlText(contents, "Size")) {
       DATABOX_ASSIGN_OR_RETURN(object.size, ParseSize(*size, object.key));
+    }
+    if (std::optional<std::string> modified = XmlText(contents, "LastModified")) {
+      object.modified_ms = ParseS3Timestamp(*modified);
     }
     page.objects.push_back(std::move(object));
   }

@@ -28,7 +28,12 @@ std::string XmlEscape(std::string_view text);
 struct ListedObject {
   std::string key;
   uint64_t size = 0;
+  std::optional<int64_t> modified_ms;  //!< LastModified; nullopt when absent or not ISO 8601
 };
+
+//! "2009-10-12T17:50:30.000Z" (S3's LastModified: UTC, optional fraction) as ms since the
+//! epoch; nullopt for anything else.
+std::optional<int64_t> ParseS3Timestamp(std::string_view text);
 
 //! One ListObjectsV2 response page.
 struct ListPage {

@@ -35,8 +35,21 @@ TEST(S3XmlTest, ParsesListPageWithEscapedKeys) {
   EXPECT_EQ(page->objects[0].size, 434234u);
   EXPECT_EQ(page->objects[1].key, "data/caf\xc3\xa9/x/y");
   EXPECT_EQ(page->objects[1].size, 0u);
+  EXPECT_EQ(page->objects[0].modified_ms, int64_t{1255369830000});  // date -u -d ... +%s
+  EXPECT_EQ(page->objects[1].modified_ms, std::nullopt);
   EXPECT_TRUE(page->truncated);
   EXPECT_EQ(page->next_continuation_token, "1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=");
+}
+
+TEST(S3XmlTest, TimestampsAreUtcWithAnyFractionAndNothingElse) {
+  EXPECT_EQ(ParseS3Timestamp("1970-01-01T00:00:00Z"), int64_t{0});
+  EXPECT_EQ(ParseS3Timestamp("1970-01-01T00:00:01.5Z"), int64_t{1500});
+  EXPECT_EQ(ParseS3Timestamp("2024-02-29T23:59:59.123456Z"), int64_t{1709251199123});
+  EXPECT_EQ(ParseS3Timestamp("2024-02-30T00:00:00Z"), std::nullopt);
+  EXPECT_EQ(ParseS3Timestamp("2024-01-01 00:00:00Z"), std::nullopt);
+  EXPECT_EQ(ParseS3Timestamp("2024-01-01T00:00:00+01:00"), std::nullopt);
+  EXPECT_EQ(ParseS3Timestamp("2024-01-01T00:00:00.Z"), std::nullopt);
+  EXPECT_EQ(ParseS3Timestamp("Mon, 01 Jan 2024 00:00:00 GMT"), std::nullopt);
 }
 
 TEST(S3XmlTest, EmptyLastPage) {

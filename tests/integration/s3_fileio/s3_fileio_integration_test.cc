@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -187,6 +188,9 @@ TEST_F(S3IntegrationTest, ListingPastOneThousandKeys) {
   writers.clear();  // joins
   ASSERT_EQ(failures.load(), 0);
   ASSERT_TRUE(io_->Write(prefix_ + "other/x", "x"));
+  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
   Result<std::vector<FileInfo>> listed = io_->List(prefix_ + "many/");
   ASSERT_TRUE(listed) << listed.error().ToString();
   ASSERT_EQ(listed->size(), static_cast<std::size_t>(kObjects));
@@ -195,6 +199,9 @@ TEST_F(S3IntegrationTest, ListingPastOneThousandKeys) {
     std::snprintf(name, sizeof(name), "many/k%05d", i);
     ASSERT_EQ((*listed)[i].location, prefix_ + name);
     ASSERT_EQ((*listed)[i].size, static_cast<uint64_t>(i % 7));
+    // LastModified: written just now (maintenance ages orphan files by it).
+    ASSERT_TRUE((*listed)[i].modified_ms.has_value()) << name;
+    ASSERT_LT(std::abs(*(*listed)[i].modified_ms - now_ms), 10 * 60 * 1000) << name;
   }
   EXPECT_EQ(io_->List(prefix_).value().size(), static_cast<std::size_t>(kObjects + 1));
 }
