@@ -6,6 +6,7 @@
 #include "catalog/sql/sql_catalog.h"
 #include "duck/extensions.h"
 #include "duck/quote.h"
+#include "fileio/durable.h"
 #include "fileio/local/local_file_io.h"
 #include "fileio/routing_file_io.h"
 #include "fileio/s3/s3_config.h"
@@ -14,13 +15,11 @@
 namespace databox::load {
 namespace {
 
+//! Creates `dir` durably (a crash cannot lose it once a load has written state in it).
 Status MakeFolder(const std::filesystem::path& dir, std::string_view what) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    return MakeError(ErrorKind::kIo, "cannot create the " + std::string(what) + " folder " +
-                                         dir.string() + ": " + ec.message());
-  }
+  Status made = fileio::CreateFoldersDurably(dir);
+  if (!made)
+    return std::unexpected(made.error().WithContext("the " + std::string(what) + " folder"));
   return Ok();
 }
 
@@ -86,12 +85,11 @@ Status Workspace::PrepareDuckDbReads(duck::Connection& conn) const {
   DATABOX_ASSIGN_OR_RETURN(std::optional<DuckDbS3Access> access, DuckDbS3());
   if (!access) return Ok();
   DATABOX_RETURN_IF_ERROR(duck::LoadExtension(conn, "httpfs"));
-  std::string sql = "CREATE OR REPLACE TEMPORARY SECRET databox_warehouse (TYPE s3, KEY_ID " +
-                    duck::QuoteLiteral(access->key_id) + ", SECRET " +
-                    duck::QuoteLiteral(access->secret) + ", REGION " +
-                    duck::QuoteLiteral(access->region) + ", URL_STYLE " +
-                    duck::QuoteLiteral(access->url_style) + ", USE_SSL " +
-                    (access->use_ssl ? "true" : "false");
+  std::string sql =
+      "CREATE OR REPLACE TEMPORARY SECRET databox_warehouse (TYPE s3, KEY_ID " +
+      duck::QuoteLiteral(access->key_id) + ", SECRET " + duck::QuoteLiteral(access->secret) +
+      ", REGION " + duck::QuoteLiteral(access->region) + ", URL_STYLE " +
+      duck::QuoteLiteral(access->url_style) + ", USE_SSL " + (access->use_ssl ? "true" : "false");
   if (!access->session_token.empty()) {
     sql += ", SESSION_TOKEN " + duck::QuoteLiteral(access->session_token);
   }

@@ -9,6 +9,7 @@
 
 #include "common/failpoint.h"
 #include "common/redact.h"
+#include "fileio/durable.h"
 
 namespace databox::refresh {
 
@@ -94,16 +95,20 @@ Result<RunRecord> RunRecord::FromJson(const nlohmann::json& json) {
 
 Status RunHistory::Append(const RunRecord& record) const {
   Failpoint("before-run-history");
-  std::error_code ec;
-  std::filesystem::create_directories(path_.parent_path(), ec);
+  DATABOX_RETURN_IF_ERROR(fileio::CreateFoldersDurably(path_.parent_path()));
   const std::string line = record.ToJson().dump() + "\n";
+  std::error_code ec;
+  const bool existed = std::filesystem::exists(path_, ec);
   const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (fd < 0) return MakeError(ErrorKind::kIo, "cannot open run history " + path_.string());
   const ssize_t written = ::write(fd, line.data(), line.size());
+  // The record says what a run did: it must survive a crash right after the run reports.
+  const bool synced = written == static_cast<ssize_t>(line.size()) && ::fdatasync(fd) == 0;
   ::close(fd);
-  if (written != static_cast<ssize_t>(line.size())) {
+  if (!synced) {
     return MakeError(ErrorKind::kIo, "cannot append to run history " + path_.string());
   }
+  if (!existed) DATABOX_RETURN_IF_ERROR(fileio::SyncFolder(path_.parent_path().string()));
   return Ok();
 }
 

@@ -10,6 +10,7 @@
 #include "common/redact.h"
 #include "duck/connection.h"
 #include "duck/database.h"
+#include "fileio/durable.h"
 #include "refresh/analytics.h"
 #include "refresh/platform_health.h"
 #include "refresh/transform_runner_process.h"
@@ -148,10 +149,8 @@ Result<TransformResult> RunTransform(load::Workspace& workspace, const Transform
   const std::filesystem::path run_dir =
       options.run_dir.empty() ? DefaultRunDir(registry) : options.run_dir;
   std::error_code ec;
-  std::filesystem::create_directories(run_dir, ec);
-  if (ec) {
-    return MakeError(ErrorKind::kIo, "cannot create the transform run folder " + run_dir.string() +
-                                         ": " + ec.message());
+  if (Status made = fileio::CreateFoldersDurably(run_dir); !made) {
+    return std::unexpected(made.error().WithContext("the transform run folder"));
   }
 
   bool prod_exists = false;
