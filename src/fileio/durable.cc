@@ -15,8 +15,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::unexpected<Error> Failed(std::string_view step, std::string_view what,
-                              std::string_view name, int err) {
+std::unexpected<Error> Failed(std::string_view step, std::string_view what, std::string_view name,
+                              int err) {
   return MakeError(err == ENOENT ? ErrorKind::kNotFound : ErrorKind::kIo,
                    "could not " + std::string(step) + " " + std::string(what) + " '" +
                        std::string(name) + "': " + std::strerror(err) +
@@ -45,28 +45,11 @@ fs::path FolderOf(const fs::path& path) {
 Status WriteAndSync(const std::string& path, std::string_view bytes) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) return Failed("create", "file", path, errno);
-  int err = 0;
-  std::string_view step = "write";
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      err = errno;
-      break;
-    }
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
-  if (err == 0 && ::fsync(fd) != 0) {
-    err = errno;
-    step = "fsync";
-  }
+  Status done = WriteAllToFd(fd, bytes, path);
+  if (done && ::fsync(fd) != 0) done = Failed("fsync", "file", path, errno);
   // close(2) can report a deferred write error.
-  if (::close(fd) != 0 && err == 0) {
-    err = errno;
-    step = "close";
-  }
-  if (err != 0) return Failed(step, "file", path, err);
-  return Ok();
+  if (::close(fd) != 0 && done) done = Failed("close", "file", path, errno);
+  return done;
 }
 
 //! Renames `from` to `to` and fsyncs the folder of `to`.
@@ -115,6 +98,18 @@ Status CreateFoldersDurably(const fs::path& dir) {
 Status RenameDurably(const fs::path& from, const fs::path& to) {
   DATABOX_RETURN_IF_ERROR(SyncFile(from.native()));
   return RenameAndSyncFolder(from, to);
+}
+
+Status WriteAllToFd(int fd, std::string_view bytes, std::string_view path) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Failed("write", "file", path, errno);
+    }
+    bytes.remove_prefix(static_cast<size_t>(n));
+  }
+  return Ok();
 }
 
 Status WriteFileDurably(const fs::path& path, std::string_view bytes) {

@@ -10,6 +10,10 @@
 
 namespace databox::fileio {
 
+//! Writes all of `bytes` to the open file `fd` (short writes and EINTR are retried). kIo naming
+//! `path` (the file's name, for the message) when write(2) fails.
+Status WriteAllToFd(int fd, std::string_view bytes, std::string_view path);
+
 //! fsyncs the file at `path` (its bytes and size). kNotFound when it is missing, else kIo,
 //! naming the path.
 Status SyncFile(std::string_view path);

@@ -53,18 +53,6 @@ class Fd {
   int fd_;  //!< -1 once closed
 };
 
-Status WriteAll(int fd, std::string_view bytes, std::string_view path) {
-  while (!bytes.empty()) {
-    ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return ErrnoError("write", path, errno);
-    }
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
-  return Ok();
-}
-
 //! Writes a fsync'ed temporary file beside `final_path` with `fill`; returns its path.
 Result<std::string> WriteTemp(const fs::path& final_path,
                               const std::function<Status(int fd, std::string_view tmp)>& fill) {
@@ -86,7 +74,7 @@ Result<std::string> WriteTemp(const fs::path& final_path,
 }
 
 Status Fill(int fd, std::string_view bytes, std::string_view tmp) {
-  return WriteAll(fd, bytes, tmp);
+  return WriteAllToFd(fd, bytes, tmp);
 }
 
 Status CopyFrom(const std::string& source, int fd, std::string_view tmp) {
@@ -101,7 +89,7 @@ Status CopyFrom(const std::string& source, int fd, std::string_view tmp) {
     }
     if (n == 0) return Ok();
     DATABOX_RETURN_IF_ERROR(
-        WriteAll(fd, std::string_view(buffer.data(), static_cast<size_t>(n)), tmp));
+        WriteAllToFd(fd, std::string_view(buffer.data(), static_cast<size_t>(n)), tmp));
   }
 }
 
