@@ -279,6 +279,31 @@ void WriteSnapshot(JsonWriter& w, const Snapshot& s) {
   w.EndObject();
 }
 
+//! The entries of the statistics array `key` (absent = none), each kept as written.
+Result<std::vector<StatisticsEntry>> ReadStatistics(const nlohmann::json& json, const char* key) {
+  std::vector<StatisticsEntry> out;
+  auto it = json.find(key);
+  if (it == json.end() || it->is_null()) return out;
+  if (!it->is_array())
+    return internal::JsonError(kWhat, std::string("\"") + key + "\" is not an array");
+  for (const auto& entry : *it) {
+    auto id = entry.is_object() ? entry.find("snapshot-id") : entry.end();
+    if (!entry.is_object() || id == entry.end() || !id->is_number_integer()) {
+      return internal::JsonError(
+          kWhat, std::string("an entry of \"") + key + "\" has no integer \"snapshot-id\"");
+    }
+    out.push_back(
+        {id->get<int64_t>(), entry.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)});
+  }
+  return out;
+}
+
+nlohmann::json StatisticsToJson(const std::vector<StatisticsEntry>& entries) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& e : entries) out.push_back(nlohmann::json::parse(e.json));
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json TableMetadataToJson(const TableMetadata& md) {
@@ -302,8 +327,8 @@ nlohmann::json TableMetadataToJson(const TableMetadata& md) {
       {"current-snapshot-id", nullptr},
       {"refs", std::move(refs)},
       {"snapshots", ArrayToJson(md.snapshots)},
-      {"statistics", nlohmann::json::array()},
-      {"partition-statistics", nlohmann::json::array()},
+      {"statistics", StatisticsToJson(md.statistics)},
+      {"partition-statistics", StatisticsToJson(md.partition_statistics)},
       {"snapshot-log", ArrayToJson(md.snapshot_log)},
       {"metadata-log", ArrayToJson(md.metadata_log)},
   };
@@ -360,6 +385,8 @@ Result<TableMetadata> TableMetadataFromJson(const nlohmann::json& json) {
   if (md.sort_orders.empty()) md.sort_orders.push_back(SortOrder::Unsorted());
   md.default_sort_order_id = order_id.value_or(kUnsortedOrderId);
   DATABOX_ASSIGN_OR_RETURN(md.refs, ReadRefs(json));
+  DATABOX_ASSIGN_OR_RETURN(md.statistics, ReadStatistics(json, "statistics"));
+  DATABOX_ASSIGN_OR_RETURN(md.partition_statistics, ReadStatistics(json, "partition-statistics"));
   // Metadata without refs (v1, old writers) has an implicit main branch at the current snapshot.
   if (md.current_snapshot_id && !md.refs.contains(kMainBranch)) {
     md.refs[kMainBranch] = SnapshotRef::Branch(*md.current_snapshot_id);
@@ -417,8 +444,12 @@ std::string TableMetadataToJsonString(const TableMetadata& md) {
     }));
   }
   w.EndArray();
-  w.Key("statistics").BeginArray().EndArray();
-  w.Key("partition-statistics").BeginArray().EndArray();
+  w.Key("statistics").BeginArray();
+  for (const auto& e : md.statistics) w.Raw(e.json);
+  w.EndArray();
+  w.Key("partition-statistics").BeginArray();
+  for (const auto& e : md.partition_statistics) w.Raw(e.json);
+  w.EndArray();
   w.Key("snapshot-log").BeginArray();
   for (const auto& e : md.snapshot_log) {
     w.BeginObject().Key("snapshot-id").Int(e.snapshot_id);

@@ -230,6 +230,14 @@ TableMetadata EveryFieldMetadata() {
       SortOrder{3,
                 {SortField{1, Transform::Bucket(4), SortDirection::kDesc, NullOrder::kNullsLast}}}};
   md.default_sort_order_id = 3;
+  // Kept as written (another engine's; compact JSON as our parser renders it).
+  md.statistics = {
+      {7, R"({"blob-metadata":[{"fields":[1],"snapshot-id":7,"type":"apache-datasketches-theta-)"
+          R"(v1"}],"file-footer-size-in-bytes":20,"file-size-in-bytes":100,"snapshot-id":7,)"
+          R"("statistics-path":"s3://bucket/t/metadata/7.stats"})"}};
+  md.partition_statistics = {
+      {8,
+       R"({"file-size-in-bytes":42,"snapshot-id":8,"statistics-path":"s3://bucket/t/p8.parquet"})"}};
   return md;
 }
 
@@ -272,6 +280,27 @@ TEST(MetadataJsonTest, TextWriterProducesTheSameDocumentAsTheTreeForm) {
   md.current_snapshot_id.reset();
   md.refs.clear();
   EXPECT_TRUE(json::parse(TableMetadataToJsonString(md))["current-snapshot-id"].is_null());
+}
+
+TEST(MetadataJsonTest, StatisticsOfRemovedSnapshotsGo) {
+  TableMetadata md = EveryFieldMetadata();
+  md.refs.erase("audit");
+  md.refs.erase("dev");
+  const std::vector<TableUpdate> updates = {RemoveSnapshots{{7}}};
+  auto applied = ApplyUpdates(&md, updates);
+  ASSERT_TRUE(applied) << applied.error().ToString();
+  EXPECT_TRUE(applied->statistics.empty());
+  ASSERT_EQ(applied->partition_statistics.size(), 1u);
+  EXPECT_EQ(
+      json::parse(TableMetadataToJsonString(*applied))["partition-statistics"][0]["snapshot-id"],
+      8);
+  json bad = TableMetadataToJson(EveryFieldMetadata());
+  bad["statistics"] = json::array({json{{"statistics-path", "x"}}});
+  auto refused = TableMetadataFromJson(bad);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, ErrorKind::kData);
+  EXPECT_NE(refused.error().message.find("snapshot-id"), std::string::npos)
+      << refused.error().message;
 }
 
 TEST(MetadataJsonTest, TextWriterEscapesStringsAndReplacesInvalidUtf8) {

@@ -22,6 +22,15 @@ inline constexpr int32_t kMaxSupportedFormatVersion = 2;
 inline constexpr const char* kPreviousVersionsMaxProperty = "write.metadata.previous-versions-max";
 inline constexpr int kPreviousVersionsMaxDefault = 100;
 
+//! An entry of "statistics" or "partition-statistics": written by other engines (Puffin / partition
+//! statistics files). We do not read them; we keep them as written so our commits do not drop them
+//! (their files would become orphans), and drop those of removed snapshots.
+struct StatisticsEntry {
+  int64_t snapshot_id = 0;
+  std::string json;  //!< the whole entry, compact JSON
+  friend bool operator==(const StatisticsEntry&, const StatisticsEntry&) = default;
+};
+
 struct TableMetadata {
   int32_t format_version = kDefaultFormatVersion;
   std::string table_uuid;
@@ -42,6 +51,8 @@ struct TableMetadata {
   std::vector<SortOrder> sort_orders;
   int32_t default_sort_order_id = kUnsortedOrderId;
   std::map<std::string, SnapshotRef> refs;
+  std::vector<StatisticsEntry> statistics;            //!< "statistics"
+  std::vector<StatisticsEntry> partition_statistics;  //!< "partition-statistics"
 
   const Schema* CurrentSchema() const { return SchemaById(current_schema_id); }
   const Schema* SchemaById(int32_t id) const;

@@ -203,6 +203,10 @@ class MetadataBuilder {
     std::erase_if(md_.refs,
                   [&](const auto& entry) { return removed.contains(entry.second.snapshot_id); });
     if (!md_.refs.contains(kMainBranch)) md_.current_snapshot_id.reset();
+    for (auto* entries : {&md_.statistics, &md_.partition_statistics}) {
+      std::erase_if(*entries,
+                    [&](const StatisticsEntry& e) { return removed.contains(e.snapshot_id); });
+    }
     // History before a removed snapshot is no longer reproducible: keep only what follows it.
     std::vector<SnapshotLogEntry> log;
     for (const auto& e : md_.snapshot_log) {

@@ -330,6 +330,11 @@ TEST_F(IcebergInteropTest, WeAppendAndMergeIntoATablePyIcebergCreated) {
       {"field_ids", {{"id", 1}, {"name", 2}}},
       {"operations", {"append", "append", "overwrite"}}};
   EXPECT_TRUE(Check(want));
+  // pyiceberg's statistics file for its snapshot survives our two commits.
+  ASSERT_TRUE(RunPython("pyiceberg_table.py", "statistics " + db_path_ + " " + warehouse_));
+  std::ifstream log(dir_ / "python.log");
+  const std::string seen((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_NE(seen.find(".puffin 3"), std::string::npos) << seen;
 }
 
 TEST_F(IcebergInteropTest, FourProcessesAppendingConcurrentlyLoseNothing) {
