@@ -212,8 +212,18 @@ Result<std::unique_ptr<SnapshotOperation>> PrepareMerge(duck::Connection& conn, 
   const std::string matched =
       "EXISTS (SELECT 1 FROM " + incoming.name + " AS i WHERE " + join + ")";
   const std::string incoming_select = "SELECT * FROM " + incoming.name;
+  // Keys added by another writer after this read would be duplicated: such commits conflict.
+  SnapshotChange change = options.snapshot;
+  change.validate_no_new_data = true;
+  // What the producer builds on: the branch head, or main's for a branch not created yet.
+  const TableMetadata& read_md = table.metadata();
+  if (const Snapshot* read = read_md.RefByName(change.branch) != nullptr
+                                 ? read_md.SnapshotForRef(change.branch)
+                                 : read_md.CurrentSnapshot()) {
+    change.read_snapshot = read->snapshot_id;
+  }
   if (mode == RowChangeMode::kMergeOnRead) {
-    auto op = table.NewOverwrite(options.snapshot);
+    auto op = table.NewOverwrite(change);
     DATABOX_RETURN_IF_ERROR(
         AddPositionDeletes(conn, table, live, candidates, matched, options, *op));
     DATABOX_ASSIGN_OR_RETURN(auto files, WriteDataFiles(conn, *table.io(), table.metadata(),
@@ -229,7 +239,7 @@ Result<std::unique_ptr<SnapshotOperation>> PrepareMerge(duck::Connection& conn, 
                              SurvivorsSql(schema, live, affected, "NOT " + matched));
     new_rows = survivors + " UNION ALL " + new_rows;
   }
-  return Rewrite(conn, table, live, affected, new_rows, options);
+  return Rewrite(conn, table, live, affected, new_rows, options, table.NewOverwrite(change));
 }
 
 Result<std::unique_ptr<SnapshotOperation>> PrepareDeleteWhere(duck::Connection& conn,

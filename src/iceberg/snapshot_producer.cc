@@ -62,6 +62,27 @@ Result<std::vector<ManifestFile>> ReadSnapshotManifests(fileio::FileIO& io,
   return ReadManifestList(std::move(bytes), snapshot->manifest_list);
 }
 
+Status SnapshotProducer::ValidateNoNewData(const TableMetadata& base, const Snapshot* head) const {
+  for (const Snapshot* s = head; s != nullptr;
+       s = s->parent_snapshot_id ? base.SnapshotById(*s->parent_snapshot_id) : nullptr) {
+    if (change_.read_snapshot && s->snapshot_id == *change_.read_snapshot) return Ok();
+    auto added = s->summary.find("added-data-files");
+    if (added == s->summary.end() || added->second != "0") {
+      return MakeError(ErrorKind::kConflict,
+                       "snapshot " + std::to_string(s->snapshot_id) + " (" + s->operation() +
+                           ") added data files to branch " + change_.branch + " of " +
+                           base.location +
+                           " after this merge read it: they may hold the same keys; run the "
+                           "operation again");
+    }
+  }
+  if (!change_.read_snapshot) return Ok();
+  return MakeError(ErrorKind::kConflict,
+                   "snapshot " + std::to_string(*change_.read_snapshot) +
+                       " that this merge read is no longer in the history of branch " +
+                       change_.branch + " of " + base.location + "; run the operation again");
+}
+
 Result<ProducedSnapshot> SnapshotProducer::Produce(const TableMetadata& base) {
   ++attempt_;
   if (!snapshot_id_) snapshot_id_ = base.NewSnapshotId();
@@ -186,6 +207,8 @@ Result<ProducedSnapshot> SnapshotProducer::Produce(const TableMetadata& base) {
                            ": a concurrent commit rewrote it; run the operation again");
     }
   }
+
+  if (change_.validate_no_new_data) DATABOX_RETURN_IF_ERROR(ValidateNoNewData(base, parent));
 
   // Merge-append: fold small carried manifests once the list grows past the threshold.
   const size_t total = produced.size() + carried.size();

@@ -55,6 +55,12 @@ struct SnapshotChange {
   std::set<std::string> deleted_paths;
   //! Data files the added delete files point at: they must be live in the base.
   std::set<std::string> referenced_paths;
+  //! Set by merges: the operation matched keys against the branch as of `read_snapshot` (nullopt:
+  //! the branch had no snapshot). A snapshot committed to the branch after it that added data
+  //! files is a kConflict: those files may hold the same keys, and the merge would duplicate
+  //! them (Iceberg's serializable isolation for merges).
+  bool validate_no_new_data = false;
+  std::optional<int64_t> read_snapshot;
   bool delete_all = false;  //!< remove every live data file of the branch
   std::map<std::string, std::string> extra_summary;
   ManifestMergeOptions merge;
@@ -90,6 +96,9 @@ class SnapshotProducer {
   }
 
  private:
+  //! The check of validate_no_new_data, from the branch head `head` of `base`.
+  Status ValidateNoNewData(const TableMetadata& base, const Snapshot* head) const;
+
   std::shared_ptr<fileio::FileIO> io_;
   SnapshotChange change_;
   std::optional<int64_t> snapshot_id_;                 //!< chosen once

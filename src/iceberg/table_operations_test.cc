@@ -444,6 +444,34 @@ TEST_F(MergeOnReadTest, RewriteOfTheTargetFileInBetweenIsAConflict) {
   EXPECT_EQ(Rows(), (std::vector<std::string>{"1:winter wren", "2:owl"}));
 }
 
+TEST_F(MergeOnReadTest, DataAppendedBetweenMergeReadAndCommitIsAConflictInBothModes) {
+  for (const RowChangeMode mode : {RowChangeMode::kCopyOnWrite, RowChangeMode::kMergeOnRead}) {
+    SCOPED_TRACE(mode == RowChangeMode::kCopyOnWrite ? "copy-on-write" : "merge-on-read");
+    ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name"));
+    RowChangeOptions options;
+    options.mode = mode;
+    auto op = PrepareMerge(*conn_, Load(), "SELECT 2 AS id, 'barn owl' AS name", options);
+    ASSERT_TRUE(op) << op.error().ToString();
+    // Another writer adds key 2 after the merge looked for it: committing would duplicate it.
+    InterposingCatalog racing(*catalog_);
+    racing.before_commit = [&] { ASSERT_TRUE(Append("SELECT 2 AS id, 'owl' AS name")); };
+    auto committed = (*op)->Commit(racing);
+    ASSERT_FALSE(committed);
+    EXPECT_EQ(committed.error().kind, ErrorKind::kConflict);
+    EXPECT_NE(committed.error().message.find("added data files"), std::string::npos)
+        << committed.error().message;
+    EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren", "2:owl"}));
+    // Prepared again on the new state, the merge updates the appended row.
+    ASSERT_TRUE(Merge("SELECT 2 AS id, 'barn owl' AS name", options));
+    EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren", "2:barn owl"}));
+    ASSERT_TRUE(Merge("SELECT 1 AS id, NULL AS name UNION ALL SELECT 2, NULL", options));
+    auto cleared = PrepareDeleteWhere(*conn_, Load(), "TRUE");
+    ASSERT_TRUE(cleared) << cleared.error().ToString();
+    ASSERT_TRUE((*cleared)->Commit(*catalog_));
+    ASSERT_TRUE(Rows().empty());
+  }
+}
+
 TEST(BoundTruncationTest, FollowsTheSpecConvention) {
   EXPECT_EQ(TruncateLowerBound("abcdefghijklmnopqrstuvwxyz", 16), "abcdefghijklmnop");
   EXPECT_EQ(TruncateUpperBound("abcdefghijklmnopqrstuvwxyz", 16), "abcdefghijklmnoq");
