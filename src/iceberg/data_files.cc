@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "duck/quote.h"
+#include "duck/temp_table.h"
 #include "fileio/durable.h"
 #include "fileio/location.h"
 
@@ -441,11 +442,7 @@ Result<std::vector<DataFile>> WriteDataFiles(duck::Connection& conn, fileio::Fil
   // One COPY per distinct partition tuple, over the input materialized once.
   const std::string stage = QuoteIdentifier("__databox_stage_" + NewUuid());
   DATABOX_RETURN_IF_ERROR(conn.Execute("CREATE TEMP TABLE " + stage + " AS " + projected));
-  struct DropStage {
-    duck::Connection& conn;
-    std::string stage;
-    ~DropStage() { (void)conn.Execute("DROP TABLE IF EXISTS " + stage); }
-  } drop{conn, stage};
+  duck::DropTableOnExit drop(conn, stage);
 
   std::vector<std::string> exprs;
   std::string distinct;

@@ -5,19 +5,13 @@
 #include <set>
 
 #include "duck/quote.h"
+#include "duck/temp_table.h"
 #include "iceberg/position_deletes.h"
 
 namespace databox::iceberg {
 namespace {
 
 using duck::QuoteIdentifier;
-
-//! Drops a temp table on scope exit.
-struct TempTable {
-  duck::Connection& conn;
-  std::string name;
-  ~TempTable() { (void)conn.Execute("DROP TABLE IF EXISTS " + name); }
-};
 
 //! Whether [lower, upper] (missing = unbounded) can hold a value in [min, max].
 bool Overlaps(const Type& type, const DataFile& file, int32_t id, const Literal& min,
@@ -172,8 +166,9 @@ Result<std::unique_ptr<SnapshotOperation>> PrepareMerge(duck::Connection& conn, 
   }
 
   DATABOX_ASSIGN_OR_RETURN(std::string projected, ProjectToSchema(conn, schema, incoming_sql));
-  TempTable incoming{conn, QuoteIdentifier("__databox_incoming_" + NewUuid())};
-  DATABOX_RETURN_IF_ERROR(conn.Execute("CREATE TEMP TABLE " + incoming.name + " AS " + projected));
+  duck::DropTableOnExit incoming(conn, QuoteIdentifier("__databox_incoming_" + NewUuid()));
+  DATABOX_RETURN_IF_ERROR(
+      conn.Execute("CREATE TEMP TABLE " + incoming.name() + " AS " + projected));
 
   // Key range of the incoming rows, for pruning by manifest bounds.
   std::string ranges;
@@ -183,7 +178,7 @@ Result<std::unique_ptr<SnapshotOperation>> PrepareMerge(duck::Connection& conn, 
               ("CAST(min(" + k + ") AS VARCHAR), CAST(max(" + k + ") AS VARCHAR)");
   }
   DATABOX_ASSIGN_OR_RETURN(auto range,
-                           conn.Query("SELECT " + ranges + ", count(*) FROM " + incoming.name));
+                           conn.Query("SELECT " + ranges + ", count(*) FROM " + incoming.name()));
   DATABOX_ASSIGN_OR_RETURN(int64_t incoming_rows, range.GetInt64(2 * keys.size(), 0));
   if (incoming_rows == 0) return table.NewOverwrite(options.snapshot);
 
@@ -210,8 +205,8 @@ Result<std::unique_ptr<SnapshotOperation>> PrepareMerge(duck::Connection& conn, 
     join += (join.empty() ? "" : " AND ") + ("i." + k + " = f." + k);
   }
   const std::string matched =
-      "EXISTS (SELECT 1 FROM " + incoming.name + " AS i WHERE " + join + ")";
-  const std::string incoming_select = "SELECT * FROM " + incoming.name;
+      "EXISTS (SELECT 1 FROM " + incoming.name() + " AS i WHERE " + join + ")";
+  const std::string incoming_select = "SELECT * FROM " + incoming.name();
   // Keys added by another writer after this read would be duplicated: such commits conflict.
   SnapshotChange change = options.snapshot;
   change.validate_no_new_data = true;

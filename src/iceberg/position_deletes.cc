@@ -3,19 +3,13 @@
 #include <map>
 
 #include "duck/quote.h"
+#include "duck/temp_table.h"
 
 namespace databox::iceberg {
 namespace {
 
 using duck::QuoteIdentifier;
 using duck::QuoteLiteral;
-
-//! Drops a temp table on scope exit.
-struct DropTable {
-  duck::Connection& conn;
-  std::string name;
-  ~DropTable() { (void)conn.Execute("DROP TABLE IF EXISTS " + name); }
-};
 
 //! The folder part of a location ("s3://b/t/data/x.parquet" -> "s3://b/t/data").
 std::string FolderOf(const std::string& location) {
@@ -51,7 +45,7 @@ Result<std::vector<DataFile>> WritePositionDeletes(duck::Connection& conn, filei
                    " AS SELECT CAST(file_path AS VARCHAR) AS file_path, CAST(pos AS BIGINT) AS "
                    "pos FROM (" +
                    positions_sql + ")"));
-  DropTable drop{conn, stage};
+  duck::DropTableOnExit drop(conn, stage);
   DATABOX_ASSIGN_OR_RETURN(
       auto targets, conn.Query("SELECT DISTINCT file_path FROM " + stage + " ORDER BY file_path"));
 
