@@ -103,13 +103,15 @@ int Inspect(const GlobalOptions& global, const ParsedArgs& args) {
     Err("databox inspect: " + table.error().message + "\n");
     return kExitRunFailed;
   }
+  // One read of the manifests serves the file lists and the row count.
   auto live = table->Live();
-  auto read = table->ReadSql();
-  if (!live || !read) {
-    Err("databox inspect: " + (!live ? live.error().message : read.error().message) + "\n");
+  auto read = live ? iceberg::FilesReadSql(table->schema(), live->data, live->deletes)
+                   : Result<std::string>(std::unexpected(live.error()));
+  if (!read) {
+    Err("databox inspect: " + read.error().message + "\n");
     return kExitRunFailed;
   }
-  const auto* files = &live->data;
+  const auto& files = live->data;
   auto db = duck::Database::Open("");
   auto conn = duck::Connection::Open(*db);
   if (auto prepared = ws.PrepareDuckDbReads(*conn); !prepared) {
@@ -158,7 +160,7 @@ int Inspect(const GlobalOptions& global, const ParsedArgs& args) {
   json["snapshots"] = snaps;
   text += "\nfiles\n";
   nlohmann::ordered_json file_list = nlohmann::ordered_json::array();
-  for (const auto& f : *files) {
+  for (const auto& f : files) {
     file_list.push_back(
         {{"path", f.file_path}, {"records", f.record_count}, {"bytes", f.file_size_in_bytes}});
     text += "  " + f.file_path + "  " + std::to_string(f.record_count) + " rows  " +

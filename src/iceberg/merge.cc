@@ -93,6 +93,30 @@ Result<std::string> SurvivorsSql(const Schema& schema, const LiveFiles& live,
   return "SELECT * FROM (" + read + ") AS f WHERE " + keep;
 }
 
+//! Copy-on-write of `affected` keeping the rows for which `keep` holds (over alias f): `op`
+//! removes them and adds those rows (nothing when none is left).
+Result<std::unique_ptr<SnapshotOperation>> RewriteKeeping(
+    duck::Connection& conn, const Table& table, const LiveFiles& live,
+    const std::vector<DataFile>& affected, const std::string& keep, const RowChangeOptions& options,
+    std::unique_ptr<SnapshotOperation> op = nullptr) {
+  DATABOX_ASSIGN_OR_RETURN(std::string survivors,
+                           SurvivorsSql(table.schema(), live, affected, keep));
+  DATABOX_ASSIGN_OR_RETURN(auto remaining,
+                           conn.Query("SELECT count(*) FROM (" + survivors + ") AS s"));
+  DATABOX_ASSIGN_OR_RETURN(int64_t kept, remaining.GetInt64(0, 0));
+  return Rewrite(conn, table, live, affected, kept == 0 ? std::string() : survivors, options,
+                 std::move(op));
+}
+
+//! The live data files some live delete file may apply to.
+std::vector<DataFile> DataFilesWithDeletes(const LiveFiles& live) {
+  std::vector<DataFile> out;
+  for (const auto& file : live.data) {
+    if (!DeletesFor(file, live.deletes).empty()) out.push_back(file);
+  }
+  return out;
+}
+
 //! Merge-on-read: position delete files for the rows of `candidates` matching `filter` (over
 //! alias f), added to `op` with the data files they point at.
 Status AddPositionDeletes(duck::Connection& conn, const Table& table, const LiveFiles& live,
@@ -210,11 +234,7 @@ Result<std::unique_ptr<SnapshotOperation>> PrepareMerge(duck::Connection& conn, 
   // Keys added by another writer after this read would be duplicated: such commits conflict.
   SnapshotChange change = options.snapshot;
   change.validate_no_new_data = true;
-  // What the producer builds on: the branch head, or main's for a branch not created yet.
-  const TableMetadata& read_md = table.metadata();
-  if (const Snapshot* read = read_md.RefByName(change.branch) != nullptr
-                                 ? read_md.SnapshotForRef(change.branch)
-                                 : read_md.CurrentSnapshot()) {
+  if (const Snapshot* read = table.metadata().CommitBase(change.branch)) {
     change.read_snapshot = read->snapshot_id;
   }
   if (mode == RowChangeMode::kMergeOnRead) {
@@ -252,20 +272,13 @@ Result<std::unique_ptr<SnapshotOperation>> PrepareDeleteWhere(duck::Connection& 
     DATABOX_RETURN_IF_ERROR(AddPositionDeletes(conn, table, live, affected, matches, options, *op));
     return op;
   }
-  const std::string keep = matches + " IS NOT TRUE";
-  DATABOX_ASSIGN_OR_RETURN(std::string survivors, SurvivorsSql(schema, live, affected, keep));
-  DATABOX_ASSIGN_OR_RETURN(auto remaining,
-                           conn.Query("SELECT count(*) FROM (" + survivors + ") AS s"));
-  DATABOX_ASSIGN_OR_RETURN(int64_t kept, remaining.GetInt64(0, 0));
-  return Rewrite(conn, table, live, affected, kept == 0 ? std::string() : survivors, options);
+  return RewriteKeeping(conn, table, live, affected, matches + " IS NOT TRUE", options);
 }
 
 Result<DeletedRowsSummary> DeletedRows(const Table& table, std::string_view ref) {
   DATABOX_ASSIGN_OR_RETURN(LiveFiles live, table.Live(ref));
   DeletedRowsSummary out;
-  for (const auto& file : live.data) {
-    if (!DeletesFor(file, live.deletes).empty()) out.data_files.push_back(file);
-  }
+  out.data_files = DataFilesWithDeletes(live);
   for (const auto& file : live.deletes) out.positions += file.record_count;
   out.delete_files = std::move(live.deletes);
   return out;
@@ -275,18 +288,10 @@ Result<std::unique_ptr<SnapshotOperation>> PrepareDeleteRewrite(duck::Connection
                                                                 const Table& table,
                                                                 const RowChangeOptions& options) {
   DATABOX_ASSIGN_OR_RETURN(LiveFiles live, table.Live(options.snapshot.branch));
-  std::vector<DataFile> affected;
-  for (const auto& file : live.data) {
-    if (!DeletesFor(file, live.deletes).empty()) affected.push_back(file);
-  }
+  const std::vector<DataFile> affected = DataFilesWithDeletes(live);
   if (affected.empty()) return std::unique_ptr<SnapshotOperation>();
-  DATABOX_ASSIGN_OR_RETURN(std::string survivors,
-                           SurvivorsSql(table.schema(), live, affected, "TRUE"));
-  DATABOX_ASSIGN_OR_RETURN(auto remaining,
-                           conn.Query("SELECT count(*) FROM (" + survivors + ") AS s"));
-  DATABOX_ASSIGN_OR_RETURN(int64_t kept, remaining.GetInt64(0, 0));
-  return Rewrite(conn, table, live, affected, kept == 0 ? std::string() : survivors, options,
-                 table.NewReplace(options.snapshot));
+  return RewriteKeeping(conn, table, live, affected, "TRUE", options,
+                        table.NewReplace(options.snapshot));
 }
 
 Result<RowChangeMode> RowChangeModeOf(const TableMetadata& metadata, const std::string& property) {

@@ -102,10 +102,7 @@ Result<ProducedSnapshot> SnapshotProducer::Produce(const TableMetadata& base) {
   std::vector<fileio::NewObject> pending;  // this attempt's files, written together at the end
   std::optional<ManifestFile> new_added_manifest;
   std::optional<ManifestFile> new_delete_manifest;
-  // A new branch forks from main's current snapshot (as Iceberg Java's latestSnapshot does).
-  const Snapshot* parent = base.RefByName(change_.branch) != nullptr
-                               ? base.SnapshotForRef(change_.branch)
-                               : base.CurrentSnapshot();
+  const Snapshot* parent = base.CommitBase(change_.branch);
   DATABOX_ASSIGN_OR_RETURN(auto parent_manifests, ReadSnapshotManifests(*io_, parent));
 
   // Manifests of this snapshot: new ones first, then the carried ones.

@@ -67,6 +67,10 @@ const Snapshot* TableMetadata::SnapshotForRef(std::string_view name) const {
   return ref == nullptr ? nullptr : SnapshotById(ref->snapshot_id);
 }
 
+const Snapshot* TableMetadata::CommitBase(std::string_view branch) const {
+  return RefByName(branch) != nullptr ? SnapshotForRef(branch) : CurrentSnapshot();
+}
+
 int64_t TableMetadata::NewSnapshotId() const {
   std::uniform_int_distribution<int64_t> dist(1, std::numeric_limits<int64_t>::max());
   for (;;) {

@@ -65,6 +65,9 @@ struct TableMetadata {
   const SnapshotRef* RefByName(std::string_view name) const;
   //! The snapshot a branch or tag points at, or null.
   const Snapshot* SnapshotForRef(std::string_view name) const;
+  //! The snapshot a commit to `branch` builds on: its head, or main's current snapshot for a
+  //! branch not created yet (as Iceberg Java's latestSnapshot); null for an empty table.
+  const Snapshot* CommitBase(std::string_view branch) const;
   //! Sequence number for the next snapshot (last-sequence-number + 1).
   int64_t NextSequenceNumber() const { return last_sequence_number + 1; }
   //! A random positive 63-bit snapshot id not used by any snapshot of this table.

@@ -98,16 +98,6 @@ std::string_view ToString(WriteDisposition v) {
   return "?";
 }
 
-std::string_view ToString(MergeMode v) {
-  switch (v) {
-    case MergeMode::kCopyOnWrite:
-      return "copy-on-write";
-    case MergeMode::kMergeOnRead:
-      return "merge-on-read";
-  }
-  return "?";
-}
-
 std::string_view ToString(DuplicatePolicy v) {
   switch (v) {
     case DuplicatePolicy::kLastWins:

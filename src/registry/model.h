@@ -264,7 +264,6 @@ std::string_view ToString(AuthType v);
 std::string_view ToString(PaginationType v);
 std::string_view ToString(WriteDisposition v);
 std::string_view ToString(DuplicatePolicy v);
-std::string_view ToString(MergeMode v);
 std::string_view ToString(ResponseFormat v);
 
 }  // namespace databox::registry
