@@ -48,20 +48,32 @@ void ForEachCell(duck::DataChunk& chunk, uint64_t column, const Cells& cells, st
   }
 }
 
+//! Copies rows [begin, begin + count) of string `values` into column `column` of `chunk`.
+void FillStrings(duck::DataChunk& chunk, uint64_t column, const normalize::StringValues& values,
+                 std::size_t begin, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (values.is_null(begin + i)) {
+      chunk.SetNull(column, i);
+    } else {
+      chunk.SetString(column, i, values.view(begin + i));
+    }
+  }
+}
+
 //! Copies rows [begin, begin + count) of `values` into column `column` of `chunk`.
 void FillColumn(duck::DataChunk& chunk, uint64_t column, normalize::DataType type,
                 const normalize::ColumnValues& values, std::size_t begin, std::size_t count) {
   std::visit(
       [&](const auto& cells) {
-        using T = typename std::decay_t<decltype(cells)>::value_type::value_type;
-        if constexpr (std::is_same_v<T, std::string>) {
-          ForEachCell(chunk, column, cells, begin, count,
-                      [&](std::size_t i, const std::string& v) { chunk.SetString(column, i, v); });
+        using Values = std::decay_t<decltype(cells)>;
+        if constexpr (std::is_same_v<Values, normalize::StringValues>) {
+          FillStrings(chunk, column, cells, begin, count);
         } else if (type == normalize::DataType::kDate) {
           auto* data = chunk.Data<int32_t>(column);
           ForEachCell(chunk, column, cells, begin, count,
-                      [&](std::size_t i, T v) { data[i] = static_cast<int32_t>(v); });
+                      [&](std::size_t i, int64_t v) { data[i] = static_cast<int32_t>(v); });
         } else {
+          using T = typename Values::value_type::value_type;
           auto* data = chunk.Data<T>(column);
           ForEachCell(chunk, column, cells, begin, count, [&](std::size_t i, T v) { data[i] = v; });
         }

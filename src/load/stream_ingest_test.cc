@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace databox::load {
@@ -83,13 +84,29 @@ void ExpectSameAsOneNormalizer(std::map<std::string, std::vector<normalize::Tabl
       for (const auto& batch : got) {
         std::visit(
             [&](auto& into) {
+              using Values = std::decay_t<decltype(into)>;
+              constexpr bool kStrings = std::is_same_v<Values, normalize::StringValues>;
               if (c >= batch.columns.size()) {  // added after this batch: its rows hold NULL
-                into.resize(into.size() + batch.num_rows);
+                if constexpr (kStrings) {
+                  into.append_nulls(batch.num_rows);
+                } else {
+                  into.resize(into.size() + batch.num_rows);
+                }
                 return;
               }
               EXPECT_EQ(batch.schema.columns[c], want.schema.columns[c]);
-              const auto& part = std::get<std::decay_t<decltype(into)>>(batch.columns[c]);
-              into.insert(into.end(), part.begin(), part.end());
+              const auto& part = std::get<Values>(batch.columns[c]);
+              if constexpr (kStrings) {
+                for (const auto& value : part) {
+                  if (value) {
+                    into.push_back(*value);
+                  } else {
+                    into.push_null();
+                  }
+                }
+              } else {
+                into.insert(into.end(), part.begin(), part.end());
+              }
             },
             joined);
       }
@@ -198,9 +215,9 @@ TEST(NdjsonBatchStream, LinesLongerThanABlockStayWhole) {
     const auto* column = batch.schema.FindColumn("text");
     const std::size_t at = column == nullptr ? 0 : column - batch.schema.columns.data();
     for (std::size_t r = 0; r < batch.num_rows; ++r) {
-      texts.push_back(column == nullptr
-                          ? std::nullopt
-                          : std::get<normalize::StringValues>(batch.columns[at])[r]);
+      const auto value =
+          column == nullptr ? std::nullopt : std::get<normalize::StringValues>(batch.columns[at])[r];
+      texts.push_back(value ? std::optional<std::string>(*value) : std::nullopt);
     }
   }
   EXPECT_EQ(texts, (std::vector<std::optional<std::string>>{std::nullopt, long_text, std::nullopt}));

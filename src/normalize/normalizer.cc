@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <span>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -657,13 +658,23 @@ struct Normalizer::State {
   //! the same column; the later wins, as in a dict).
   template <typename T, typename V>
   static void Put(Table& table, std::size_t column, V&& value) {
-    auto& values = std::get<std::vector<std::optional<T>>>(table.values[column]);
-    if (table.set_in_row[column] == table.rows + 1) {
-      values.back().emplace(std::forward<V>(value));
-      return;
-    }
-    values.emplace_back(std::in_place, std::forward<V>(value));
+    const bool again = table.set_in_row[column] == table.rows + 1;
     table.set_in_row[column] = table.rows + 1;
+    if constexpr (std::is_same_v<T, std::string>) {
+      auto& values = std::get<StringValues>(table.values[column]);
+      if (again) {
+        values.replace_back(value);
+      } else {
+        values.push_back(value);
+      }
+    } else {
+      auto& values = std::get<std::vector<std::optional<T>>>(table.values[column]);
+      if (again) {
+        values.back().emplace(std::forward<V>(value));
+      } else {
+        values.emplace_back(std::in_place, std::forward<V>(value));
+      }
+    }
   }
 
   //! Puts a value of column `column`'s own kind, without the coercion rules, when it needs none:
@@ -713,7 +724,8 @@ struct Normalizer::State {
       const bool put = std::visit(
           [&](auto& kept) {
             using T = std::decay_t<decltype(kept)>;
-            using Values = std::vector<std::optional<T>>;
+            using Values = std::conditional_t<std::is_same_v<T, std::string>, StringValues,
+                                              std::vector<std::optional<T>>>;
             if (!std::holds_alternative<Values>(table.values[column])) return false;
             Put<T>(table, column, std::move(kept));
             return true;
@@ -727,7 +739,7 @@ struct Normalizer::State {
     // Columns this row has no value for hold null.
     for (std::size_t i = 0; i < table.values.size(); ++i) {
       if (table.set_in_row[i] == table.rows + 1) continue;
-      std::visit([](auto& values) { values.emplace_back(std::nullopt); }, table.values[i]);
+      AppendNull(table.values[i]);
     }
     ++table.rows;
     return Ok();
@@ -856,9 +868,9 @@ std::vector<TableBatch> Normalizer::Flush() {
     batch.num_rows = table->rows;
     batch.columns = std::move(table->values);
     table->values.clear();
-    for (const Column& column : table->schema.columns) {
-      table->values.push_back(ValuesFor(column.data_type));
-      std::visit([&](auto& v) { v.reserve(batch.num_rows); }, table->values.back());
+    for (std::size_t c = 0; c < table->schema.columns.size(); ++c) {
+      table->values.push_back(ValuesFor(table->schema.columns[c].data_type));
+      ReserveLike(table->values.back(), batch.num_rows, batch.columns[c]);
     }
     std::fill(table->set_in_row.begin(), table->set_in_row.end(), 0);
     table->rows = 0;

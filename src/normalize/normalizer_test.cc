@@ -434,8 +434,8 @@ std::map<std::string, std::vector<std::string>> Tail(const TableBatch& batch, st
           for (std::size_t r = values.size() - rows; r < values.size(); ++r) {
             std::string text = "NULL";
             if (values[r]) {
-              if constexpr (std::is_same_v<std::decay_t<decltype(*values[r])>, std::string>) {
-                text = "'" + *values[r] + "'";
+              if constexpr (std::is_same_v<std::decay_t<decltype(*values[r])>, std::string_view>) {
+                text = "'" + std::string(*values[r]) + "'";
               } else {
                 text = std::to_string(*values[r]);
               }
