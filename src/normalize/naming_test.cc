@@ -61,6 +61,12 @@ TEST(NamingTest, ShortensWithHashTagLikeDlt) {
 
 TEST(DigestTest, MatchesPythonBase64AndShake) {
   EXPECT_EQ(Base64NoPad(std::string("\x00\x01\x02\xff\xfe", 5)), "AAEC//4");
+  // RFC 4648's vectors, without the padding: 0, 1 and 2 bytes after the last whole group.
+  EXPECT_EQ(Base64NoPad(""), "");
+  EXPECT_EQ(Base64NoPad("f"), "Zg");
+  EXPECT_EQ(Base64NoPad("fo"), "Zm8");
+  EXPECT_EQ(Base64NoPad("foo"), "Zm9v");
+  EXPECT_EQ(Base64NoPad("foobar"), "Zm9vYmFy");
   // base64(shake_128("ROOTID_t__tags_0").digest(10)) from Python's hashlib.
   EXPECT_EQ(Digest128("ROOTID_t__tags_0"), "up74rXjQR/EjEA");
   EXPECT_EQ(RandomDltId().size(), 14u);

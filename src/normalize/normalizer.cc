@@ -3,6 +3,8 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <charconv>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <span>
@@ -162,13 +164,24 @@ bool HasDuplicateKeys(simdjson::dom::element element) {
   constexpr std::size_t kMaxPairwise = 32;            // beyond this many keys a set is cheaper
   std::string_view keys[kMaxPairwise];
   std::size_t count = 0;
+  // One bit per cheap key hash: a key whose bit is still clear cannot equal an earlier key, so
+  // only keys that share a bit with one are compared (most records: none).
+  uint64_t seen = 0;
   std::unordered_set<std::string_view> many;
   for (simdjson::dom::key_value_pair field : object) {
     if (count < kMaxPairwise) {
-      for (std::size_t i = 0; i < count; ++i) {
-        if (keys[i] == field.key) return true;
+      const std::string_view key = field.key;
+      const std::size_t hash =
+          key.size() * 7 + (key.empty() ? 0 : static_cast<unsigned char>(key.front()) * 3u +
+                                                   static_cast<unsigned char>(key.back()));
+      const uint64_t bit = uint64_t{1} << (hash % 64);
+      if ((seen & bit) != 0) {
+        for (std::size_t i = 0; i < count; ++i) {
+          if (keys[i] == key) return true;
+        }
       }
-      keys[count++] = field.key;
+      seen |= bit;
+      keys[count++] = key;
       if (count == kMaxPairwise) many.insert(keys, keys + count);
     } else if (!many.insert(field.key).second) {
       return true;
@@ -615,11 +628,10 @@ struct Normalizer::State {
   //! The text dlt's get_nested_row_hash hashes: "<parent id>_<child table>_<position>".
   static void ChildIdInput(const std::string& parent_row_id, const std::string& table,
                            std::size_t pos, std::string& out) {
+    char digits[24];
+    const auto end = std::to_chars(std::begin(digits), std::end(digits), pos).ptr;
     out.assign(parent_row_id);
-    out += '_';
-    out += table;
-    out += '_';
-    out += std::to_string(pos);
+    out.append(1, '_').append(table).append(1, '_').append(digits, end);
   }
 
   //! Coerces `value` into column `name` of `table`, creating the column (or a variant column)

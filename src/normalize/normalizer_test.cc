@@ -358,6 +358,7 @@ TEST(NormalizerTest, JsonTextAndParsedRecordsNormalizeIdentically) {
       R"("just a string")",
       R"({"id": 8, "dup": 1, "dup": 2, "Camel Case Key": 0.1, "x-y": 1e-7})",
       R"({"id": 10, "o": {"a": 1}, "o": {"b": 2}, "l": [1], "l": [2, 3]})",
+      R"({"id": 11, "items": [{"k": [1], "other": 2, "z": 3, "k": [4, 5]}], "y": 1})",
       R"({"id": 9, "deep": )" + std::string(1100, '[') + std::string(1100, ']') + "}",
   };
   for (const WriteDisposition disposition : {WriteDisposition::kAppend, WriteDisposition::kMerge}) {
