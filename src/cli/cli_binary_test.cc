@@ -5,11 +5,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/binary_test_support.h"
+#include "load/source_lock.h"
 
 namespace {
 
@@ -181,6 +183,48 @@ TEST(DataboxBinary, RunAndRefreshPrintAndRecordTheRdbRowsTheySkipped) {
   EXPECT_EQ(refreshed.exit_code, 0) << refreshed.out << refreshed.err;
   EXPECT_TRUE(Contains(refreshed.out, "  usgs: ok")) << refreshed.out;
   EXPECT_TRUE(Contains(refreshed.out, "    note: " + note)) << refreshed.out;
+  fs::remove_all(dir);
+}
+
+TEST(DataboxBinary, RunRefusesASourceAnotherProcessIsLoading) {
+  const fs::path dir = fs::temp_directory_path() / ("databox_cli_lock_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string registry = databox::cli::testing::Slurp(std::string(DATABOX_SOURCE_DIR) +
+                                                      "/examples/databox/databox.toml");
+  const std::string replay = "replay = \"../../../shared/fixtures/recordings\"";
+  const auto pos = registry.find(replay);
+  ASSERT_NE(pos, std::string::npos) << "the example registry no longer replays recordings";
+  registry.replace(pos, replay.size(),
+                   "replay = \"" + (fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings").string() +
+                       "\"");
+  std::ofstream(dir / "databox.toml") << registry;
+  const std::string config = (dir / "databox.toml").string();
+
+  // This test process plays the other load (state_dir = ".databox" beside the registry).
+  std::optional<databox::load::SourceLock> other;
+  auto taken = databox::load::SourceLock::Acquire(dir / ".databox" / "locks", "usgs");
+  ASSERT_TRUE(taken) << taken.error().message;
+  other.emplace(std::move(*taken));
+  auto refused = RunDatabox({"--config", config, "run", "usgs"}, {}, dir);
+  EXPECT_EQ(refused.exit_code, 1) << refused.out << refused.err;
+  const std::string why = "source usgs is being loaded by another databox process (pid " +
+                          std::to_string(getpid()) + " since ";
+  EXPECT_TRUE(Contains(refused.err, why)) << refused.err;
+  EXPECT_TRUE(Contains(databox::cli::testing::Slurp(dir / ".databox" / "runs.jsonl"),
+                       "being loaded by another databox process"));
+  EXPECT_FALSE(fs::exists(dir / ".databox" / "loads" / "usgs")) << "nothing was fetched";
+  // A refresh loads the other sources and reports this one as failed.
+  auto refreshed = RunDatabox(
+      {"--config", config, "refresh", "--source", "usgs", "--source", "noaa", "--skip-transform"},
+      {}, dir);
+  EXPECT_EQ(refreshed.exit_code, 1) << refreshed.out << refreshed.err;
+  EXPECT_TRUE(Contains(refreshed.out, "  noaa: ok")) << refreshed.out;
+  EXPECT_TRUE(Contains(refreshed.out + refreshed.err, why)) << refreshed.out << refreshed.err;
+
+  other.reset();
+  auto loaded = RunDatabox({"--config", config, "run", "usgs"}, {}, dir);
+  EXPECT_EQ(loaded.exit_code, 0) << loaded.out << loaded.err;
   fs::remove_all(dir);
 }
 

@@ -21,6 +21,7 @@
 #include "load/batch_scan.h"
 #include "load/load_id.h"
 #include "load/load_package.h"
+#include "load/source_lock.h"
 #include "load/staging.h"
 #include "load/system_tables.h"
 #include "normalize/normalizer.h"
@@ -586,6 +587,10 @@ Result<SourceLoadResult> LoadSource(Workspace& workspace, const registry::Source
     return MakeError(ErrorKind::kConfig,
                      "source " + source.name + ": --resume applies to HTTP sources; run it again");
   }
+  // Held until the load ends: a second run of this source waits for nothing and fails here,
+  // before it fetches, stages or commits anything.
+  DATABOX_ASSIGN_OR_RETURN(const SourceLock lock,
+                           SourceLock::Acquire(workspace.state_dir() / "locks", source.name));
   SourceLoad load(workspace, source, options);
   return load.Run();
 }

@@ -1,0 +1,34 @@
+// One load of a source at a time: `databox run` and `databox refresh` hold an exclusive lock on
+// <state_dir>/locks/<source>.lock while they load that source. Two loads of one source at once
+// would otherwise both append the same rows (merges already conflict at commit instead).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "common/error.h"
+
+namespace databox::load {
+
+class SourceLock {
+ public:
+  //! Takes the lock of `source` in `locks_dir` (created if missing) without waiting. kConflict
+  //! naming the holder's pid and start time when another process (or another open of the same
+  //! file) holds it. The kernel drops the lock when its holder exits, however it exits, so a
+  //! crashed load never leaves the source locked.
+  static Result<SourceLock> Acquire(const std::filesystem::path& locks_dir,
+                                    const std::string& source);
+
+  SourceLock(SourceLock&& other) noexcept;
+  SourceLock& operator=(SourceLock&& other) noexcept;
+  SourceLock(const SourceLock&) = delete;
+  SourceLock& operator=(const SourceLock&) = delete;
+  //! Releases the lock.
+  ~SourceLock();
+
+ private:
+  explicit SourceLock(int fd) : fd_(fd) {}
+  int fd_ = -1;
+};
+
+}  // namespace databox::load
