@@ -1,6 +1,6 @@
 """The floor for the file-ingest benchmark: DuckDB (the engine our library embeds, same
-version) reading the same input and writing Parquet (zstd) with no Iceberg and no
-normalization (nested JSON stays nested structs/lists). Not product code.
+version) reading the same input and writing Parquet (the settings databox writes with) with
+no Iceberg and no normalization (nested JSON stays nested structs/lists). Not product code.
 
   floor_parquet.py ndjson|csv INPUT OUT_DIR
 """
@@ -9,6 +9,11 @@ import sys
 import time
 
 import duckdb
+
+
+# The Parquet writer settings databox's data files use (DataFileWriteOptions in
+# src/iceberg/data_files.h), so that the floor does the same encoding work.
+PARQUET_SETTINGS = "COMPRESSION zstd, DICTIONARY_SIZE_LIMIT 1000"
 
 
 def main() -> None:
@@ -20,7 +25,7 @@ def main() -> None:
     start = time.monotonic()
     rows = con.execute(
         f"COPY (SELECT * FROM {reader}) TO '{out}/data.parquet' "
-        "(FORMAT parquet, COMPRESSION zstd)").fetchone()[0]
+        f"(FORMAT parquet, {PARQUET_SETTINGS})").fetchone()[0]
     seconds = time.monotonic() - start
     size_mb = os.path.getsize(path) / (1024 * 1024)
     print(f"result: format={kind} input_mb={size_mb:.1f} records={rows} seconds={seconds:.3f} "

@@ -71,6 +71,9 @@ Result<std::string> BuildCopySql(const std::string& select_sql, const std::strin
     sql += ", COMPRESSION_LEVEL " + std::to_string(*options.compression_level);
   }
   if (options.row_group_size) sql += ", ROW_GROUP_SIZE " + std::to_string(*options.row_group_size);
+  if (options.dictionary_size_limit) {
+    sql += ", DICTIONARY_SIZE_LIMIT " + std::to_string(*options.dictionary_size_limit);
+  }
   if (!options.field_ids.empty()) sql += ", FIELD_IDS " + RenderFieldIds(options.field_ids);
   if (options.file_size_bytes) {
     sql += ", FILE_SIZE_BYTES " + std::to_string(*options.file_size_bytes);

@@ -36,6 +36,9 @@ struct ParquetCopyOptions {
   std::optional<int> compression_level{};
   //! Rows per row group; DuckDB's default (122880) when unset.
   std::optional<uint64_t> row_group_size{};
+  //! Most distinct values a column chunk is dictionary-encoded with; a column with more is
+  //! written plain (DuckDB's DICTIONARY_SIZE_LIMIT; its default when unset).
+  std::optional<uint64_t> dictionary_size_limit{};
   //! When set, `destination` is a directory and DuckDB starts a new file once the current one
   //! reaches this many (compressed) bytes. Files roll at row-group boundaries, so a file can
   //! exceed the target by up to one row group.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "duck/appender.h"
+#include "duck/quote.h"
 #include "duck/test_support.h"
 
 namespace databox::duck {
@@ -169,6 +170,30 @@ TEST(CopyToParquetTest, AllNullColumnHasNoMinMax) {
   EXPECT_FALSE(n.min.has_value());
   EXPECT_FALSE(n.max.has_value());
   EXPECT_EQ(n.null_count, 3u);
+}
+
+TEST(CopyToParquetTest, DictionarySizeLimitKeepsDictionariesForFewDistinctValuesOnly) {
+  auto mem = testing::OpenMemoryDb();
+  testing::TempDir dir;
+  ParquetCopyOptions options;
+  options.dictionary_size_limit = 100;
+  auto files = CopyToParquet(mem.conn,
+                             "SELECT 'code_' || (i % 7) AS few, 'id_' || (i // 10) AS many "
+                             "FROM range(10000) t(i)",
+                             dir.File("dict.parquet"), options);
+  ASSERT_TRUE(files.has_value()) << files.error().ToString();
+  // DuckDB's own reading of the file's column chunks (DICTIONARY in the encodings of a chunk
+  // written with a dictionary).
+  auto encodings = mem.conn.Query(
+      "SELECT path_in_schema, bool_or(encodings LIKE '%DICTIONARY%') FROM parquet_metadata(" +
+      QuoteLiteral(dir.File("dict.parquet")) + ") GROUP BY 1 ORDER BY 1");
+  ASSERT_TRUE(encodings.has_value()) << encodings.error().message;
+  ASSERT_EQ(encodings->row_count(), 2u);
+  EXPECT_EQ(encodings->GetString(0, 0).value_or(""), "few");
+  EXPECT_EQ(encodings->GetAsString(1, 0).value_or(""), "true") << "7 values: a dictionary";
+  EXPECT_EQ(encodings->GetString(0, 1).value_or(""), "many");
+  EXPECT_EQ(encodings->GetAsString(1, 1).value_or(""), "false")
+      << "1000 values: plain (DuckDB's default limit would take them)";
 }
 
 TEST(CopyToParquetTest, LongStringBoundsStillBracketTheValues) {

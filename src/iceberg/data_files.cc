@@ -242,6 +242,7 @@ Result<std::vector<DataFile>> WriteFileGroup(duck::Connection& conn, fileio::Fil
   duck::ParquetCopyOptions copy;
   copy.field_ids = FieldIdsOf(schema);
   copy.compression = options.compression;
+  copy.dictionary_size_limit = options.dictionary_size_limit;
   copy.file_size_bytes = options.target_file_size_bytes;
   copy.file_name_pattern = "part_{i}";
   DATABOX_ASSIGN_OR_RETURN(auto written, duck::CopyToParquet(conn, sql, staging.string(), copy));

@@ -36,6 +36,11 @@ struct DataFileWriteOptions {
   //! Start a new file once the current one reaches this many compressed bytes.
   uint64_t target_file_size_bytes = 256ull << 20;
   std::string compression = "zstd";  //!< Parquet codec
+  //! Most distinct values per column chunk that get a dictionary. Low-cardinality columns
+  //! (codes, names, list positions) stay dictionary-encoded; columns of near-unique values
+  //! (dlt's row ids, parent ids, timestamps) are written plain, which DuckDB does with less
+  //! work and, under zstd, into smaller files than its default limit (docs/benchmarks.md).
+  std::optional<uint64_t> dictionary_size_limit = 1000;
   //! Local folder DuckDB writes into before upload when the table is not local;
   //! the system temp folder when empty.
   std::string staging_dir;
