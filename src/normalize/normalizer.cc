@@ -66,6 +66,7 @@ Scalar IntScalar(int64_t value) {
 class TextStore {
  public:
   std::string& NewText() { return *texts_.emplace_back(std::make_unique<std::string>()); }
+  void ClearTexts() { texts_.clear(); }
 
  private:
   std::vector<std::unique_ptr<std::string>> texts_;  //!< stable addresses; empty costs nothing
@@ -367,10 +368,15 @@ struct Field {
 
 //! A row before coercion; later fields with the same name replace earlier ones (as in a dict).
 //! Names remember which row set them last (epochs are unique per row), so Set is O(1).
+//! A row is stored before the next one starts, so one PendingRow serves every row in turn.
 class PendingRow : public TextStore {
  public:
-  static constexpr std::size_t kTypicalFields = 16;  //!< one allocation for most rows
-  explicit PendingRow(uint64_t epoch) : epoch_(epoch) { fields_.reserve(kTypicalFields); }
+  //! Starts the next row, keeping the memory of the previous ones.
+  void Reset(uint64_t epoch) {
+    epoch_ = epoch;
+    fields_.clear();
+    ClearTexts();
+  }
   void Set(Name* name, std::optional<Scalar> value) {
     if (name->row_epoch == epoch_) {
       fields_[name->row_field].value = value;
@@ -386,7 +392,7 @@ class PendingRow : public TextStore {
   const std::vector<Field>& fields() const { return fields_; }
 
  private:
-  uint64_t epoch_;
+  uint64_t epoch_ = 0;
   std::vector<Field> fields_;
 };
 
@@ -410,6 +416,13 @@ struct Normalizer::State {
   std::vector<std::string> child_ids;
   std::size_t child_ids_used = 0;
   uint64_t row_epochs = 0;                     //!< PendingRow epochs handed out
+  PendingRow pending;                          //!< the row being built (NewRow)
+
+  //! The row to build next: each row is stored before the next one starts.
+  PendingRow& NewRow() {
+    pending.Reset(++row_epochs);
+    return pending;
+  }
 
   Table& GetOrCreateTable(const std::vector<std::string>& path, const std::string& parent) {
     std::string name = ShortenFragments(path, options.max_identifier_length);
@@ -525,7 +538,7 @@ struct Normalizer::State {
   Status NormalizeRow(const Object& object, Table& table, const std::string& parent_row_id,
                       std::size_t pos, int level, bool is_root, const std::string* root_id,
                       std::size_t hashed_id = 0) {
-    PendingRow row(++row_epochs);
+    PendingRow& row = NewRow();
     std::vector<std::pair<KeySlot*, V>> lists;
     Flatten<V>(table, table.top, object, level, row, lists);
     if (root_id != nullptr) row.Set(table.dlt_root_id, TextScalar(*root_id));
@@ -599,7 +612,7 @@ struct Normalizer::State {
         return NormalizeRow<V>(SingleFieldView<V>(kListKey, item), table, parent_row_id, idx,
                                level - 1, false, root_id, first_id + idx);
       }
-      PendingRow row(++row_epochs);
+      PendingRow& row = NewRow();
       if (item.is_null()) {
         row.Set(table.value, std::nullopt);
       } else {
