@@ -1,6 +1,7 @@
 #include "iceberg/commit.h"
 
 #include <algorithm>
+#include <charconv>
 #include <random>
 #include <set>
 #include <thread>
@@ -99,11 +100,45 @@ std::vector<TableRequirement> DeriveRequirements(const TableMetadata* base,
   return out;
 }
 
+Result<RetryPolicy> ApplyCommitRetryProperties(RetryPolicy policy,
+                                               const std::map<std::string, std::string>& properties,
+                                               const std::string& table) {
+  auto number = [&](const char* key) -> Result<std::optional<int64_t>> {
+    auto it = properties.find(key);
+    if (it == properties.end()) return std::nullopt;
+    int64_t value = -1;
+    const std::string& text = it->second;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || value < 0) {
+      return MakeError(ErrorKind::kConfig, "table " + table + " has " + key + " = '" + text +
+                                               "': not a whole number >= 0; fix or remove the "
+                                               "table property");
+    }
+    return value;
+  };
+  using std::chrono::milliseconds;
+  DATABOX_ASSIGN_OR_RETURN(auto retries, number("commit.retry.num-retries"));
+  DATABOX_ASSIGN_OR_RETURN(auto min_wait, number("commit.retry.min-wait-ms"));
+  DATABOX_ASSIGN_OR_RETURN(auto max_wait, number("commit.retry.max-wait-ms"));
+  DATABOX_ASSIGN_OR_RETURN(auto total, number("commit.retry.total-timeout-ms"));
+  if (retries && *retries < policy.max_attempts - 1) {
+    policy.max_attempts = static_cast<int>(*retries + 1);
+  }
+  if (total) policy.budget = std::min(policy.budget, milliseconds(*total));
+  // Waits longer than the whole budget would only end the commit later.
+  auto wait = [&](int64_t ms) { return std::min(milliseconds(ms), policy.budget); };
+  if (min_wait) policy.initial_backoff = std::max(policy.initial_backoff, wait(*min_wait));
+  if (max_wait) policy.max_backoff = std::max(policy.max_backoff, wait(*max_wait));
+  policy.max_backoff = std::max(policy.max_backoff, policy.initial_backoff);
+  return policy;
+}
+
 Result<std::vector<catalog::LoadedTable>> CommitChanges(catalog::Catalog& catalog,
                                                         fileio::FileIO& io,
                                                         std::span<TableChange* const> changes,
-                                                        const RetryPolicy& policy) {
+                                                        const RetryPolicy& requested) {
   const auto start = Clock::now();
+  RetryPolicy policy = requested;  // narrowed by the tables' properties at the first attempt
   auto backoff = policy.initial_backoff;
   auto durable = [&] {
     std::vector<std::string> files;
@@ -124,6 +159,16 @@ Result<std::vector<catalog::LoadedTable>> CommitChanges(catalog::Catalog& catalo
     std::vector<size_t> committed_index;  // changes with updates, in commit order
     for (size_t i = 0; i < changes.size(); ++i) {
       DATABOX_ASSIGN_OR_RETURN(auto base, LoadOrMissing(catalog, changes[i]->identifier()));
+      if (attempt == 1 && base) {
+        auto narrowed = ApplyCommitRetryProperties(policy, base->metadata.properties,
+                                                   TableName(changes[i]->identifier()));
+        if (!narrowed) {
+          for (auto& p : plans) DeleteQuietly(io, p.attempt_files);
+          return rejected(narrowed.error());
+        }
+        policy = *narrowed;
+        backoff = policy.initial_backoff;
+      }
       bases.push_back(std::move(base));
       auto plan = changes[i]->Plan(bases.back() ? &*bases.back() : nullptr);
       if (!plan) {

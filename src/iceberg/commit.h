@@ -4,7 +4,8 @@
 // derives the requirements from the planned updates and commits (one table: CommitTable;
 // several: CommitTransaction, all or nothing). On kConflict the attempt's own files are
 // deleted (the catalog rejected them) and the loop re-plans after an exponential backoff with
-// jitter, within an attempt and time budget. On kCommitStateUnknown nothing is deleted: the
+// jitter, within an attempt and time budget (the caller's RetryPolicy, narrowed by the tables'
+// commit.retry.* properties). On kCommitStateUnknown nothing is deleted: the
 // tables are reloaded and the commit counts as done if every change's snapshot is there
 // (found by snapshot id and load id); otherwise it is retried. Files an operation keeps across
 // attempts (data files, the added-files manifest) are deleted only when the commit is rejected
@@ -15,6 +16,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -34,6 +36,17 @@ struct RetryPolicy {
   std::chrono::milliseconds max_backoff{500};    //!< cap of the doubling backoff
   std::chrono::milliseconds budget{120000};      //!< no new attempt after this much time
 };
+
+//! Iceberg's commit retry table properties, as they adjust `policy` for one table:
+//! commit.retry.num-retries (attempts = retries + 1), commit.retry.min-wait-ms (the first
+//! backoff), commit.retry.max-wait-ms (its cap) and commit.retry.total-timeout-ms (the budget).
+//! A property set on the table is followed when it asks for fewer attempts, longer waits or a
+//! shorter budget than `policy` (it can make commits gentler on the catalog, never more
+//! insistent); applied table after table, a commit to several tables honours each one's limits.
+//! A value that is not a whole number >= 0 is a kConfig error naming the table and property.
+Result<RetryPolicy> ApplyCommitRetryProperties(RetryPolicy policy,
+                                               const std::map<std::string, std::string>& properties,
+                                               const std::string& table);
 
 //! One table's change planned against the table as loaded.
 struct PlannedChange {

@@ -222,6 +222,68 @@ TEST_F(TableOperationsTest, ConflictingCommitIsReplannedOnTheNewBase) {
   EXPECT_EQ(history[0].summary.at("total-records"), "3");
 }
 
+TEST(CommitRetryPropertiesTest, TablePropertiesOnlyMakeCommitsGentler) {
+  const RetryPolicy base;
+  auto same = ApplyCommitRetryProperties(base, {}, "ns.t");
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->max_attempts, base.max_attempts);
+  EXPECT_EQ(same->initial_backoff, base.initial_backoff);
+  EXPECT_EQ(same->budget, base.budget);
+  auto set = ApplyCommitRetryProperties(base,
+                                        {{"commit.retry.num-retries", "2"},
+                                         {"commit.retry.min-wait-ms", "100"},
+                                         {"commit.retry.max-wait-ms", "60000"},
+                                         {"commit.retry.total-timeout-ms", "1500"}},
+                                        "ns.t");
+  ASSERT_TRUE(set) << set.error().ToString();
+  EXPECT_EQ(set->max_attempts, 3);
+  EXPECT_EQ(set->initial_backoff, std::chrono::milliseconds(100));
+  EXPECT_EQ(set->max_backoff, std::chrono::milliseconds(1500)) << "no wait beyond the budget";
+  EXPECT_EQ(set->budget, std::chrono::milliseconds(1500));
+  // More retries, shorter waits or a longer budget than asked for are not taken.
+  auto insistent = ApplyCommitRetryProperties(base,
+                                              {{"commit.retry.num-retries", "9223372036854775807"},
+                                               {"commit.retry.min-wait-ms", "0"},
+                                               {"commit.retry.total-timeout-ms", "99999999"}},
+                                              "ns.t");
+  ASSERT_TRUE(insistent);
+  EXPECT_EQ(insistent->max_attempts, base.max_attempts);
+  EXPECT_EQ(insistent->initial_backoff, base.initial_backoff);
+  EXPECT_EQ(insistent->budget, base.budget);
+  for (const std::string bad : {"abc", "-1", "5x", ""}) {
+    auto refused = ApplyCommitRetryProperties(base, {{"commit.retry.num-retries", bad}}, "ns.t");
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_EQ(refused.error().kind, ErrorKind::kConfig);
+    EXPECT_NE(refused.error().message.find("table ns.t has commit.retry.num-retries = '" + bad),
+              std::string::npos)
+        << refused.error().message;
+  }
+}
+
+TEST_F(TableOperationsTest, CommitRetryPropertiesOfTheTableAreFollowed) {
+  ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name"));
+  auto set = [&](const std::string& value) {
+    catalog::TableCommit commit{table_, {}, {SetProperties{{{"commit.retry.num-retries", value}}}}};
+    ASSERT_TRUE(catalog_->CommitTable(commit));
+  };
+  set("0");  // no retry: a lost race ends the commit
+  InterposingCatalog racing(*catalog_);
+  racing.before_commit = [&] { ASSERT_TRUE(Append("SELECT 2 AS id, 'owl' AS name")); };
+  auto lost = Append("SELECT 3 AS id, 'kite' AS name", &racing);
+  ASSERT_FALSE(lost);
+  EXPECT_EQ(lost.error().kind, ErrorKind::kConflict);
+  EXPECT_NE(lost.error().message.find("after 1 attempts"), std::string::npos)
+      << lost.error().message;
+  EXPECT_EQ(racing.commits, 1);
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren", "2:owl"}));
+
+  set("many");
+  auto refused = Append("SELECT 4 AS id, 'tern' AS name");
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, ErrorKind::kConfig);
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren", "2:owl"}));
+}
+
 TEST_F(TableOperationsTest, LostResponseIsReconciledByLoadId) {
   InterposingCatalog lossy(*catalog_);
   lossy.lose_next_response = true;
