@@ -189,7 +189,8 @@ Command RunCommand() {
           "Load one source into its raw_<source> namespace",
           "databox run SOURCE [--resume] [--file PATH] [--targets FILE]",
           "Extracts, normalizes and commits one source; prints rows written and the new\n"
-          "snapshot id per table. Explicit-only sources (avonet, usfws) run only this way.",
+          "snapshot id per table. Explicit-only sources (avonet, usfws) run only this way.\n"
+          "Fails at once (exit 1) while another databox process is loading the same source.",
           {{"resume", "", "finish the last load package of this source without fetching again"},
            {"file", "PATH", "avonet: validate and publish this workbook instead of downloading"},
            {"targets", "FILE", "usfws: the caller-supplied target list"}},
