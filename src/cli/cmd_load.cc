@@ -64,7 +64,7 @@ int RunOne(const GlobalOptions& global, const ParsedArgs& args) {
 
   refresh::RunRecord record;
   record.command = "run";
-  record.started_at = refresh::NowIso();
+  record.started_at = NowIso();
   record.run_id = record.started_at;
   refresh::SourceRun run;
   run.source = name;
@@ -76,13 +76,15 @@ int RunOne(const GlobalOptions& global, const ParsedArgs& args) {
   std::string views_error;
   if (loaded) {
     if (auto views = refresh::RefreshRawViews(*session->workspace); !views) {
-      views_error = "the load was committed, but the raw views could not be rebuilt (queries "
-                    "still see the previous snapshots): " + views.error().message;
+      views_error =
+          "the load was committed, but the raw views could not be rebuilt (queries "
+          "still see the previous snapshots): " +
+          views.error().message;
       run.notes.push_back(views_error);
     }
   }
   record.sources.push_back(run);
-  record.finished_at = refresh::NowIso();
+  record.finished_at = NowIso();
   record.exit_code = loaded && views_error.empty() ? kExitOk : kExitRunFailed;
   if (auto appended = refresh::RunHistory(session->registry.project.state_dir).Append(record);
       !appended) {

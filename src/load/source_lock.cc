@@ -6,9 +6,10 @@
 
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 #include <system_error>
 #include <utility>
+
+#include "common/clock.h"
 
 namespace databox::load {
 namespace {
@@ -36,8 +37,8 @@ Result<SourceLock> SourceLock::Acquire(const std::filesystem::path& locks_dir,
   const std::filesystem::path path = locks_dir / (source + ".lock");
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) {
-    return MakeError(ErrorKind::kIo, "cannot open the lock file " + path.string() + ": " +
-                                         std::strerror(errno));
+    return MakeError(ErrorKind::kIo,
+                     "cannot open the lock file " + path.string() + ": " + std::strerror(errno));
   }
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
@@ -50,17 +51,11 @@ Result<SourceLock> SourceLock::Acquire(const std::filesystem::path& locks_dir,
                            "; wait for it to finish, or stop that process (its lock is " +
                            path.string() + ")");
     }
-    return MakeError(ErrorKind::kIo,
-                     "cannot lock " + path.string() + ": " + std::strerror(error));
+    return MakeError(ErrorKind::kIo, "cannot lock " + path.string() + ": " + std::strerror(error));
   }
   SourceLock lock(fd);
   // Who holds it, for the message another process prints; the lock works without it.
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  char since[32] = "?";
-  if (gmtime_r(&now, &utc) != nullptr) std::strftime(since, sizeof(since), "%FT%TZ", &utc);
-  const std::string holder =
-      "pid " + std::to_string(::getpid()) + " since " + std::string(since) + "\n";
+  const std::string holder = "pid " + std::to_string(::getpid()) + " since " + NowIso() + "\n";
   if (::ftruncate(fd, 0) == 0) {
     [[maybe_unused]] const ssize_t wrote = ::pwrite(fd, holder.data(), holder.size(), 0);
   }

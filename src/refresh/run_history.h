@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/clock.h"
 #include "common/error.h"
 
 namespace databox::refresh {
@@ -45,9 +46,6 @@ struct RunRecord {
   nlohmann::json ToJson() const;
   static Result<RunRecord> FromJson(const nlohmann::json& json);
 };
-
-//! "2026-11-30T02:03:04.123Z" for now.
-std::string NowIso();
 
 class RunHistory {
  public:
