@@ -1,7 +1,6 @@
 #include "iceberg/commit.h"
 
 #include <algorithm>
-#include <charconv>
 #include <random>
 #include <set>
 #include <thread>
@@ -103,16 +102,11 @@ std::vector<TableRequirement> DeriveRequirements(const TableMetadata* base,
 Result<RetryPolicy> ApplyCommitRetryProperties(RetryPolicy policy,
                                                const std::map<std::string, std::string>& properties,
                                                const std::string& table) {
-  auto number = [&](const char* key) -> Result<std::optional<int64_t>> {
-    auto it = properties.find(key);
-    if (it == properties.end()) return std::nullopt;
-    int64_t value = -1;
-    const std::string& text = it->second;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || value < 0) {
-      return MakeError(ErrorKind::kConfig, "table " + table + " has " + key + " = '" + text +
-                                               "': not a whole number >= 0; fix or remove the "
-                                               "table property");
+  auto number = [&](const std::string& key) -> Result<std::optional<int64_t>> {
+    auto value = WholeNumberProperty(properties, key);
+    if (!value) {
+      return MakeError(ErrorKind::kConfig, "table " + table + " has " + value.error().message +
+                                               "; fix or remove the table property");
     }
     return value;
   };
@@ -155,6 +149,11 @@ Result<std::vector<catalog::LoadedTable>> CommitChanges(catalog::Catalog& catalo
   for (int attempt = 1;; ++attempt) {
     std::vector<std::optional<catalog::LoadedTable>> bases;
     std::vector<PlannedChange> plans;
+    // Gives up for good: this attempt's files, then the ones kept across attempts.
+    auto abandon = [&](const Error& error) {
+      for (auto& p : plans) DeleteQuietly(io, p.attempt_files);
+      return rejected(error);
+    };
     std::vector<catalog::TableCommit> commits;
     std::vector<size_t> committed_index;  // changes with updates, in commit order
     for (size_t i = 0; i < changes.size(); ++i) {
@@ -162,19 +161,15 @@ Result<std::vector<catalog::LoadedTable>> CommitChanges(catalog::Catalog& catalo
       if (attempt == 1 && base) {
         auto narrowed = ApplyCommitRetryProperties(policy, base->metadata.properties,
                                                    TableName(changes[i]->identifier()));
-        if (!narrowed) {
-          for (auto& p : plans) DeleteQuietly(io, p.attempt_files);
-          return rejected(narrowed.error());
-        }
+        if (!narrowed) return abandon(narrowed.error());
         policy = *narrowed;
         backoff = policy.initial_backoff;
       }
       bases.push_back(std::move(base));
       auto plan = changes[i]->Plan(bases.back() ? &*bases.back() : nullptr);
       if (!plan) {
-        for (auto& p : plans) DeleteQuietly(io, p.attempt_files);
-        return rejected(plan.error().WithContext("planning a commit to " +
-                                                 TableName(changes[i]->identifier())));
+        return abandon(plan.error().WithContext("planning a commit to " +
+                                                TableName(changes[i]->identifier())));
       }
       plans.push_back(std::move(*plan));
       if (plans.back().updates.empty()) continue;
@@ -242,8 +237,7 @@ Result<std::vector<catalog::LoadedTable>> CommitChanges(catalog::Catalog& catalo
                                                  " attempts; files kept for reconciliation"));
       }
     } else {
-      for (auto& p : plans) DeleteQuietly(io, p.attempt_files);
-      return rejected(error);
+      return abandon(error);
     }
     std::this_thread::sleep_for(Jittered(backoff));
     backoff = std::min(policy.max_backoff, backoff * 2);

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <charconv>
 #include <chrono>
 #include <random>
 #include <set>
@@ -65,6 +66,19 @@ const SnapshotRef* TableMetadata::RefByName(std::string_view name) const {
 const Snapshot* TableMetadata::SnapshotForRef(std::string_view name) const {
   const SnapshotRef* ref = RefByName(name);
   return ref == nullptr ? nullptr : SnapshotById(ref->snapshot_id);
+}
+
+Result<std::optional<int64_t>> WholeNumberProperty(
+    const std::map<std::string, std::string>& properties, const std::string& key) {
+  auto it = properties.find(key);
+  if (it == properties.end()) return std::nullopt;
+  const std::string& text = it->second;
+  int64_t value = -1;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 0) {
+    return MakeError(ErrorKind::kConfig, key + " = '" + text + "': not a whole number >= 0");
+  }
+  return value;
 }
 
 const Snapshot* TableMetadata::CommitBase(std::string_view branch) const {

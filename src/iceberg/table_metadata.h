@@ -22,6 +22,11 @@ inline constexpr int32_t kMaxSupportedFormatVersion = 2;
 inline constexpr const char* kPreviousVersionsMaxProperty = "write.metadata.previous-versions-max";
 inline constexpr int kPreviousVersionsMaxDefault = 100;
 
+//! Table property `key` as a whole number >= 0: nullopt when it is not set; kConfig
+//! ("<key> = '<text>': not a whole number >= 0") when it is set to anything else.
+Result<std::optional<int64_t>> WholeNumberProperty(
+    const std::map<std::string, std::string>& properties, const std::string& key);
+
 //! An entry of "statistics" or "partition-statistics": written by other engines (Puffin / partition
 //! statistics files). We do not read them; we keep them as written so our commits do not drop them
 //! (their files would become orphans), and drop those of removed snapshots.

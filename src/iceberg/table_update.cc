@@ -1,7 +1,7 @@
 #include "iceberg/table_update.h"
 
 #include <algorithm>
-#include <charconv>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -445,12 +445,10 @@ Result<TableMetadata> ApplyUpdates(const TableMetadata* base,
 
 void AppendMetadataLog(TableMetadata& next, std::string previous_metadata_location,
                        int64_t previous_last_updated_ms) {
-  int max_entries = kPreviousVersionsMaxDefault;
-  if (auto it = next.properties.find(kPreviousVersionsMaxProperty); it != next.properties.end()) {
-    int parsed = 0;
-    const std::string& text = it->second;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), parsed);
-    if (ec == std::errc() && end == text.data() + text.size() && parsed >= 1) max_entries = parsed;
+  int max_entries = kPreviousVersionsMaxDefault;  // also when the property is not a number
+  if (auto set = WholeNumberProperty(next.properties, kPreviousVersionsMaxProperty);
+      set && *set && **set >= 1 && **set <= std::numeric_limits<int>::max()) {
+    max_entries = static_cast<int>(**set);
   }
   next.metadata_log.push_back(
       MetadataLogEntry{std::move(previous_metadata_location), previous_last_updated_ms});
