@@ -95,7 +95,10 @@ void Scan(duckdb_function_info info, duckdb_data_chunk output) {
       std::min(DataChunk::Capacity(), source->part_rows(local->part) - local->offset);
   try {
     DataChunk chunk = DataChunk::Borrow(output);
-    source->Fill(local->part, local->offset, count, chunk);
+    if (Status filled = source->Fill(local->part, local->offset, count, chunk); !filled) {
+      duckdb_function_set_error(info, filled.error().message.c_str());
+      return;
+    }
     chunk.SetSize(count);
   } catch (const std::exception& e) {
     duckdb_function_set_error(info, e.what());

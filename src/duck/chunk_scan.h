@@ -27,8 +27,10 @@ class ChunkSource {
   virtual std::size_t part_count() const = 0;
   virtual uint64_t part_rows(std::size_t part) const = 0;
   //! Fills rows [begin, begin + count) of part `part` into `chunk` (count <= Capacity()); the
-  //! caller sets the chunk's size.
-  virtual void Fill(std::size_t part, uint64_t begin, uint64_t count, DataChunk& chunk) const = 0;
+  //! caller sets the chunk's size. An error fails the query that scans the source. Values may
+  //! be referenced rather than copied (DataChunk::ReferenceString): the source outlives the
+  //! query.
+  virtual Status Fill(std::size_t part, uint64_t begin, uint64_t count, DataChunk& chunk) const = 0;
 };
 
 //! Makes the table function `databox_scan(handle BIGINT)` available in `conn`'s database.

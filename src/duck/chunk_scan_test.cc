@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,7 @@ class CountingSource final : public ChunkSource {
   const std::vector<duckdb_type>& column_types() const override { return types_; }
   std::size_t part_count() const override { return rows_.size(); }
   uint64_t part_rows(std::size_t part) const override { return rows_[part]; }
-  void Fill(std::size_t part, uint64_t begin, uint64_t count, DataChunk& chunk) const override {
+  Status Fill(std::size_t part, uint64_t begin, uint64_t count, DataChunk& chunk) const override {
     auto* ids = chunk.Data<int64_t>(0);
     for (uint64_t i = 0; i < count; ++i) {
       const uint64_t row = begin + i;
@@ -30,6 +31,7 @@ class CountingSource final : public ChunkSource {
         chunk.SetString(1, i, "p" + std::to_string(part) + "-" + std::to_string(row));
       }
     }
+    return Ok();
   }
 
  private:
@@ -81,6 +83,82 @@ TEST(ChunkScan, AnUnregisteredHandleIsAnError) {
   auto result = db.conn.Query("SELECT count(*) FROM " + relation);
   ASSERT_FALSE(result.has_value());
   EXPECT_NE(result.error().message.find("no rows are registered"), std::string::npos)
+      << result.error().message;
+}
+
+//! One part of strings that the chunk references (DataChunk::ReferenceString), not copies.
+class ReferencingSource final : public ChunkSource {
+ public:
+  explicit ReferencingSource(std::vector<std::string> values) : values_(std::move(values)) {}
+  const std::vector<std::string>& column_names() const override { return names_; }
+  const std::vector<duckdb_type>& column_types() const override { return types_; }
+  std::size_t part_count() const override { return 1; }
+  uint64_t part_rows(std::size_t) const override { return values_.size(); }
+  Status Fill(std::size_t, uint64_t begin, uint64_t count, DataChunk& chunk) const override {
+    for (uint64_t i = 0; i < count; ++i) chunk.ReferenceString(0, i, values_[begin + i]);
+    return Ok();
+  }
+
+ private:
+  std::vector<std::string> values_;
+  std::vector<std::string> names_{"s"};
+  std::vector<duckdb_type> types_{DUCKDB_TYPE_VARCHAR};
+};
+
+TEST(ChunkScan, ReferencedStringsReadAsTheirValues) {
+  auto db = testing::OpenMemoryDb();
+  ASSERT_TRUE(RegisterChunkScan(db.conn).has_value());
+  // Around the 12-byte inline limit and the 4-byte prefix, sharing prefixes, plus the empty one.
+  const std::vector<std::string> values = {"",
+                                           "abcd",
+                                           "abcdefghijkl",
+                                           "abcdefghijklm",
+                                           "abcdefghijklmnopqrstuvwxyz",
+                                           "abcdefghijklmnopqrstuvwxyZ",
+                                           "h\xc3\xa9llo w\xc3\xb6rld, longer than twelve"};
+  ReferencingSource source(values);
+  ChunkScan scan(source);
+  auto result = db.conn.Query("SELECT s, length(s) FROM " + scan.relation() + " ORDER BY s");
+  ASSERT_TRUE(result.has_value()) << result.error().message;
+  ASSERT_EQ(result->row_count(), values.size());
+  std::vector<std::string> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    EXPECT_EQ(result->GetString(0, i).value_or("<error>"), sorted[i]);
+  }
+  auto equal = db.conn.Query("SELECT count(*) FROM " + scan.relation() +
+                             " WHERE s = 'abcdefghijklmnopqrstuvwxyz' OR s = 'abcdefghijkl'");
+  ASSERT_TRUE(equal.has_value()) << equal.error().message;
+  EXPECT_EQ(equal->GetInt64(0, 0).value_or(-1), 2);
+}
+
+//! A source whose second chunk cannot be filled.
+class FailingSource final : public ChunkSource {
+ public:
+  const std::vector<std::string>& column_names() const override { return names_; }
+  const std::vector<duckdb_type>& column_types() const override { return types_; }
+  std::size_t part_count() const override { return 1; }
+  uint64_t part_rows(std::size_t) const override { return 3 * DataChunk::Capacity(); }
+  Status Fill(std::size_t, uint64_t begin, uint64_t count, DataChunk& chunk) const override {
+    if (begin > 0) return MakeError(ErrorKind::kData, "row " + std::to_string(begin) + " is bad");
+    auto* ids = chunk.Data<int64_t>(0);
+    for (uint64_t i = 0; i < count; ++i) ids[i] = static_cast<int64_t>(i);
+    return Ok();
+  }
+
+ private:
+  std::vector<std::string> names_{"id"};
+  std::vector<duckdb_type> types_{DUCKDB_TYPE_BIGINT};
+};
+
+TEST(ChunkScan, AFillErrorFailsTheQueryWithItsMessage) {
+  auto db = testing::OpenMemoryDb();
+  ASSERT_TRUE(RegisterChunkScan(db.conn).has_value());
+  FailingSource source;
+  ChunkScan scan(source);
+  auto result = db.conn.Query("SELECT count(*) FROM " + scan.relation());
+  ASSERT_FALSE(result.has_value());
+  EXPECT_NE(result.error().message.find("row 2048 is bad"), std::string::npos)
       << result.error().message;
 }
 

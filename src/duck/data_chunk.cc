@@ -1,5 +1,7 @@
 #include "duck/data_chunk.h"
 
+#include <cstring>
+#include <limits>
 #include <string>
 
 #include "duck/handles_internal.h"
@@ -33,6 +35,25 @@ DataChunk::DataChunk(duckdb_data_chunk chunk, bool owned) : chunk_(chunk, Destro
   const idx_t columns = duckdb_data_chunk_get_column_count(chunk);
   for (idx_t i = 0; i < columns; ++i) vectors_.push_back(duckdb_data_chunk_get_vector(chunk, i));
   validity_.assign(columns, nullptr);
+}
+
+void DataChunk::ReferenceString(uint64_t column, uint64_t row, std::string_view value) {
+  if (value.size() > std::numeric_limits<uint32_t>::max()) {
+    SetString(column, row, value);  // DuckDB's own limit applies
+    return;
+  }
+  auto* slot = static_cast<duckdb_string_t*>(duckdb_vector_get_data(vectors_[column])) + row;
+  const auto length = static_cast<uint32_t>(value.size());
+  if (value.size() <= sizeof(slot->value.inlined.inlined)) {
+    slot->value.inlined.length = length;
+    std::memset(slot->value.inlined.inlined, 0, sizeof(slot->value.inlined.inlined));
+    if (!value.empty()) std::memcpy(slot->value.inlined.inlined, value.data(), value.size());
+    return;
+  }
+  slot->value.pointer.length = length;
+  std::memcpy(slot->value.pointer.prefix, value.data(), sizeof(slot->value.pointer.prefix));
+  // DuckDB reads through this pointer and never writes: the value stays the caller's.
+  slot->value.pointer.ptr = const_cast<char*>(value.data());
 }
 
 void DataChunk::SetNull(uint64_t column, uint64_t row) {

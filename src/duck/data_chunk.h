@@ -44,6 +44,11 @@ class DataChunk {
   void SetString(uint64_t column, uint64_t row, std::string_view value) {
     duckdb_vector_assign_string_element_len(vectors_[column], row, value.data(), value.size());
   }
+  //! Points row `row` of a VARCHAR or BLOB column at `value` without copying it (values of up to
+  //! 12 bytes are held in the chunk itself). The bytes must stay alive and unchanged until DuckDB
+  //! is done with the chunk: the append returned, or the query scanning it finished. Nothing here
+  //! checks a VARCHAR value: it must be valid UTF-8.
+  void ReferenceString(uint64_t column, uint64_t row, std::string_view value);
   //! Marks row `row` of `column` NULL.
   void SetNull(uint64_t column, uint64_t row);
   //! Marks every row of `column` NULL.

@@ -18,9 +18,9 @@ void BufferedTable::Add(normalize::TableBatch batch) {
   batches_.push_back(std::move(batch));
 }
 
-void BufferedTable::Fill(std::size_t part, uint64_t begin, uint64_t count,
-                         duck::DataChunk& chunk) const {
-  FillChunk(batches_[part], begin, count, chunk);
+Status BufferedTable::Fill(std::size_t part, uint64_t begin, uint64_t count,
+                           duck::DataChunk& chunk) const {
+  return FillChunk(batches_[part], begin, count, chunk);
 }
 
 }  // namespace databox::load

@@ -28,8 +28,8 @@ class BufferedTable final : public duck::ChunkSource {
   const std::vector<duckdb_type>& column_types() const override { return types_; }
   std::size_t part_count() const override { return batches_.size(); }
   uint64_t part_rows(std::size_t part) const override { return batches_[part].num_rows; }
-  void Fill(std::size_t part, uint64_t begin, uint64_t count,
-            duck::DataChunk& chunk) const override;
+  Status Fill(std::size_t part, uint64_t begin, uint64_t count,
+              duck::DataChunk& chunk) const override;
 
  private:
   normalize::TableSchema schema_;

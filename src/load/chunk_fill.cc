@@ -1,7 +1,11 @@
 #include "load/chunk_fill.h"
 
+#include <optional>
+#include <string>
 #include <type_traits>
 #include <variant>
+
+#include "normalize/utf8.h"
 
 namespace databox::load {
 
@@ -48,14 +52,33 @@ void ForEachCell(duck::DataChunk& chunk, uint64_t column, const Cells& cells, st
   }
 }
 
-//! Copies rows [begin, begin + count) of string `values` into column `column` of `chunk`.
+bool IsContinuationByte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+//! The first of rows [begin, begin + count) of text `values` that is not valid UTF-8, if any.
+//! One pass over their bytes together: they are valid, and each value is, when no value starts
+//! inside a character (its end is the next value's start, or the end of the bytes).
+std::optional<std::size_t> FirstInvalidUtf8(const normalize::StringValues& values,
+                                            std::size_t begin, std::size_t count) {
+  bool split = false;
+  for (std::size_t i = 0; i < count && !split; ++i) {
+    const std::string_view value = values.view(begin + i);
+    split = !value.empty() && IsContinuationByte(value.front());
+  }
+  if (!split && normalize::IsValidUtf8(values.joined(begin, count))) return std::nullopt;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!normalize::IsValidUtf8(values.view(begin + i))) return begin + i;
+  }
+  return std::nullopt;
+}
+
+//! Points rows [begin, begin + count) of `values` into column `column` of `chunk`.
 void FillStrings(duck::DataChunk& chunk, uint64_t column, const normalize::StringValues& values,
                  std::size_t begin, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
     if (values.is_null(begin + i)) {
       chunk.SetNull(column, i);
     } else {
-      chunk.SetString(column, i, values.view(begin + i));
+      chunk.ReferenceString(column, i, values.view(begin + i));
     }
   }
 }
@@ -83,13 +106,25 @@ void FillColumn(duck::DataChunk& chunk, uint64_t column, normalize::DataType typ
 
 }  // namespace
 
-void FillChunk(const normalize::TableBatch& batch, std::size_t begin, std::size_t count,
-               duck::DataChunk& chunk) {
+Status FillChunk(const normalize::TableBatch& batch, std::size_t begin, std::size_t count,
+                 duck::DataChunk& chunk) {
   const std::size_t width = batch.schema.columns.size();
   for (std::size_t col = 0; col < width; ++col) {
-    FillColumn(chunk, col, batch.schema.columns[col].data_type, batch.columns[col], begin, count);
+    const normalize::Column& column = batch.schema.columns[col];
+    const auto* text = std::get_if<normalize::StringValues>(&batch.columns[col]);
+    if (text != nullptr && ChunkTypeFor(column.data_type) == DUCKDB_TYPE_VARCHAR) {
+      if (auto bad = FirstInvalidUtf8(*text, begin, count)) {
+        return MakeError(ErrorKind::kData,
+                         "table " + batch.schema.name + ", column " + column.name + ", row " +
+                             std::to_string(*bad + 1) +
+                             " of its batch: the text is not valid UTF-8; fix the source's "
+                             "encoding (no value was stored)");
+      }
+    }
+    FillColumn(chunk, col, column.data_type, batch.columns[col], begin, count);
   }
   for (std::size_t col = width; col < chunk.column_count(); ++col) chunk.SetAllNull(col);
+  return Ok();
 }
 
 }  // namespace databox::load

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 
+#include "common/error.h"
 #include "duck/data_chunk.h"
 #include "duckdb.h"
 #include "normalize/column_batch.h"
@@ -15,11 +16,13 @@ namespace databox::load {
 //! decimals, which travel as their decimal text (cast by the appender or the query).
 duckdb_type ChunkTypeFor(normalize::DataType type);
 
-//! Copies rows [begin, begin + count) of `batch` into `chunk`, whose column i has type
+//! Puts rows [begin, begin + count) of `batch` into `chunk`, whose column i has type
 //! ChunkTypeFor(batch.schema.columns[i]). The chunk may have more columns than the batch (the
 //! table gained columns after the batch was flushed): those rows are NULL. Does not set the
-//! chunk's size.
-void FillChunk(const normalize::TableBatch& batch, std::size_t begin, std::size_t count,
-               duck::DataChunk& chunk);
+//! chunk's size. Strings are referenced, not copied: `batch` must stay unchanged until DuckDB
+//! is done with the chunk. A text value that is not valid UTF-8 is a kData error naming the
+//! table, column and row (DuckDB would otherwise store NULL in its place).
+Status FillChunk(const normalize::TableBatch& batch, std::size_t begin, std::size_t count,
+                 duck::DataChunk& chunk);
 
 }  // namespace databox::load

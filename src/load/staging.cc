@@ -111,7 +111,7 @@ Status StagingArea::Append(const normalize::TableBatch& batch) {
   for (std::size_t begin = 0; begin < batch.num_rows; begin += capacity) {
     const std::size_t count = std::min(capacity, batch.num_rows - begin);
     chunk.Reset();
-    FillChunk(batch, begin, count, chunk);
+    DATABOX_RETURN_IF_ERROR(FillChunk(batch, begin, count, chunk));
     chunk.SetSize(count);
     DATABOX_RETURN_IF_ERROR(appender.AppendChunk(chunk));
   }

@@ -80,6 +80,12 @@ class StringValues {
     const uint64_t begin = row == 0 ? 0 : ends_[row - 1];
     return std::string_view(text_).substr(begin, ends_[row] - begin);
   }
+  //! The bytes of rows [first, first + count), back to back (null rows add none).
+  std::string_view joined(std::size_t first, std::size_t count) const {
+    if (count == 0) return {};
+    const uint64_t begin = first == 0 ? 0 : ends_[first - 1];
+    return std::string_view(text_).substr(begin, ends_[first + count - 1] - begin);
+  }
   value_type operator[](std::size_t row) const {
     if (is_null(row)) return std::nullopt;
     return view(row);
@@ -91,7 +97,7 @@ class StringValues {
   friend bool operator==(const StringValues&, const StringValues&) = default;
 
  private:
-  std::string text_;           //!< every value, back to back
+  std::string text_;            //!< every value, back to back
   std::vector<uint64_t> ends_;  //!< per row: the offset in text_ where it ends
   std::vector<uint8_t> valid_;  //!< per row: 1 if not null
 };
