@@ -279,7 +279,9 @@ int main(int argc, char** argv) {
   std::vector<iceberg::TableChange*> changes;
   int64_t rows = 0, root_rows = 0;
   std::size_t files = 0;
+  uint64_t output_bytes = 0;
   for (auto& [name, out] : outputs) {
+    for (const auto& f : out.files) output_bytes += static_cast<uint64_t>(f.file_size_in_bytes);
     auto op = iceberg::SnapshotOperation::Append({{"bench"}, name}, warehouse->io);
     op->CreateIfMissing(iceberg::CreateTableUpdates(out.metadata));
     files += out.files.size();
@@ -295,10 +297,11 @@ int main(int argc, char** argv) {
   const double total_s = bench::Seconds(start);
   std::printf(
       "result: format=%s input_mb=%.1f records=%lld rows_all_tables=%lld tables=%zu files=%zu "
-      "seconds=%.3f write_s=%.3f commit_ms=%.1f records_per_s=%.0f mb_per_s=%.1f "
+      "output_mb=%.1f seconds=%.3f write_s=%.3f commit_ms=%.1f records_per_s=%.0f mb_per_s=%.1f "
       "self_peak_rss_mb=%.1f%s\n",
       options.format.c_str(), input_mb, static_cast<long long>(root_rows),
-      static_cast<long long>(rows), outputs.size(), files, total_s, write_s, commit_s * 1000,
+      static_cast<long long>(rows), outputs.size(), files,
+      static_cast<double>(output_bytes) / (1024.0 * 1024.0), total_s, write_s, commit_s * 1000,
       static_cast<double>(root_rows) / total_s, input_mb / total_s, bench::PeakRssMb(),
       phases.c_str());
   return 0;

@@ -67,7 +67,7 @@ Result<std::string> BuildCopySql(const std::string& select_sql, const std::strin
   }
   std::string sql = "COPY (" + select_sql + ") TO " + QuoteLiteral(destination) +
                     " (FORMAT parquet, COMPRESSION " + codec;
-  if (options.compression_level) {
+  if (options.compression_level && codec == "zstd") {
     sql += ", COMPRESSION_LEVEL " + std::to_string(*options.compression_level);
   }
   if (options.row_group_size) sql += ", ROW_GROUP_SIZE " + std::to_string(*options.row_group_size);

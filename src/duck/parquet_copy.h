@@ -32,7 +32,8 @@ struct ParquetCopyOptions {
   std::vector<FieldIdNode> field_ids{};
   //! uncompressed, snappy, gzip, zstd, lz4, lz4_raw or brotli.
   std::string compression = "zstd";
-  //! Codec level (zstd: 1-22); DuckDB's default when unset.
+  //! zstd level (1-22); DuckDB's default (3) when unset. DuckDB has levels for no other codec:
+  //! with another one this is not used.
   std::optional<int> compression_level{};
   //! Rows per row group; DuckDB's default (122880) when unset.
   std::optional<uint64_t> row_group_size{};

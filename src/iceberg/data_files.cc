@@ -1,6 +1,7 @@
 #include "iceberg/data_files.h"
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -242,6 +243,7 @@ Result<std::vector<DataFile>> WriteFileGroup(duck::Connection& conn, fileio::Fil
   duck::ParquetCopyOptions copy;
   copy.field_ids = FieldIdsOf(schema);
   copy.compression = options.compression;
+  copy.compression_level = options.compression_level;
   copy.dictionary_size_limit = options.dictionary_size_limit;
   copy.file_size_bytes = options.target_file_size_bytes;
   copy.file_name_pattern = "part_{i}";
@@ -424,10 +426,41 @@ Result<DataFile> DataFileFromStats(const duck::ParquetFileStats& stats, const Sc
   return file;
 }
 
+Result<DataFileWriteOptions> WithTableProperties(const TableMetadata& metadata,
+                                                 DataFileWriteOptions options) {
+  const auto& properties = metadata.properties;
+  auto refuse = [&](const std::string& key, const std::string& why) {
+    return MakeError(ErrorKind::kConfig, "table at " + metadata.location + " has " + key + " = '" +
+                                             properties.at(key) + "': " + why +
+                                             "; fix or remove the table property");
+  };
+  if (auto it = properties.find(kCompressionCodecProperty); it != properties.end()) {
+    options.compression = it->second;
+  }
+  if (auto it = properties.find(kCompressionLevelProperty); it != properties.end()) {
+    const std::string& text = it->second;
+    int level = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), level);
+    if (ec != std::errc() || end != text.data() + text.size() || level < 1 || level > 22) {
+      return refuse(kCompressionLevelProperty, "not a zstd level from 1 to 22");
+    }
+    options.compression_level = level;
+  }
+  auto size = WholeNumberProperty(properties, kTargetFileSizeProperty);
+  if (!size) return refuse(kTargetFileSizeProperty, "not a whole number of bytes");
+  if (*size) {
+    if (**size == 0) return refuse(kTargetFileSizeProperty, "a file size must be above 0");
+    options.target_file_size_bytes = static_cast<uint64_t>(**size);
+  }
+  return options;
+}
+
 Result<std::vector<DataFile>> WriteDataFiles(duck::Connection& conn, fileio::FileIO& io,
                                              const TableMetadata& metadata,
                                              const std::string& select_sql,
-                                             const DataFileWriteOptions& options) {
+                                             const DataFileWriteOptions& requested) {
+  DATABOX_ASSIGN_OR_RETURN(const DataFileWriteOptions options,
+                           WithTableProperties(metadata, requested));
   const Schema* schema = metadata.CurrentSchema();
   const PartitionSpec* spec = metadata.DefaultSpec();
   if (schema == nullptr || spec == nullptr) {

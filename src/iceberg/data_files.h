@@ -36,6 +36,10 @@ struct DataFileWriteOptions {
   //! Start a new file once the current one reaches this many compressed bytes.
   uint64_t target_file_size_bytes = 256ull << 20;
   std::string compression = "zstd";  //!< Parquet codec
+  //! zstd level (DuckDB offers levels for no other codec). 1 is what pyiceberg writes by
+  //! default (pyarrow's zstd default); Iceberg Java writes 3, which makes files of repetitive
+  //! data smaller and costs ~10 % of the ingest's CPU (docs/benchmarks.md).
+  int compression_level = 1;
   //! Most distinct values per column chunk that get a dictionary. Low-cardinality columns
   //! (codes, names, list positions) stay dictionary-encoded; columns of near-unique values
   //! (dlt's row ids, parent ids, timestamps) are written plain, which DuckDB does with less
@@ -45,6 +49,18 @@ struct DataFileWriteOptions {
   //! the system temp folder when empty.
   std::string staging_dir;
 };
+
+//! Table properties that set how data files are written (Iceberg's names; other engines
+//! writing the table follow them too).
+inline constexpr char kCompressionCodecProperty[] = "write.parquet.compression-codec";
+inline constexpr char kCompressionLevelProperty[] = "write.parquet.compression-level";
+inline constexpr char kTargetFileSizeProperty[] = "write.target-file-size-bytes";
+
+//! `options` with what the table's properties set: codec, zstd level, target file size. A value
+//! that is not a number, or a level or size out of range, is a kConfig error naming the
+//! property; an unknown codec is one when the files are written.
+Result<DataFileWriteOptions> WithTableProperties(const TableMetadata& metadata,
+                                                 DataFileWriteOptions options);
 
 //! The DuckDB type that holds values of an Iceberg type ("BIGINT", "STRUCT(\"x\" INTEGER)").
 std::string DuckTypeOf(const Type& type);
@@ -80,8 +96,9 @@ Result<std::vector<DataFile>> WriteFileGroup(duck::Connection& conn, fileio::Fil
 
 //! Writes the rows of `select_sql` as data files of the table whose metadata is `metadata`
 //! (current schema, default spec: one group of files per distinct partition tuple; identity,
-//! year, month, day, hour and void transforms). Returns one DataFile per written file (none
-//! for an empty input). Nothing is committed.
+//! year, month, day, hour and void transforms), with `options` as the table's properties
+//! leave them (WithTableProperties). Returns one DataFile per written file (none for an empty
+//! input). Nothing is committed.
 Result<std::vector<DataFile>> WriteDataFiles(duck::Connection& conn, fileio::FileIO& io,
                                              const TableMetadata& metadata,
                                              const std::string& select_sql,

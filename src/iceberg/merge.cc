@@ -130,8 +130,10 @@ Status AddPositionDeletes(duck::Connection& conn, const Table& table, const Live
                                 QuoteIdentifier(kScanPosColumn) + " AS pos FROM (" + read +
                                 ") AS f JOIN " + located + " ON f." +
                                 QuoteIdentifier(kScanFileColumn) + " = __m.path WHERE " + filter;
-  DATABOX_ASSIGN_OR_RETURN(
-      auto deletes, WritePositionDeletes(conn, *table.io(), candidates, positions, options.write));
+  DATABOX_ASSIGN_OR_RETURN(const DataFileWriteOptions write,
+                           WithTableProperties(table.metadata(), options.write));
+  DATABOX_ASSIGN_OR_RETURN(auto deletes,
+                           WritePositionDeletes(conn, *table.io(), candidates, positions, write));
   for (auto& file : deletes) {
     if (auto target = ReferencedDataFile(file)) op.ReferenceFile(*target);
     op.AddFile(std::move(file));

@@ -284,6 +284,77 @@ TEST_F(TableOperationsTest, CommitRetryPropertiesOfTheTableAreFollowed) {
   EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren", "2:owl"}));
 }
 
+TEST(WriteOptionsTest, TablePropertiesSetCodecLevelAndFileSize) {
+  TableMetadata metadata;
+  metadata.location = "file:///w/t";
+  auto defaults = WithTableProperties(metadata, {});
+  ASSERT_TRUE(defaults) << defaults.error().message;
+  EXPECT_EQ(defaults->compression, "zstd");
+  EXPECT_EQ(defaults->compression_level, 1);
+  EXPECT_EQ(defaults->target_file_size_bytes, 256ull << 20);
+
+  metadata.properties = {{kCompressionCodecProperty, "snappy"},
+                         {kCompressionLevelProperty, "9"},
+                         {kTargetFileSizeProperty, "1048576"}};
+  auto set = WithTableProperties(metadata, {});
+  ASSERT_TRUE(set) << set.error().message;
+  EXPECT_EQ(set->compression, "snappy");
+  EXPECT_EQ(set->compression_level, 9);
+  EXPECT_EQ(set->target_file_size_bytes, 1048576u);
+
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, std::string>>{{kCompressionLevelProperty, "fast"},
+                                                        {kCompressionLevelProperty, "0"},
+                                                        {kCompressionLevelProperty, "23"},
+                                                        {kTargetFileSizeProperty, "0"},
+                                                        {kTargetFileSizeProperty, "-1"},
+                                                        {kTargetFileSizeProperty, "1GB"}}) {
+    metadata.properties = {{key, value}};
+    auto refused = WithTableProperties(metadata, {});
+    ASSERT_FALSE(refused) << key << " = " << value;
+    EXPECT_EQ(refused.error().kind, ErrorKind::kConfig);
+    EXPECT_NE(refused.error().message.find(key + " = '" + value + "'"), std::string::npos)
+        << refused.error().message;
+    EXPECT_NE(refused.error().message.find("file:///w/t"), std::string::npos);
+  }
+}
+
+TEST_F(TableOperationsTest, DataFilesAreWrittenAsTheTablePropertiesSay) {
+  auto set = [&](catalog::Properties properties) {
+    catalog::TableCommit commit{table_, {}, {SetProperties{std::move(properties)}}};
+    ASSERT_TRUE(catalog_->CommitTable(commit));
+  };
+  // Repetitive text, which zstd shrinks much more at a high level than at level 1.
+  const std::string rows =
+      "SELECT i AS id, repeat('song sparrow ' || (i % 97)::VARCHAR || ' ', 8) AS name "
+      "FROM range(20000) t(i)";
+  auto codec_of = [&](const DataFile& file) {
+    auto codec = conn_->Query("SELECT DISTINCT compression FROM parquet_metadata('" +
+                              file.file_path.substr(std::string("file://").size()) + "')");
+    EXPECT_TRUE(codec) << codec.error().message;
+    return codec && codec->row_count() == 1 ? codec->GetString(0, 0).value_or("") : "";
+  };
+  auto one_file = [&] {
+    auto files = Write(rows);
+    EXPECT_EQ(files.size(), 1u);
+    return files.empty() ? DataFile{} : files.front();
+  };
+  const DataFile by_default = one_file();
+  EXPECT_EQ(codec_of(by_default), "ZSTD");
+  set({{kCompressionLevelProperty, "19"}});
+  const DataFile level_19 = one_file();
+  EXPECT_EQ(codec_of(level_19), "ZSTD");
+  EXPECT_LT(level_19.file_size_in_bytes, by_default.file_size_in_bytes)
+      << "level 19 should compress repetitive text better than the default level 1";
+  set({{kCompressionCodecProperty, "snappy"}});  // the level applies to zstd only
+  EXPECT_EQ(codec_of(one_file()), "SNAPPY");
+  set({{kCompressionCodecProperty, "zip"}});
+  auto refused = WriteDataFiles(*conn_, *io_, Load().metadata(), rows);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, ErrorKind::kConfig);
+  EXPECT_NE(refused.error().message.find("zip"), std::string::npos) << refused.error().message;
+}
+
 TEST_F(TableOperationsTest, LostResponseIsReconciledByLoadId) {
   InterposingCatalog lossy(*catalog_);
   lossy.lose_next_response = true;
