@@ -4,6 +4,7 @@
 #include <charconv>
 #include <string>
 
+#include "duck/prepared_statement.h"
 #include "duck/quote.h"
 
 namespace databox::duck {
@@ -192,7 +193,10 @@ Result<std::vector<ParquetFileStats>> CopyToParquet(Connection& conn, const std:
                                                     const std::string& destination,
                                                     const ParquetCopyOptions& options) {
   DATABOX_ASSIGN_OR_RETURN(std::string sql, BuildCopySql(select_sql, destination, options));
-  auto result = conn.Query(sql);
+  // Written on DuckDB's threads while, in a load, normalizers share the cores: no spinning.
+  auto statement = conn.Prepare(sql);
+  auto result = statement ? statement->QueryWithoutSpinning()
+                          : Result<QueryResult>(std::unexpected(statement.error()));
   if (!result) {
     return std::unexpected(result.error().WithContext("writing Parquet to " + destination));
   }

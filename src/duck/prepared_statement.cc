@@ -1,6 +1,8 @@
 #include "duck/prepared_statement.h"
 
+#include <chrono>
 #include <string>
+#include <thread>
 
 #include "duck/connection.h"
 #include "duck/error_internal.h"
@@ -90,6 +92,30 @@ Result<QueryResult> PreparedStatement::Query() {
     return std::unexpected(internal::ResultError(&guard.result, "DuckDB prepared query failed"));
   }
   return QueryResult::FromDuckResult(&guard.result);
+}
+
+Result<QueryResult> PreparedStatement::QueryWithoutSpinning() {
+  struct PendingGuard {
+    duckdb_pending_result pending = nullptr;
+    ~PendingGuard() { duckdb_destroy_pending(&pending); }
+  } guard;
+  if (duckdb_pending_prepared(stmt_.get(), &guard.pending) == DuckDBError) {
+    const char* error = guard.pending != nullptr ? duckdb_pending_error(guard.pending) : nullptr;
+    return MakeError(ErrorKind::kData, std::string("DuckDB prepared query failed: ") +
+                                           (error != nullptr ? error : "unknown DuckDB error"));
+  }
+  // Long enough to leave the core to other threads, short next to a task's milliseconds.
+  constexpr auto kIdleStep = std::chrono::microseconds(100);
+  for (;;) {
+    const duckdb_pending_state state = duckdb_pending_execute_task(guard.pending);
+    if (state == DUCKDB_PENDING_RESULT_READY || state == DUCKDB_PENDING_ERROR) break;
+    if (state == DUCKDB_PENDING_NO_TASKS_AVAILABLE) std::this_thread::sleep_for(kIdleStep);
+  }
+  internal::ResultGuard result;
+  if (duckdb_execute_pending(guard.pending, &result.result) == DuckDBError) {
+    return std::unexpected(internal::ResultError(&result.result, "DuckDB prepared query failed"));
+  }
+  return QueryResult::FromDuckResult(&result.result);
 }
 
 Status PreparedStatement::Execute() {

@@ -56,6 +56,11 @@ class PreparedStatement {
   Result<QueryResult> Query();
   //! Runs the statement with the current bindings, discarding rows.
   Status Execute();
+  //! As Query(), for long statements that DuckDB runs on several threads: while the other
+  //! threads hold all of the statement's work, the calling thread sleeps in short steps instead
+  //! of polling without pause as DuckDB's own loop does (a core's worth of waiting that other
+  //! threads of this process could use).
+  Result<QueryResult> QueryWithoutSpinning();
 
  private:
   struct Destroyer {

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "duck/test_support.h"
@@ -75,6 +76,32 @@ TEST(PreparedStatementTest, ErrorsCarryReasons) {
   auto run = stmt->Query();
   ASSERT_FALSE(run.has_value());
   EXPECT_THAT(run.error().message, HasSubstr("not a number"));
+}
+
+TEST(PreparedStatementTest, QueryWithoutSpinningReadsTheSameRowsAndErrors) {
+  auto mem = testing::OpenMemoryDb();
+  ASSERT_TRUE(mem.conn.Execute("SET threads = 2"));
+  const std::string sql =
+      "SELECT count(*), sum(i)::BIGINT FROM range(?) t(i) WHERE i % 7 <> 3";  // parallel scan
+  auto statement = mem.conn.Prepare(sql);
+  ASSERT_TRUE(statement) << statement.error().message;
+  ASSERT_TRUE(statement->BindInt64(1, 5'000'000));
+  auto polled = statement->QueryWithoutSpinning();
+  ASSERT_TRUE(polled) << polled.error().message;
+  auto plain = statement->Query();
+  ASSERT_TRUE(plain) << plain.error().message;
+  EXPECT_EQ(polled->GetInt64(0, 0).value_or(-1), plain->GetInt64(0, 0).value_or(-2));
+  EXPECT_EQ(polled->GetInt64(1, 0).value_or(-1), plain->GetInt64(1, 0).value_or(-2));
+  EXPECT_GT(polled->GetInt64(0, 0).value_or(0), 4'000'000);
+
+  auto failing = mem.conn.Prepare(
+      "SELECT CASE WHEN i = 3000000 THEN error('row ' || i::VARCHAR) "
+      "ELSE i END FROM range(4000000) t(i)");
+  ASSERT_TRUE(failing) << failing.error().message;
+  auto failed = failing->QueryWithoutSpinning();
+  ASSERT_FALSE(failed);
+  EXPECT_NE(failed.error().message.find("row 3000000"), std::string::npos)
+      << failed.error().message;
 }
 
 }  // namespace
