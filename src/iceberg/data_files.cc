@@ -1,7 +1,6 @@
 #include "iceberg/data_files.h"
 
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -437,15 +436,11 @@ Result<DataFileWriteOptions> WithTableProperties(const TableMetadata& metadata,
   if (auto it = properties.find(kCompressionCodecProperty); it != properties.end()) {
     options.compression = it->second;
   }
-  if (auto it = properties.find(kCompressionLevelProperty); it != properties.end()) {
-    const std::string& text = it->second;
-    int level = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), level);
-    if (ec != std::errc() || end != text.data() + text.size() || level < 1 || level > 22) {
-      return refuse(kCompressionLevelProperty, "not a zstd level from 1 to 22");
-    }
-    options.compression_level = level;
+  auto level = WholeNumberProperty(properties, kCompressionLevelProperty);
+  if (!level || (*level && (**level < 1 || **level > 22))) {
+    return refuse(kCompressionLevelProperty, "not a zstd level from 1 to 22");
   }
+  if (*level) options.compression_level = static_cast<int>(**level);
   auto size = WholeNumberProperty(properties, kTargetFileSizeProperty);
   if (!size) return refuse(kTargetFileSizeProperty, "not a whole number of bytes");
   if (*size) {
