@@ -115,16 +115,21 @@ class NdjsonIngest {
   // held, one buffering and one writing.
   void WriteChunk() {
     if (writing_.valid()) writing_.get();
-    writing_ = std::async(std::launch::async,
-                          [this, chunk = std::move(buffered_)] { WriteTables(chunk); });
+    writing_ = std::async(std::launch::async, [this, chunk = std::move(buffered_)]() mutable {
+      WriteTables(std::move(chunk));
+    });
     buffered_.clear();
     buffered_rows_ = 0;
   }
 
-  // Writes every table of a chunk as data files; the batches are freed with the chunk.
-  void WriteTables(const std::map<std::string, load::BufferedTable>& chunk) {
+  // Writes every table of a chunk as data files, freeing each table's batches as soon as its
+  // files are written (the chunk's memory shrinks while the next one fills).
+  void WriteTables(std::map<std::string, load::BufferedTable> chunk) {
     const auto start = Clock::now();
-    for (const auto& [name, buffered] : chunk) {
+    while (!chunk.empty()) {
+      auto node = chunk.extract(chunk.begin());
+      const std::string& name = node.key();
+      const load::BufferedTable& buffered = node.mapped();
       auto schema = Must(load::IcebergSchemaFor(buffered.schema()), "iceberg schema");
       auto [it, inserted] = outputs_.try_emplace(name);
       OutputTable& out = it->second;
