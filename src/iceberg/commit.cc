@@ -105,8 +105,7 @@ Result<RetryPolicy> ApplyCommitRetryProperties(RetryPolicy policy,
   auto number = [&](const std::string& key) -> Result<std::optional<int64_t>> {
     auto value = WholeNumberProperty(properties, key);
     if (!value) {
-      return MakeError(ErrorKind::kConfig, "table " + table + " has " + value.error().message +
-                                               "; fix or remove the table property");
+      return std::unexpected(TablePropertyError(table, properties, key, "not a whole number >= 0"));
     }
     return value;
   };

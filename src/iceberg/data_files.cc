@@ -428,10 +428,8 @@ Result<DataFile> DataFileFromStats(const duck::ParquetFileStats& stats, const Sc
 Result<DataFileWriteOptions> WithTableProperties(const TableMetadata& metadata,
                                                  DataFileWriteOptions options) {
   const auto& properties = metadata.properties;
-  auto refuse = [&](const std::string& key, const std::string& why) {
-    return MakeError(ErrorKind::kConfig, "table at " + metadata.location + " has " + key + " = '" +
-                                             properties.at(key) + "': " + why +
-                                             "; fix or remove the table property");
+  auto refuse = [&](const std::string& key, std::string_view why) {
+    return std::unexpected(TablePropertyError("at " + metadata.location, properties, key, why));
   };
   if (auto it = properties.find(kCompressionCodecProperty); it != properties.end()) {
     options.compression = it->second;

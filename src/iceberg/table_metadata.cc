@@ -81,6 +81,16 @@ Result<std::optional<int64_t>> WholeNumberProperty(
   return value;
 }
 
+Error TablePropertyError(std::string_view table,
+                         const std::map<std::string, std::string>& properties,
+                         const std::string& key, std::string_view why) {
+  const auto it = properties.find(key);
+  const std::string value = it == properties.end() ? std::string() : it->second;
+  return Error{ErrorKind::kConfig, "table " + std::string(table) + " has " + key + " = '" + value +
+                                       "': " + std::string(why) +
+                                       "; fix or remove the table property"};
+}
+
 const Snapshot* TableMetadata::CommitBase(std::string_view branch) const {
   return RefByName(branch) != nullptr ? SnapshotForRef(branch) : CurrentSnapshot();
 }

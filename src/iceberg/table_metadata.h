@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/error.h"
@@ -26,6 +27,12 @@ inline constexpr int kPreviousVersionsMaxDefault = 100;
 //! ("<key> = '<text>': not a whole number >= 0") when it is set to anything else.
 Result<std::optional<int64_t>> WholeNumberProperty(
     const std::map<std::string, std::string>& properties, const std::string& key);
+
+//! The kConfig error for a table property we cannot follow: "table <table> has <key> = '<value>':
+//! <why>; fix or remove the table property". `table` names the table ("raw.t", "at <location>").
+Error TablePropertyError(std::string_view table,
+                         const std::map<std::string, std::string>& properties,
+                         const std::string& key, std::string_view why);
 
 //! An entry of "statistics" or "partition-statistics": written by other engines (Puffin / partition
 //! statistics files). We do not read them; we keep them as written so our commits do not drop them
