@@ -3,17 +3,19 @@
 //
 //   ndjson  nested records through the dlt-compatible normalizer (root table + child tables
 //           for lists, `__`-flattened objects, _dlt_load_id/_dlt_id, dlt type inference),
-//           buffered in memory as normalized batches; every --chunk-rows buffered rows each
-//           table is written as Parquet data files (WriteDataFiles reading the batches through
-//           the databox_scan table function, no staging table) and dropped, so memory stays
-//           bounded.
+//           streamed into one Parquet COPY per table while the file is read: each table's
+//           batches go over a queue of --queue-batches (load::StreamedTable) that the COPY
+//           (WriteDataFiles over the databox_scan table function, no staging table) reads and
+//           frees as it goes, rolling over to a new file at the target file size (256 MB).
+//           Memory is the queues plus DuckDB's row-group buffers, whatever the input size.
 //   csv     a flat CSV read by DuckDB read_csv with declared column types (the equivalent of
 //           dlt column hints; names are already snake_case), plus _dlt_load_id and _dlt_id,
 //           streamed straight into data files: no normalizer is needed for flat rows.
 //
-// usage: ingest_bench ndjson|csv <input> [--flush-rows N] [--chunk-rows N] [--workers N]
-//                     [--tmp DIR] [--duck-setting NAME=VALUE]...
+// usage: ingest_bench ndjson|csv <input> [--flush-rows N] [--queue-batches N]
+//                     [--scan-threads N] [--workers N] [--tmp DIR] [--duck-setting NAME=VALUE]...
 // Prints one line "result: key=value ..." for scripts/bench.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -35,6 +37,7 @@
 #include "load/load_id.h"
 #include "load/staging.h"
 #include "load/stream_ingest.h"
+#include "load/streamed_table.h"
 #include "normalize/normalizer.h"
 
 namespace {
@@ -48,47 +51,66 @@ struct Options {
   std::string input;                //!< input file
   std::size_t flush_rows = 50'000;  //!< normalizer rows per batch
   std::size_t workers = 0;          //!< normalizer threads; 0: one per core
-  int64_t chunk_rows = 500'000;     //!< buffered rows before data files are written
+  std::size_t queue_batches = 2;    //!< batches waiting per table before the producer waits
+  std::size_t scan_threads = 1;     //!< DuckDB threads reading each table's batches
   std::string tmp;                  //!< parent of the temporary warehouse
   std::vector<std::pair<std::string, std::string>> duck_settings;  //!< --duck-setting NAME=VALUE
 };
 
-//! One output table: its metadata (fixed at the first chunk) and the files written so far.
+//! One output table: its metadata (fixed by its first batch) and the files written.
 struct OutputTable {
   iceberg::TableMetadata metadata;
   std::vector<iceberg::DataFile> files;
   int64_t rows = 0;
 };
 
+//! One table being written: its batches stream into one Parquet COPY (WriteDataFiles over the
+//! databox_scan of a load::StreamedTable) on a thread of its own, with its own connection;
+//! the COPY rolls over to a new file at the table's target file size.
+struct TableWriter {
+  std::unique_ptr<load::StreamedTable> rows;
+  std::unique_ptr<duck::ChunkScan> scan;
+  std::future<Result<std::vector<iceberg::DataFile>>> files;
+  double seconds = 0;  //!< the COPY's wall time, set by its thread
+};
+
 class NdjsonIngest {
  public:
-  NdjsonIngest(const Options& options, bench::Warehouse& warehouse, duck::Connection& conn)
-      : options_(options), warehouse_(warehouse), conn_(conn) {}
+  NdjsonIngest(const Options& options, bench::Warehouse& warehouse, duck::Database& db)
+      : options_(options), warehouse_(warehouse), db_(db) {}
 
   std::map<std::string, OutputTable> Run() {
     hints_.resource = "events";
     hints_.table_name = "events";
     const std::string load_id = load::NewLoadId();
     // Reading + parsing + normalizing run on the stream's threads (--workers blocks at once);
-    // buffering on this one, Parquet writing on a writer thread.
+    // handing batches over on this one, Parquet writing on one thread per table.
     auto stream =
         Must(load::NdjsonBatchStream::Start(
                  options_.input, hints_, load_id, {},
                  {.flush_rows = options_.flush_rows, .max_queued = 2, .workers = options_.workers}),
              "start stream");
-    Must(duck::RegisterChunkScan(conn_), "register databox_scan");
+    auto conn = Must(duck::Connection::Open(db_), "connect duckdb");
+    Must(duck::RegisterChunkScan(conn), "register databox_scan");
     // Row order inside the data files does not matter for an append: let DuckDB's threads
     // each write row groups as they go.
-    Must(conn_.Execute("SET preserve_insertion_order = false"), "settings");
+    Must(conn.Execute("SET preserve_insertion_order = false"), "settings");
     while (true) {
       auto wait = Clock::now();
       auto batches = Must(stream->Next(), "normalize");
       wait_s += bench::Seconds(wait);
       if (batches.empty()) break;
-      Buffer(std::move(batches));
+      const auto push = Clock::now();
+      for (normalize::TableBatch& batch : batches) Push(std::move(batch));
+      push_s += bench::Seconds(push);
     }
-    WriteChunk();
-    if (writing_.valid()) writing_.get();
+    for (auto& [name, writer] : writers_) writer.rows->Close();
+    for (auto& [name, writer] : writers_) {
+      OutputTable& out = outputs_[name];
+      out.files = Must(writer.files.get(), ("write data files of " + name).c_str());
+      out.rows = writer.rows->rows();
+      data_files_s = std::max(data_files_s, writer.seconds);
+    }
     const load::NdjsonStreamStats stats = stream->stats();
     read_s = stats.read_s;
     normalize_s = stats.normalize_s;
@@ -99,59 +121,49 @@ class NdjsonIngest {
   }
 
  private:
-  void Buffer(std::vector<normalize::TableBatch> batches) {
-    const auto start = Clock::now();
-    for (normalize::TableBatch& batch : batches) {
-      buffered_rows_ += static_cast<int64_t>(batch.num_rows);
-      const std::string name = batch.schema.name;
-      buffered_[name].Add(std::move(batch));
+  // Hands a batch to its table's COPY, starting the COPY at the table's first batch. Waits
+  // while the table's queue is full: memory is the queues plus DuckDB's row-group buffers.
+  void Push(normalize::TableBatch batch) {
+    const std::string name = batch.schema.name;
+    auto it = writers_.find(name);
+    if (it == writers_.end()) it = Start(batch.schema);
+    TableWriter& writer = it->second;
+    if (batch.schema.columns.size() != writer.rows->schema().columns.size()) {
+      // The generated inputs have a fixed shape; schema evolution is measured elsewhere.
+      std::fprintf(stderr, "table %s changed schema during the load; not supported here\n",
+                   name.c_str());
+      std::exit(1);
     }
-    stage_s += bench::Seconds(start);
-    if (buffered_rows_ >= options_.chunk_rows) WriteChunk();
+    if (!writer.rows->Push(std::move(batch))) {
+      // The COPY ended early: its own error says why.
+      Must(writer.files.get(), ("write data files of " + name).c_str());
+      std::fprintf(stderr, "the COPY of %s ended before its input did\n", name.c_str());
+      std::exit(1);
+    }
   }
 
-  // Hands the buffered tables to a writer thread (after the previous chunk's write finished),
-  // so the next chunk is buffered while this one becomes data files: at most two chunks are
-  // held, one buffering and one writing.
-  void WriteChunk() {
-    if (writing_.valid()) writing_.get();
-    writing_ = std::async(std::launch::async, [this, chunk = std::move(buffered_)]() mutable {
-      WriteTables(std::move(chunk));
+  std::map<std::string, TableWriter>::iterator Start(const normalize::TableSchema& table) {
+    auto schema = Must(load::IcebergSchemaFor(table), "iceberg schema");
+    OutputTable& out = outputs_[table.name];
+    out.metadata = Must(iceberg::NewTableMetadata(schema, iceberg::PartitionSpec::Unpartitioned(),
+                                                  iceberg::SortOrder::Unsorted(),
+                                                  warehouse_.Location(table.name), {}),
+                        "table metadata");
+    TableWriter& writer = writers_[table.name];
+    writer.rows =
+        std::make_unique<load::StreamedTable>(table, options_.queue_batches, options_.scan_threads);
+    writer.scan = std::make_unique<duck::ChunkScan>(*writer.rows);
+    writer.files = std::async(std::launch::async, [this, &writer, &out] {
+      const auto start = Clock::now();
+      auto conn = Must(duck::Connection::Open(db_), "connect duckdb");
+      Must(conn.Execute("SET preserve_insertion_order = false"), "settings");
+      auto files = iceberg::WriteDataFiles(conn, *warehouse_.io, out.metadata,
+                                           "SELECT * FROM " + writer.scan->relation());
+      writer.rows->Cancel();  // a push after an early end fails instead of waiting
+      writer.seconds = bench::Seconds(start);
+      return files;
     });
-    buffered_.clear();
-    buffered_rows_ = 0;
-  }
-
-  // Writes every table of a chunk as data files, freeing each table's batches as soon as its
-  // files are written (the chunk's memory shrinks while the next one fills).
-  void WriteTables(std::map<std::string, load::BufferedTable> chunk) {
-    const auto start = Clock::now();
-    while (!chunk.empty()) {
-      auto node = chunk.extract(chunk.begin());
-      const std::string& name = node.key();
-      const load::BufferedTable& buffered = node.mapped();
-      auto schema = Must(load::IcebergSchemaFor(buffered.schema()), "iceberg schema");
-      auto [it, inserted] = outputs_.try_emplace(name);
-      OutputTable& out = it->second;
-      if (inserted) {
-        out.metadata = Must(iceberg::NewTableMetadata(
-                                schema, iceberg::PartitionSpec::Unpartitioned(),
-                                iceberg::SortOrder::Unsorted(), warehouse_.Location(name), {}),
-                            "table metadata");
-      } else if (schema.fields().size() != out.metadata.CurrentSchema()->fields().size()) {
-        // The generated inputs have a fixed shape; schema evolution is measured elsewhere.
-        std::fprintf(stderr, "table %s changed schema between chunks; not supported here\n",
-                     name.c_str());
-        std::exit(1);
-      }
-      const duck::ChunkScan scan(buffered);
-      auto files = Must(iceberg::WriteDataFiles(conn_, *warehouse_.io, out.metadata,
-                                                "SELECT * FROM " + scan.relation()),
-                        "write data files");
-      out.rows += buffered.rows();
-      for (auto& f : files) out.files.push_back(std::move(f));
-    }
-    write_s += bench::Seconds(start);
+    return writers_.find(table.name);
   }
 
  public:
@@ -161,18 +173,16 @@ class NdjsonIngest {
   int64_t blocks = 0;          //!< blocks of lines the stream normalized
   int64_t renormalized = 0;    //!< blocks normalized again after a schema conflict
   double wait_s = 0;           //!< this thread: waiting for normalized batches
-  double stage_s = 0;          //!< this thread: buffering the batches (moves, no copies)
-  double write_s = 0;          //!< writer thread: WriteDataFiles over the buffered batches
+  double push_s = 0;           //!< this thread: handing batches to the COPYs (full queues)
+  double data_files_s = 0;     //!< the longest table's COPY (they run at once)
 
  private:
   const Options& options_;
   bench::Warehouse& warehouse_;
-  duck::Connection& conn_;
+  duck::Database& db_;
   normalize::ResourceHints hints_;
-  std::map<std::string, load::BufferedTable> buffered_;  //!< by table name
-  int64_t buffered_rows_ = 0;
-  std::future<void> writing_;  //!< the chunk being written, if any
-  std::map<std::string, OutputTable> outputs_;
+  std::map<std::string, TableWriter> writers_;  //!< by table name
+  std::map<std::string, OutputTable> outputs_;  //!< by table name
 };
 
 iceberg::NestedField Field(int32_t id, const char* name, iceberg::Type type) {
@@ -217,8 +227,8 @@ std::map<std::string, OutputTable> CsvIngest(const Options& options, bench::Ware
 Options ParseArgs(int argc, char** argv) {
   if (argc < 3 || (std::strcmp(argv[1], "ndjson") != 0 && std::strcmp(argv[1], "csv") != 0)) {
     std::fprintf(stderr,
-                 "usage: ingest_bench ndjson|csv <input> [--flush-rows N] [--chunk-rows N] "
-                 "[--workers N] [--tmp DIR]\n");
+                 "usage: ingest_bench ndjson|csv <input> [--flush-rows N] [--queue-batches N] "
+                 "[--scan-threads N] [--workers N] [--tmp DIR] [--duck-setting NAME=VALUE]...\n");
     std::exit(2);
   }
   Options options;
@@ -228,8 +238,10 @@ Options ParseArgs(int argc, char** argv) {
     const std::string flag = argv[i];
     if (flag == "--flush-rows") {
       options.flush_rows = std::stoull(argv[i + 1]);
-    } else if (flag == "--chunk-rows") {
-      options.chunk_rows = std::stoll(argv[i + 1]);
+    } else if (flag == "--queue-batches") {
+      options.queue_batches = std::stoull(argv[i + 1]);
+    } else if (flag == "--scan-threads") {
+      options.scan_threads = std::stoull(argv[i + 1]);
     } else if (flag == "--workers") {
       options.workers = std::stoull(argv[i + 1]);
     } else if (flag == "--tmp") {
@@ -264,14 +276,14 @@ int main(int argc, char** argv) {
   std::string phases;
   std::map<std::string, OutputTable> outputs;
   if (options.format == "ndjson") {
-    NdjsonIngest ingest(options, *warehouse, conn);
+    NdjsonIngest ingest(options, *warehouse, db);
     outputs = ingest.Run();
     char text[400];
     std::snprintf(text, sizeof text,
-                  " read_s=%.2f normalize_s=%.2f producer_wait_s=%.2f wait_s=%.2f stage_s=%.2f "
+                  " read_s=%.2f normalize_s=%.2f producer_wait_s=%.2f wait_s=%.2f push_s=%.2f "
                   "data_files_s=%.2f blocks=%lld renormalized=%lld",
                   ingest.read_s, ingest.normalize_s, ingest.producer_wait_s, ingest.wait_s,
-                  ingest.stage_s, ingest.write_s, static_cast<long long>(ingest.blocks),
+                  ingest.push_s, ingest.data_files_s, static_cast<long long>(ingest.blocks),
                   static_cast<long long>(ingest.renormalized));
     phases = text;
   } else {

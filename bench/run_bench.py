@@ -238,7 +238,9 @@ def main() -> None:
                    p.get("read_s", "?") + ", parse + normalize " + p.get("normalize_s", "?") +
                    " (summed over the normalizer threads, one per core; " + p.get("blocks", "?") +
                    " blocks, " + p.get("renormalized", "?") + " normalized again), write data "
-                   "files " + p.get("data_files_s", "?") + " (writer thread), waiting for "
+                   "files " + p.get("data_files_s", "?") + " (the longest of the per-table "
+                   "COPYs, which run at once), handing batches to the COPYs " +
+                   p.get("push_s", "?") + " (waiting for full queues), waiting for "
                    "normalized batches " + p.get("wait_s", "?") + ", commit " +
                    p.get("commit_ms", "?") + " ms; " + p.get("files", "?") + " data files in " +
                    p.get("tables", "?") + " tables.", "")

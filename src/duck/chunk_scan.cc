@@ -64,7 +64,7 @@ void Bind(duckdb_bind_info info) {
   }
   uint64_t rows = 0;
   for (std::size_t part = 0; part < source->part_count(); ++part) rows += source->part_rows(part);
-  duckdb_bind_set_cardinality(info, rows, true);
+  duckdb_bind_set_cardinality(info, rows, source->complete());
   // Not owned: the ChunkScan's owner keeps the source alive for the query.
   duckdb_bind_set_bind_data(info, const_cast<ChunkSource*>(source), nullptr);
 }
@@ -72,7 +72,7 @@ void Bind(duckdb_bind_info info) {
 void Init(duckdb_init_info info) {
   const auto* source = static_cast<const ChunkSource*>(duckdb_init_get_bind_data(info));
   duckdb_init_set_init_data(info, new GlobalState, Delete<GlobalState>);
-  duckdb_init_set_max_threads(info, std::max<std::size_t>(1, source->part_count()));
+  duckdb_init_set_max_threads(info, std::max<std::size_t>(1, source->max_scan_threads()));
 }
 
 void LocalInit(duckdb_init_info info) {
@@ -84,8 +84,12 @@ void Scan(duckdb_function_info info, duckdb_data_chunk output) {
   auto* global = static_cast<GlobalState*>(duckdb_function_get_init_data(info));
   auto* local = static_cast<LocalState*>(duckdb_function_get_local_init_data(info));
   while (!local->has_part || local->offset >= source->part_rows(local->part)) {
+    // This thread's previous chunk has been through the whole query by now: DuckDB asks a
+    // thread for its next chunk only after pushing the last one to the end of the pipeline.
+    if (local->has_part) source->ReleasePart(local->part);
+    local->has_part = false;
     const std::size_t next = global->next_part.fetch_add(1);
-    if (next >= source->part_count()) {
+    if (!source->WaitForPart(next)) {
       duckdb_data_chunk_set_size(output, 0);
       return;
     }

@@ -1,6 +1,7 @@
 // Rows held in our own memory, scanned by DuckDB as a table function: a query (typically a
 // Parquet COPY) reads them chunk by chunk, in parallel, without first appending them to a
-// DuckDB table.
+// DuckDB table. A source may also be fed while the query runs (parts arrive over time and are
+// released once read), so a query can consume a stream of any length in bounded memory.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +32,20 @@ class ChunkSource {
   //! be referenced rather than copied (DataChunk::ReferenceString): the source outlives the
   //! query.
   virtual Status Fill(std::size_t part, uint64_t begin, uint64_t count, DataChunk& chunk) const = 0;
+
+  // A source fed while it is scanned overrides the four below (they are called from DuckDB's
+  // threads at once); the defaults describe a source complete before the query starts.
+
+  //! Blocks until part `part` exists (true) or the source will never have it (false). Parts
+  //! are waited for in increasing order of their number, one part per scanning thread.
+  virtual bool WaitForPart(std::size_t part) const { return part < part_count(); }
+  //! The thread that read part `part` moved on: DuckDB no longer holds any of its values (the
+  //! chunks filled from it went through the query), so the part may be freed.
+  virtual void ReleasePart(std::size_t /*part*/) const {}
+  //! Most DuckDB threads that scan at once (DuckDB caps it at its own thread count).
+  virtual std::size_t max_scan_threads() const { return part_count() == 0 ? 1 : part_count(); }
+  //! Whether the rows of the parts known now are all the rows (the query planner's estimate).
+  virtual bool complete() const { return true; }
 };
 
 //! Makes the table function `databox_scan(handle BIGINT)` available in `conn`'s database.
