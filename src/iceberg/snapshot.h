@@ -48,9 +48,6 @@ struct Snapshot {
 //! A table's snapshots, in the order they were added. A snapshot never changes once added, so
 //! copies of the list share the snapshots: copying a table's metadata (every commit does)
 //! costs a pointer per snapshot, not a copy of every summary. Reads see `const Snapshot&`.
-//! A table's snapshots, in the order they were added. A snapshot never changes once added, so
-//! copies of the list share the snapshots: copying a table's metadata (every commit does)
-//! costs a pointer per snapshot, not a copy of every summary. Reads see `const Snapshot&`.
 class SnapshotList {
   struct Node {
     explicit Node(Snapshot s) : snapshot(std::move(s)) {}
