@@ -29,8 +29,8 @@ class ChunkSource {
   virtual uint64_t part_rows(std::size_t part) const = 0;
   //! Fills rows [begin, begin + count) of part `part` into `chunk` (count <= Capacity()); the
   //! caller sets the chunk's size. An error fails the query that scans the source. Values may
-  //! be referenced rather than copied (DataChunk::ReferenceString): the source outlives the
-  //! query.
+  //! be referenced rather than copied (DataChunk::ReferenceString): a part's values stay where
+  //! they are until ReleasePart is called for it, or the query ends.
   virtual Status Fill(std::size_t part, uint64_t begin, uint64_t count, DataChunk& chunk) const = 0;
 
   // A source fed while it is scanned overrides the four below (they are called from DuckDB's
@@ -40,7 +40,10 @@ class ChunkSource {
   //! are waited for in increasing order of their number, one part per scanning thread.
   virtual bool WaitForPart(std::size_t part) const { return part < part_count(); }
   //! The thread that read part `part` moved on: DuckDB no longer holds any of its values (the
-  //! chunks filled from it went through the query), so the part may be freed.
+  //! chunks filled from it went through the query), so the part may be freed. This holds for
+  //! queries whose operators copy what they keep (a COPY, an aggregate, a join's build side, a
+  //! materialized result); a streaming result keeps chunks as filled and must not read a source
+  //! that frees parts.
   virtual void ReleasePart(std::size_t /*part*/) const {}
   //! Most DuckDB threads that scan at once (DuckDB caps it at its own thread count).
   virtual std::size_t max_scan_threads() const { return part_count() == 0 ? 1 : part_count(); }
