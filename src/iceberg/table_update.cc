@@ -443,18 +443,23 @@ Result<TableMetadata> ApplyUpdates(const TableMetadata* base,
   return ApplyUpdates(base, updates, NowMs());
 }
 
-void AppendMetadataLog(TableMetadata& next, std::string previous_metadata_location,
-                       int64_t previous_last_updated_ms) {
-  int max_entries = kPreviousVersionsMaxDefault;  // also when the property is not a number
-  if (auto set = WholeNumberProperty(next.properties, kPreviousVersionsMaxProperty);
-      set && *set && **set >= 1 && **set <= std::numeric_limits<int>::max()) {
-    max_entries = static_cast<int>(**set);
+Status AppendMetadataLog(TableMetadata& next, std::string previous_metadata_location,
+                         int64_t previous_last_updated_ms) {
+  auto set = WholeNumberProperty(next.properties, kPreviousVersionsMaxProperty);
+  if (!set) {
+    return std::unexpected(TablePropertyError("at " + next.location, next.properties,
+                                              kPreviousVersionsMaxProperty,
+                                              "not a whole number >= 0"));
   }
+  const int64_t max_entries = std::max<int64_t>(1, set->value_or(kPreviousVersionsMaxDefault));
   next.metadata_log.push_back(
       MetadataLogEntry{std::move(previous_metadata_location), previous_last_updated_ms});
-  const auto excess = static_cast<std::ptrdiff_t>(next.metadata_log.size()) - max_entries;
-  if (excess > 0)
+  if (static_cast<int64_t>(next.metadata_log.size()) > max_entries) {
+    const auto excess = static_cast<std::ptrdiff_t>(next.metadata_log.size()) -
+                        static_cast<std::ptrdiff_t>(max_entries);
     next.metadata_log.erase(next.metadata_log.begin(), next.metadata_log.begin() + excess);
+  }
+  return Ok();
 }
 
 Result<TableMetadata> NewTableMetadata(const Schema& schema, const PartitionSpec& spec,

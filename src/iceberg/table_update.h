@@ -107,9 +107,11 @@ Result<TableMetadata> ApplyUpdates(const TableMetadata* base, std::span<const Ta
 Result<TableMetadata> ApplyUpdates(const TableMetadata* base, std::span<const TableUpdate> updates);
 
 //! Records `previous_metadata_location` (whose last-updated-ms was `previous_last_updated_ms`)
-//! in next.metadata_log, trimming the oldest entries beyond write.metadata.previous-versions-max.
-void AppendMetadataLog(TableMetadata& next, std::string previous_metadata_location,
-                       int64_t previous_last_updated_ms);
+//! in next.metadata_log, trimming the oldest entries beyond write.metadata.previous-versions-max
+//! (at least one is kept, as in Iceberg Java). A value of that property that is not a whole
+//! number >= 0 is a kConfig error naming the table and the property; `next` is then unchanged.
+Status AppendMetadataLog(TableMetadata& next, std::string previous_metadata_location,
+                         int64_t previous_last_updated_ms);
 
 //! Metadata for a new table, as the spec's create does: field ids are reassigned fresh
 //! (1..n, each struct's fields before their children — the numbering Iceberg Java and

@@ -308,12 +308,34 @@ TEST(NewTableMetadataTest, AssignsFreshIdsAndRemapsReferences) {
 TEST(MetadataLogTest, AppendsPreviousFileAndTrims) {
   TableMetadata md = Created();
   md.properties[kPreviousVersionsMaxProperty] = "2";
-  AppendMetadataLog(md, "m0.json", 1);
-  AppendMetadataLog(md, "m1.json", 2);
-  AppendMetadataLog(md, "m2.json", 3);
+  ASSERT_TRUE(AppendMetadataLog(md, "m0.json", 1));
+  ASSERT_TRUE(AppendMetadataLog(md, "m1.json", 2));
+  ASSERT_TRUE(AppendMetadataLog(md, "m2.json", 3));
   ASSERT_EQ(md.metadata_log.size(), 2u);
   EXPECT_EQ(md.metadata_log[0], (MetadataLogEntry{"m1.json", 2}));
   EXPECT_EQ(md.metadata_log[1], (MetadataLogEntry{"m2.json", 3}));
+}
+
+TEST(MetadataLogTest, ZeroKeepsThePreviousFileAsIcebergJavaDoes) {
+  TableMetadata md = Created();
+  md.properties[kPreviousVersionsMaxProperty] = "0";
+  ASSERT_TRUE(AppendMetadataLog(md, "m0.json", 1));
+  ASSERT_TRUE(AppendMetadataLog(md, "m1.json", 2));
+  ASSERT_EQ(md.metadata_log.size(), 1u);
+  EXPECT_EQ(md.metadata_log[0], (MetadataLogEntry{"m1.json", 2}));
+}
+
+TEST(MetadataLogTest, AValueThatIsNotANumberIsAnErrorNotTheDefault) {
+  TableMetadata md = Created();
+  md.properties[kPreviousVersionsMaxProperty] = "ten";
+  auto appended = AppendMetadataLog(md, "m0.json", 1);
+  ASSERT_FALSE(appended);
+  EXPECT_EQ(appended.error().kind, ErrorKind::kConfig);
+  EXPECT_EQ(appended.error().message,
+            "table at " + md.location +
+                " has write.metadata.previous-versions-max = 'ten': not a whole number >= 0; "
+                "fix or remove the table property");
+  EXPECT_TRUE(md.metadata_log.empty());
 }
 
 TEST(TableMetadataTest, NewSnapshotIdsArePositiveAndUnused) {

@@ -172,7 +172,10 @@ Result<SqlCatalog::Staged> SqlCatalog::Stage(const TableCommit& commit) {
   DATABOX_ASSIGN_OR_RETURN(iceberg::TableMetadata next,
                            Annotate(iceberg::ApplyUpdates(base, commit.updates), context));
   if (next.location.empty()) next.location = DefaultTableLocation(table);
-  if (current) iceberg::AppendMetadataLog(next, *current_location, current->last_updated_ms);
+  if (current) {
+    DATABOX_RETURN_IF_ERROR(Annotate(
+        iceberg::AppendMetadataLog(next, *current_location, current->last_updated_ms), context));
+  }
   std::string next_location = NewMetadataLocation(next, current_location);
   DATABOX_RETURN_IF_ERROR(
       Annotate(io_->WriteNew(next_location, iceberg::TableMetadataToJsonString(next)), context));

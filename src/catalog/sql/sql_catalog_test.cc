@@ -108,6 +108,22 @@ TEST_F(SqlCatalogTest, CommitWritesNextVersionAndLogsPrevious) {
             ErrorKind::kNotFound);
 }
 
+TEST_F(SqlCatalogTest, AnUnreadableMetadataLogLimitIsRefusedAndChangesNothing) {
+  TableIdentifier id{{"ns"}, "t"};
+  LoadedTable v0 = CreateBirds("ns", "t");
+  TableCommit commit{
+      .identifier = id,
+      .requirements = {iceberg::AssertTableUuid{v0.metadata.table_uuid}},
+      .updates = {iceberg::SetProperties{{{"write.metadata.previous-versions-max", "many"}}}}};
+  auto refused = catalog_->CommitTable(commit);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().kind, ErrorKind::kConfig);
+  EXPECT_THAT(refused.error().message,
+              HasSubstr("write.metadata.previous-versions-max = 'many': not a whole number"));
+  EXPECT_THAT(refused.error().message, HasSubstr("ns.t"));
+  EXPECT_EQ(catalog_->LoadTable(id)->metadata_location, v0.metadata_location);
+}
+
 TEST_F(SqlCatalogTest, CachedMetadataIsWhatTheFileHolds) {
   TableIdentifier id{{"ns"}, "t"};
   LoadedTable v0 = CreateBirds("ns", "t");
