@@ -9,11 +9,8 @@ void BufferedTable::Add(normalize::TableBatch batch) {
   if (batch.schema.columns.size() > schema_.columns.size() || batches_.empty()) {
     schema_ = batch.schema;
     names_.clear();
-    types_.clear();
-    for (const normalize::Column& column : schema_.columns) {
-      names_.push_back(column.name);
-      types_.push_back(ChunkTypeFor(column.data_type));
-    }
+    for (const normalize::Column& column : schema_.columns) names_.push_back(column.name);
+    types_ = ChunkTypesFor(schema_);
   }
   batches_.push_back(std::move(batch));
 }

@@ -9,6 +9,14 @@
 
 namespace databox::load {
 
+std::vector<duckdb_type> ChunkTypesFor(const normalize::TableSchema& schema) {
+  std::vector<duckdb_type> types;
+  types.reserve(schema.columns.size());
+  for (const normalize::Column& column : schema.columns)
+    types.push_back(ChunkTypeFor(column.data_type));
+  return types;
+}
+
 duckdb_type ChunkTypeFor(normalize::DataType type) {
   using normalize::DataType;
   switch (type) {

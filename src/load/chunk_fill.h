@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "common/error.h"
 #include "duck/data_chunk.h"
@@ -15,6 +16,9 @@ namespace databox::load {
 //! The DuckDB type a column's values travel as in a data chunk: the column's own type, except
 //! decimals, which travel as their decimal text (cast by the appender or the query).
 duckdb_type ChunkTypeFor(normalize::DataType type);
+
+//! ChunkTypeFor of every column of `schema`, in order.
+std::vector<duckdb_type> ChunkTypesFor(const normalize::TableSchema& schema);
 
 //! Puts rows [begin, begin + count) of `batch` into `chunk`, whose column i has type
 //! ChunkTypeFor(batch.schema.columns[i]). The chunk may have more columns than the batch (the

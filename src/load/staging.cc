@@ -102,11 +102,7 @@ Status StagingArea::Append(const normalize::TableBatch& batch) {
   DATABOX_ASSIGN_OR_RETURN(auto appender,
                            duck::Appender::Make(*conn_, schema_name_, batch.schema.name));
   // Columns the staged table gained after this batch's schema was taken stay null.
-  std::vector<duckdb_type> types;
-  for (const normalize::Column& column : staged.schema.columns) {
-    types.push_back(ChunkTypeFor(column.data_type));
-  }
-  DATABOX_ASSIGN_OR_RETURN(auto chunk, duck::DataChunk::Make(types));
+  DATABOX_ASSIGN_OR_RETURN(auto chunk, duck::DataChunk::Make(ChunkTypesFor(staged.schema)));
   const std::size_t capacity = duck::DataChunk::Capacity();
   for (std::size_t begin = 0; begin < batch.num_rows; begin += capacity) {
     const std::size_t count = std::min(capacity, batch.num_rows - begin);

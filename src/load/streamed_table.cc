@@ -11,10 +11,8 @@ StreamedTable::StreamedTable(normalize::TableSchema schema, std::size_t capacity
     : schema_(std::move(schema)),
       capacity_(std::max<std::size_t>(1, capacity)),
       scan_threads_(std::max<std::size_t>(1, scan_threads)) {
-  for (const normalize::Column& column : schema_.columns) {
-    names_.push_back(column.name);
-    types_.push_back(ChunkTypeFor(column.data_type));
-  }
+  for (const normalize::Column& column : schema_.columns) names_.push_back(column.name);
+  types_ = ChunkTypesFor(schema_);
 }
 
 Status StreamedTable::Push(normalize::TableBatch batch) {
