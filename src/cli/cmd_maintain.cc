@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "catalog/identifier.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/output.h"
@@ -16,6 +15,7 @@
 #include "duck/database.h"
 #include "iceberg/maintenance.h"
 #include "iceberg/merge.h"
+#include "iceberg/table_identifier.h"
 #include "iceberg/table_scan.h"
 
 namespace databox::cli {
@@ -62,9 +62,9 @@ struct MaintainSettings {
 
 //! --rewrite-deletes for one table: reports (dry run) or rewrites the data files that
 //! merge-on-read position deletes apply to.
-Status RewriteDeletes(load::Workspace& ws, const catalog::TableIdentifier& table, bool commit,
+Status RewriteDeletes(load::Workspace& ws, const iceberg::TableIdentifier& table, bool commit,
                       nlohmann::ordered_json& json, std::string& text) {
-  const std::string name = iceberg::TableName(table);
+  const std::string name = table.ToString();
   DATABOX_ASSIGN_OR_RETURN(auto loaded, iceberg::Table::Load(ws.catalog(), ws.file_io(), table));
   DATABOX_ASSIGN_OR_RETURN(auto pending, iceberg::DeletedRows(loaded));
   const std::string counts = std::to_string(pending.data_files.size()) + " data file(s) with " +
@@ -93,15 +93,15 @@ Status RewriteDeletes(load::Workspace& ws, const catalog::TableIdentifier& table
 
 //! The tables to maintain: the positional, or with --all every table in each source's
 //! raw_<source> namespace that exists.
-Result<std::vector<catalog::TableIdentifier>> Targets(Session& session, const ParsedArgs& args) {
+Result<std::vector<iceberg::TableIdentifier>> Targets(Session& session, const ParsedArgs& args) {
   if (!args.positionals().empty()) {
-    DATABOX_ASSIGN_OR_RETURN(auto ident, catalog::ParseTableIdentifier(args.positionals().front()));
-    return std::vector<catalog::TableIdentifier>{std::move(ident)};
+    DATABOX_ASSIGN_OR_RETURN(auto ident, iceberg::ParseTableIdentifier(args.positionals().front()));
+    return std::vector<iceberg::TableIdentifier>{std::move(ident)};
   }
   auto& catalog = session.workspace->catalog();
-  std::vector<catalog::TableIdentifier> out;
+  std::vector<iceberg::TableIdentifier> out;
   for (const auto& source : session.registry.sources) {
-    const catalog::Namespace ns{source.Namespace()};
+    const iceberg::Namespace ns{source.Namespace()};
     DATABOX_ASSIGN_OR_RETURN(bool exists, catalog.NamespaceExists(ns));
     if (!exists) continue;
     DATABOX_ASSIGN_OR_RETURN(auto tables, catalog.ListTables(ns));
@@ -111,10 +111,10 @@ Result<std::vector<catalog::TableIdentifier>> Targets(Session& session, const Pa
 }
 
 //! Maintains one table; fills `json` and `text`. Errors leave what was done so far in both.
-Status MaintainTable(load::Workspace& ws, const catalog::TableIdentifier& table,
+Status MaintainTable(load::Workspace& ws, const iceberg::TableIdentifier& table,
                      const MaintainSettings& settings, nlohmann::ordered_json& json,
                      std::string& text) {
-  const std::string name = iceberg::TableName(table);
+  const std::string name = table.ToString();
   json["table"] = name;
   iceberg::OrphanOptions orphan_options;
   orphan_options.min_age = settings.older_than;
@@ -237,7 +237,7 @@ int Maintain(const GlobalOptions& global, const ParsedArgs& args) {
     if (!done) {
       ++failed;
       entry["error"] = done.error().message;
-      Err("databox maintain: " + iceberg::TableName(table) + ": " + done.error().message + "\n");
+      Err("databox maintain: " + table.ToString() + ": " + done.error().message + "\n");
     }
     json["tables"].push_back(std::move(entry));
     text += table_text;

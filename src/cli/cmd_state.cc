@@ -4,7 +4,6 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "catalog/identifier.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/output.h"
@@ -12,6 +11,7 @@
 #include "cli/table_format.h"
 #include "duck/connection.h"
 #include "duck/database.h"
+#include "iceberg/table_identifier.h"
 #include "iceberg/table_scan.h"
 #include "refresh/analytics.h"
 #include "refresh/run_history.h"
@@ -90,7 +90,7 @@ int Status(const GlobalOptions& global, const ParsedArgs& args) {
 }
 
 int Inspect(const GlobalOptions& global, const ParsedArgs& args) {
-  auto ident = catalog::ParseTableIdentifier(args.positionals().front());
+  auto ident = iceberg::ParseTableIdentifier(args.positionals().front());
   if (!ident) {
     Err("databox inspect: " + ident.error().message + " (expected NAMESPACE.TABLE)\n");
     return kExitUsage;

@@ -41,21 +41,14 @@ bool Landed(const TableMetadata& metadata, const PlannedChange& planned) {
   return it != snapshot->summary.end() && it->second == planned.load_id;
 }
 
-Result<std::optional<catalog::LoadedTable>> LoadOrMissing(catalog::Catalog& catalog,
-                                                          const catalog::TableIdentifier& table) {
+Result<std::optional<LoadedTable>> LoadOrMissing(Catalog& catalog, const TableIdentifier& table) {
   auto loaded = catalog.LoadTable(table);
-  if (loaded) return std::optional<catalog::LoadedTable>(std::move(*loaded));
-  if (loaded.error().kind == ErrorKind::kNotFound) return std::optional<catalog::LoadedTable>();
+  if (loaded) return std::optional<LoadedTable>(std::move(*loaded));
+  if (loaded.error().kind == ErrorKind::kNotFound) return std::optional<LoadedTable>();
   return std::unexpected(loaded.error());
 }
 
 }  // namespace
-
-std::string TableName(const catalog::TableIdentifier& table) {
-  std::string out;
-  for (const auto& level : table.ns) out += level + ".";
-  return out + table.name;
-}
 
 std::vector<TableRequirement> DeriveRequirements(const TableMetadata* base,
                                                  std::span<const TableUpdate> updates) {
@@ -126,10 +119,9 @@ Result<RetryPolicy> ApplyCommitRetryProperties(RetryPolicy policy,
   return policy;
 }
 
-Result<std::vector<catalog::LoadedTable>> CommitChanges(catalog::Catalog& catalog,
-                                                        fileio::FileIO& io,
-                                                        std::span<TableChange* const> changes,
-                                                        const RetryPolicy& requested) {
+Result<std::vector<LoadedTable>> CommitChanges(Catalog& catalog, fileio::FileIO& io,
+                                               std::span<TableChange* const> changes,
+                                               const RetryPolicy& requested) {
   const auto start = Clock::now();
   RetryPolicy policy = requested;  // narrowed by the tables' properties at the first attempt
   auto backoff = policy.initial_backoff;
@@ -140,26 +132,26 @@ Result<std::vector<catalog::LoadedTable>> CommitChanges(catalog::Catalog& catalo
     }
     return files;
   };
-  auto rejected = [&](const Error& error) -> Result<std::vector<catalog::LoadedTable>> {
+  auto rejected = [&](const Error& error) -> Result<std::vector<LoadedTable>> {
     DeleteQuietly(io, durable());
     return std::unexpected(error);
   };
 
   for (int attempt = 1;; ++attempt) {
-    std::vector<std::optional<catalog::LoadedTable>> bases;
+    std::vector<std::optional<LoadedTable>> bases;
     std::vector<PlannedChange> plans;
     // Gives up for good: this attempt's files, then the ones kept across attempts.
     auto abandon = [&](const Error& error) {
       for (auto& p : plans) DeleteQuietly(io, p.attempt_files);
       return rejected(error);
     };
-    std::vector<catalog::TableCommit> commits;
+    std::vector<TableCommit> commits;
     std::vector<size_t> committed_index;  // changes with updates, in commit order
     for (size_t i = 0; i < changes.size(); ++i) {
       DATABOX_ASSIGN_OR_RETURN(auto base, LoadOrMissing(catalog, changes[i]->identifier()));
       if (attempt == 1 && base) {
         auto narrowed = ApplyCommitRetryProperties(policy, base->metadata.properties,
-                                                   TableName(changes[i]->identifier()));
+                                                   changes[i]->identifier().ToString());
         if (!narrowed) return abandon(narrowed.error());
         policy = *narrowed;
         backoff = policy.initial_backoff;
@@ -168,35 +160,34 @@ Result<std::vector<catalog::LoadedTable>> CommitChanges(catalog::Catalog& catalo
       auto plan = changes[i]->Plan(bases.back() ? &*bases.back() : nullptr);
       if (!plan) {
         return abandon(plan.error().WithContext("planning a commit to " +
-                                                TableName(changes[i]->identifier())));
+                                                changes[i]->identifier().ToString()));
       }
       plans.push_back(std::move(*plan));
       if (plans.back().updates.empty()) continue;
-      catalog::TableCommit commit{
-          changes[i]->identifier(),
-          DeriveRequirements(bases.back() ? &bases.back()->metadata : nullptr,
-                             plans.back().updates),
-          plans.back().updates};
+      TableCommit commit{changes[i]->identifier(),
+                         DeriveRequirements(bases.back() ? &bases.back()->metadata : nullptr,
+                                            plans.back().updates),
+                         plans.back().updates};
       for (const auto& r : plans.back().requirements) commit.requirements.push_back(r);
       commits.push_back(std::move(commit));
       committed_index.push_back(i);
     }
 
-    std::vector<catalog::LoadedTable> results;
-    auto finish = [&](std::vector<catalog::LoadedTable> landed) {
+    std::vector<LoadedTable> results;
+    auto finish = [&](std::vector<LoadedTable> landed) {
       for (size_t k = 0; k < committed_index.size(); ++k) {
         bases[committed_index[k]] = std::move(landed[k]);
       }
-      for (auto& base : bases) results.push_back(base ? std::move(*base) : catalog::LoadedTable{});
+      for (auto& base : bases) results.push_back(base ? std::move(*base) : LoadedTable{});
       return results;
     };
     if (commits.empty()) return finish({});
 
-    Result<std::vector<catalog::LoadedTable>> outcome;
+    Result<std::vector<LoadedTable>> outcome;
     if (commits.size() == 1) {
       auto one = catalog.CommitTable(commits.front());
       if (one) {
-        outcome = std::vector<catalog::LoadedTable>{std::move(*one)};
+        outcome = std::vector<LoadedTable>{std::move(*one)};
       } else {
         outcome = std::unexpected(one.error());
       }
@@ -220,7 +211,7 @@ Result<std::vector<catalog::LoadedTable>> CommitChanges(catalog::Catalog& catalo
     } else if (OutcomeUnknown(error.kind)) {
       // Reconcile: did every change's snapshot land?
       bool all_landed = true;
-      std::vector<catalog::LoadedTable> landed;
+      std::vector<LoadedTable> landed;
       for (size_t k : committed_index) {
         auto reloaded = catalog.LoadTable(changes[k]->identifier());
         if (!reloaded || !Landed(reloaded->metadata, plans[k])) {
@@ -243,8 +234,8 @@ Result<std::vector<catalog::LoadedTable>> CommitChanges(catalog::Catalog& catalo
   }
 }
 
-Result<catalog::LoadedTable> CommitChange(catalog::Catalog& catalog, fileio::FileIO& io,
-                                          TableChange& change, const RetryPolicy& policy) {
+Result<LoadedTable> CommitChange(Catalog& catalog, fileio::FileIO& io, TableChange& change,
+                                 const RetryPolicy& policy) {
   TableChange* changes[] = {&change};
   DATABOX_ASSIGN_OR_RETURN(auto results, CommitChanges(catalog, io, changes, policy));
   return std::move(results.front());

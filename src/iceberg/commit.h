@@ -11,8 +11,8 @@
 // attempts (data files, the added-files manifest) are deleted only when the commit is rejected
 // for good (a requirement that re-planning cannot fix, or the budget ran out on conflicts).
 //
-// This file only uses the catalog::Catalog interface (catalog/catalog.h, header-only use), so
-// the iceberg module does not link the catalog module.
+// This file only uses the Catalog interface (iceberg/catalog.h); the implementations live in
+// catalog/ above this module.
 #pragma once
 
 #include <chrono>
@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.h"
 #include "common/error.h"
 #include "fileio/file_io.h"
+#include "iceberg/catalog.h"
 #include "iceberg/table_requirement.h"
 #include "iceberg/table_update.h"
 
@@ -61,9 +61,9 @@ struct PlannedChange {
 class TableChange {
  public:
   virtual ~TableChange() = default;
-  virtual const catalog::TableIdentifier& identifier() const = 0;
+  virtual const TableIdentifier& identifier() const = 0;
   //! Plans against `base` (nullptr: the table does not exist). Errors end the commit.
-  virtual Result<PlannedChange> Plan(const catalog::LoadedTable* base) = 0;
+  virtual Result<PlannedChange> Plan(const LoadedTable* base) = 0;
   //! Files kept across attempts; deleted only when the commit is rejected for good.
   virtual std::vector<std::string> DurableFiles() const = 0;
 };
@@ -76,16 +76,12 @@ std::vector<TableRequirement> DeriveRequirements(const TableMetadata* base,
                                                  std::span<const TableUpdate> updates);
 
 //! Commits the changes atomically (see the file comment); results in input order.
-Result<std::vector<catalog::LoadedTable>> CommitChanges(catalog::Catalog& catalog,
-                                                        fileio::FileIO& io,
-                                                        std::span<TableChange* const> changes,
-                                                        const RetryPolicy& policy = {});
+Result<std::vector<LoadedTable>> CommitChanges(Catalog& catalog, fileio::FileIO& io,
+                                               std::span<TableChange* const> changes,
+                                               const RetryPolicy& policy = {});
 
 //! One table.
-Result<catalog::LoadedTable> CommitChange(catalog::Catalog& catalog, fileio::FileIO& io,
-                                          TableChange& change, const RetryPolicy& policy = {});
-
-//! "ns.table" for messages.
-std::string TableName(const catalog::TableIdentifier& table);
+Result<LoadedTable> CommitChange(Catalog& catalog, fileio::FileIO& io, TableChange& change,
+                                 const RetryPolicy& policy = {});
 
 }  // namespace databox::iceberg

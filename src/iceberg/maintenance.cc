@@ -58,8 +58,7 @@ std::string CanonicalLocation(std::string_view location) {
   return std::string(location);
 }
 
-Result<std::set<std::string>> ReferencedFiles(fileio::FileIO& io,
-                                              const catalog::LoadedTable& loaded) {
+Result<std::set<std::string>> ReferencedFiles(fileio::FileIO& io, const LoadedTable& loaded) {
   const TableMetadata& metadata = loaded.metadata;
   std::set<std::string> out;
   out.insert(CanonicalLocation(loaded.metadata_location));
@@ -89,13 +88,12 @@ Result<std::set<std::string>> ReferencedFiles(fileio::FileIO& io,
   return out;
 }
 
-Result<OrphanReport> FindOrphanFiles(catalog::Catalog& catalog, fileio::FileIO& io,
-                                     const catalog::TableIdentifier& table,
-                                     const OrphanOptions& options) {
-  const std::string name = TableName(table);
+Result<OrphanReport> FindOrphanFiles(Catalog& catalog, fileio::FileIO& io,
+                                     const TableIdentifier& table, const OrphanOptions& options) {
+  const std::string name = table.ToString();
   // The location comes from a first load; the references from a second one after the listing
   // (see the file comment).
-  DATABOX_ASSIGN_OR_RETURN(catalog::LoadedTable located, catalog.LoadTable(table));
+  DATABOX_ASSIGN_OR_RETURN(LoadedTable located, catalog.LoadTable(table));
   std::vector<fileio::FileInfo> listed;
   for (const char* folder : kTableFolders) {
     const std::string prefix = fileio::JoinLocation(located.metadata.location, folder);
@@ -108,7 +106,7 @@ Result<OrphanReport> FindOrphanFiles(catalog::Catalog& catalog, fileio::FileIO& 
                      "orphan removal cannot assume snapshots expired that are still in the "
                      "metadata; expire them first");
   }
-  DATABOX_ASSIGN_OR_RETURN(catalog::LoadedTable loaded, catalog.LoadTable(table));
+  DATABOX_ASSIGN_OR_RETURN(LoadedTable loaded, catalog.LoadTable(table));
   loaded.metadata.snapshots.RemoveIf([&](const Snapshot& s) {
     return std::ranges::find(options.without_snapshots, s.snapshot_id) !=
            options.without_snapshots.end();
@@ -195,9 +193,9 @@ std::vector<int64_t> SnapshotsToExpire(const TableMetadata& metadata,
   return out;
 }
 
-Result<PlannedChange> ExpireSnapshots::Plan(const catalog::LoadedTable* base) {
+Result<PlannedChange> ExpireSnapshots::Plan(const LoadedTable* base) {
   if (base == nullptr) {
-    return MakeError(ErrorKind::kNotFound, "table " + TableName(table_) + " does not exist");
+    return MakeError(ErrorKind::kNotFound, "table " + table_.ToString() + " does not exist");
   }
   PlannedChange planned;
   expired_ = SnapshotsToExpire(base->metadata, options_);

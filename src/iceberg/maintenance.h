@@ -26,9 +26,9 @@
 #include <string_view>
 #include <vector>
 
-#include "catalog/catalog.h"
 #include "common/error.h"
 #include "fileio/file_io.h"
+#include "iceberg/catalog.h"
 #include "iceberg/commit.h"
 
 namespace databox::iceberg {
@@ -71,14 +71,13 @@ struct OrphanReport {
 std::string CanonicalLocation(std::string_view location);
 
 //! Every file reachable from `loaded` (see the file comment), in canonical form.
-Result<std::set<std::string>> ReferencedFiles(fileio::FileIO& io,
-                                              const catalog::LoadedTable& loaded);
+Result<std::set<std::string>> ReferencedFiles(fileio::FileIO& io, const LoadedTable& loaded);
 
 //! Lists the table's data/ and metadata/ folders, loads the table, and reports the files no
 //! metadata references. With options.remove, deletes those that are old enough (kData, and
 //! nothing deleted, when `missing` is not empty).
-Result<OrphanReport> FindOrphanFiles(catalog::Catalog& catalog, fileio::FileIO& io,
-                                     const catalog::TableIdentifier& table,
+Result<OrphanReport> FindOrphanFiles(Catalog& catalog, fileio::FileIO& io,
+                                     const TableIdentifier& table,
                                      const OrphanOptions& options = {});
 
 struct ExpireOptions {
@@ -97,17 +96,17 @@ std::vector<int64_t> SnapshotsToExpire(const TableMetadata& metadata, const Expi
 //! (a concurrent commit makes it re-plan). Nothing to expire = nothing committed.
 class ExpireSnapshots final : public TableChange {
  public:
-  ExpireSnapshots(catalog::TableIdentifier table, ExpireOptions options)
+  ExpireSnapshots(TableIdentifier table, ExpireOptions options)
       : table_(std::move(table)), options_(options) {}
 
-  const catalog::TableIdentifier& identifier() const override { return table_; }
-  Result<PlannedChange> Plan(const catalog::LoadedTable* base) override;
+  const TableIdentifier& identifier() const override { return table_; }
+  Result<PlannedChange> Plan(const LoadedTable* base) override;
   std::vector<std::string> DurableFiles() const override { return {}; }
   //! The snapshots the last plan removed.
   const std::vector<int64_t>& expired() const { return expired_; }
 
  private:
-  catalog::TableIdentifier table_;
+  TableIdentifier table_;
   ExpireOptions options_;
   std::vector<int64_t> expired_;
 };

@@ -10,12 +10,12 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "catalog/sql/test_fixture.h"
 #include "duck/test_support.h"
 #include "fileio/location.h"
 #include "iceberg/data_files.h"
 #include "iceberg/snapshot_producer.h"
 #include "iceberg/table_scan.h"
+#include "iceberg/test_util.h"
 
 namespace databox::iceberg {
 namespace {
@@ -45,10 +45,10 @@ ExpireOptions Keep(int retain_last, std::optional<int64_t> keep_newer_than_ms = 
   return ExpireOptions{.retain_last = retain_last, .keep_newer_than_ms = keep_newer_than_ms};
 }
 
-class MaintenanceTest : public catalog::sql::SqlCatalogFixture {
+class MaintenanceTest : public InMemoryCatalogFixture {
  protected:
   void SetUp() override {
-    SqlCatalogFixture::SetUp();
+    InMemoryCatalogFixture::SetUp();
     duck_.emplace(duck::testing::OpenMemoryDb());
     location_ = CreateBirds("raw", "birds").metadata.location;
     ASSERT_FALSE(location_.empty());
@@ -102,13 +102,15 @@ class MaintenanceTest : public catalog::sql::SqlCatalogFixture {
 
   //! pyiceberg's view of the table (testdata/pyiceberg_snapshots.py).
   json PyicebergSnapshots() {
-    return catalog::sql::RunForJsonLine(std::string(DATABOX_VENV_DIR) + "/bin/python " +
-                                        DATABOX_SOURCE_DIR +
-                                        "/src/iceberg/testdata/pyiceberg_snapshots.py '" +
-                                        db_path_ + "' '" + warehouse_ + "' raw birds");
+    auto loaded = catalog_->LoadTable(table_);
+    EXPECT_TRUE(loaded) << loaded.error().ToString();
+    if (!loaded) return json();
+    return test_util::RunForJsonLine(
+        std::string(DATABOX_VENV_DIR) + "/bin/python " + DATABOX_SOURCE_DIR +
+        "/src/iceberg/testdata/pyiceberg_snapshots.py '" + loaded->metadata_location + "'");
   }
 
-  catalog::TableIdentifier table_{{"raw"}, "birds"};
+  TableIdentifier table_{{"raw"}, "birds"};
   std::shared_ptr<fileio::FileIO> io_ = std::make_shared<fileio::LocalFileIO>();
   std::optional<duck::testing::MemoryDb> duck_;
   std::string location_;

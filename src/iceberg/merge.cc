@@ -151,7 +151,7 @@ Result<RowChangeMode> ModeFor(const Table& table, const RowChangeOptions& option
     DATABOX_ASSIGN_OR_RETURN(mode, RowChangeModeOf(table.metadata(), property));
   }
   if (mode != RowChangeMode::kMergeOnRead) return mode;
-  const std::string name = TableName(table.identifier());
+  const std::string name = table.identifier().ToString();
   if (table.metadata().format_version < 2) {
     return MakeError(ErrorKind::kConfig, "merge-on-read needs format version 2; " + name +
                                              " is version " +
@@ -181,13 +181,13 @@ Result<std::unique_ptr<SnapshotOperation>> PrepareMerge(duck::Connection& conn, 
     if (top == nullptr) {
       return MakeError(ErrorKind::kConfig,
                        "identifier field " + std::to_string(id) + " of " +
-                           TableName(table.identifier()) +
+                           table.identifier().ToString() +
                            " is not a top-level column: merge needs top-level keys");
     }
     keys.push_back(top);
   }
   if (keys.empty()) {
-    return MakeError(ErrorKind::kConfig, "table " + TableName(table.identifier()) +
+    return MakeError(ErrorKind::kConfig, "table " + table.identifier().ToString() +
                                              " has no identifier fields: merge needs a key");
   }
 

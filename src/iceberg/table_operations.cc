@@ -4,7 +4,7 @@
 
 namespace databox::iceberg {
 
-std::unique_ptr<SnapshotOperation> SnapshotOperation::Make(catalog::TableIdentifier table,
+std::unique_ptr<SnapshotOperation> SnapshotOperation::Make(TableIdentifier table,
                                                            std::shared_ptr<fileio::FileIO> io,
                                                            SnapshotChange change,
                                                            const char* operation) {
@@ -13,32 +13,32 @@ std::unique_ptr<SnapshotOperation> SnapshotOperation::Make(catalog::TableIdentif
       new SnapshotOperation(std::move(table), std::move(io), std::move(change)));
 }
 
-std::unique_ptr<SnapshotOperation> SnapshotOperation::Append(catalog::TableIdentifier table,
+std::unique_ptr<SnapshotOperation> SnapshotOperation::Append(TableIdentifier table,
                                                              std::shared_ptr<fileio::FileIO> io,
                                                              SnapshotChange change) {
   return Make(std::move(table), std::move(io), std::move(change), kOperationAppend);
 }
 
-std::unique_ptr<SnapshotOperation> SnapshotOperation::ReplaceAll(catalog::TableIdentifier table,
+std::unique_ptr<SnapshotOperation> SnapshotOperation::ReplaceAll(TableIdentifier table,
                                                                  std::shared_ptr<fileio::FileIO> io,
                                                                  SnapshotChange change) {
   change.delete_all = true;
   return Make(std::move(table), std::move(io), std::move(change), kOperationOverwrite);
 }
 
-std::unique_ptr<SnapshotOperation> SnapshotOperation::Replace(catalog::TableIdentifier table,
+std::unique_ptr<SnapshotOperation> SnapshotOperation::Replace(TableIdentifier table,
                                                               std::shared_ptr<fileio::FileIO> io,
                                                               SnapshotChange change) {
   return Make(std::move(table), std::move(io), std::move(change), kOperationReplace);
 }
 
-std::unique_ptr<SnapshotOperation> SnapshotOperation::Overwrite(catalog::TableIdentifier table,
+std::unique_ptr<SnapshotOperation> SnapshotOperation::Overwrite(TableIdentifier table,
                                                                 std::shared_ptr<fileio::FileIO> io,
                                                                 SnapshotChange change) {
   return Make(std::move(table), std::move(io), std::move(change), kOperationOverwrite);
 }
 
-Result<PlannedChange> SnapshotOperation::Plan(const catalog::LoadedTable* base) {
+Result<PlannedChange> SnapshotOperation::Plan(const LoadedTable* base) {
   PlannedChange planned;
   TableMetadata created;
   const TableMetadata* metadata = nullptr;
@@ -47,7 +47,7 @@ Result<PlannedChange> SnapshotOperation::Plan(const catalog::LoadedTable* base) 
   } else {
     if (create_updates_.empty()) {
       return MakeError(ErrorKind::kNotFound,
-                       "table " + TableName(table_) + " does not exist: create it first");
+                       "table " + table_.ToString() + " does not exist: create it first");
     }
     DATABOX_ASSIGN_OR_RETURN(created, ApplyUpdates(nullptr, create_updates_));
     metadata = &created;
@@ -77,14 +77,13 @@ std::vector<std::string> SnapshotOperation::DurableFiles() const {
   return files;
 }
 
-Result<catalog::LoadedTable> SnapshotOperation::Commit(catalog::Catalog& catalog,
-                                                       const RetryPolicy& policy) {
+Result<LoadedTable> SnapshotOperation::Commit(Catalog& catalog, const RetryPolicy& policy) {
   return CommitChange(catalog, *io_, *this, policy);
 }
 
-Result<PlannedChange> SchemaUpdate::Plan(const catalog::LoadedTable* base) {
+Result<PlannedChange> SchemaUpdate::Plan(const LoadedTable* base) {
   if (base == nullptr) {
-    return MakeError(ErrorKind::kNotFound, "table " + TableName(table_) + " does not exist");
+    return MakeError(ErrorKind::kNotFound, "table " + table_.ToString() + " does not exist");
   }
   const TableMetadata& metadata = base->metadata;
   const Schema* current = metadata.CurrentSchema();
@@ -99,14 +98,14 @@ Result<PlannedChange> SchemaUpdate::Plan(const catalog::LoadedTable* base) {
   return planned;
 }
 
-Result<PlannedChange> FastForward::Plan(const catalog::LoadedTable* base) {
+Result<PlannedChange> FastForward::Plan(const LoadedTable* base) {
   if (base == nullptr) {
-    return MakeError(ErrorKind::kNotFound, "table " + TableName(table_) + " does not exist");
+    return MakeError(ErrorKind::kNotFound, "table " + table_.ToString() + " does not exist");
   }
   const TableMetadata& metadata = base->metadata;
   const SnapshotRef* from = metadata.RefByName(from_);
   if (from == nullptr) {
-    return MakeError(ErrorKind::kNotFound, "branch " + from_ + " of " + TableName(table_) +
+    return MakeError(ErrorKind::kNotFound, "branch " + from_ + " of " + table_.ToString() +
                                                " does not exist: nothing to publish");
   }
   const SnapshotRef* to = metadata.RefByName(to_);
@@ -123,7 +122,7 @@ Result<PlannedChange> FastForward::Plan(const catalog::LoadedTable* base) {
     }
     if (!descends) {
       return MakeError(ErrorKind::kConflict, "cannot fast-forward " + to_ + " of " +
-                                                 TableName(table_) + " to " + from_ +
+                                                 table_.ToString() + " to " + from_ +
                                                  ": it does not descend from " + to_ +
                                                  "'s snapshot; rebuild the branch from " + to_);
     }

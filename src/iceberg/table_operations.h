@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.h"
 #include "fileio/file_io.h"
+#include "iceberg/catalog.h"
 #include "iceberg/commit.h"
 #include "iceberg/snapshot_producer.h"
 
@@ -21,20 +21,20 @@ namespace databox::iceberg {
 class SnapshotOperation final : public TableChange {
  public:
   //! Adds files to the branch (fast append with manifest merging).
-  static std::unique_ptr<SnapshotOperation> Append(catalog::TableIdentifier table,
+  static std::unique_ptr<SnapshotOperation> Append(TableIdentifier table,
                                                    std::shared_ptr<fileio::FileIO> io,
                                                    SnapshotChange change = {});
   //! Removes every live file of the branch and adds the new ones, in one snapshot.
-  static std::unique_ptr<SnapshotOperation> ReplaceAll(catalog::TableIdentifier table,
+  static std::unique_ptr<SnapshotOperation> ReplaceAll(TableIdentifier table,
                                                        std::shared_ptr<fileio::FileIO> io,
                                                        SnapshotChange change = {});
   //! Rewrites files without changing the rows (operation "replace"): removes the given files
   //! and adds the new ones, in one snapshot.
-  static std::unique_ptr<SnapshotOperation> Replace(catalog::TableIdentifier table,
+  static std::unique_ptr<SnapshotOperation> Replace(TableIdentifier table,
                                                     std::shared_ptr<fileio::FileIO> io,
                                                     SnapshotChange change = {});
   //! Removes the given files and adds the new ones, in one snapshot.
-  static std::unique_ptr<SnapshotOperation> Overwrite(catalog::TableIdentifier table,
+  static std::unique_ptr<SnapshotOperation> Overwrite(TableIdentifier table,
                                                       std::shared_ptr<fileio::FileIO> io,
                                                       SnapshotChange change = {});
 
@@ -62,22 +62,22 @@ class SnapshotOperation final : public TableChange {
   }
 
   //! Commits through `catalog` with retries (commit.h).
-  Result<catalog::LoadedTable> Commit(catalog::Catalog& catalog, const RetryPolicy& policy = {});
+  Result<LoadedTable> Commit(Catalog& catalog, const RetryPolicy& policy = {});
 
-  const catalog::TableIdentifier& identifier() const override { return table_; }
-  Result<PlannedChange> Plan(const catalog::LoadedTable* base) override;
+  const TableIdentifier& identifier() const override { return table_; }
+  Result<PlannedChange> Plan(const LoadedTable* base) override;
   std::vector<std::string> DurableFiles() const override;
   std::optional<int64_t> snapshot_id() const { return producer_.snapshot_id(); }
 
  private:
-  static std::unique_ptr<SnapshotOperation> Make(catalog::TableIdentifier table,
+  static std::unique_ptr<SnapshotOperation> Make(TableIdentifier table,
                                                  std::shared_ptr<fileio::FileIO> io,
                                                  SnapshotChange change, const char* operation);
-  SnapshotOperation(catalog::TableIdentifier table, std::shared_ptr<fileio::FileIO> io,
+  SnapshotOperation(TableIdentifier table, std::shared_ptr<fileio::FileIO> io,
                     SnapshotChange change)
       : table_(std::move(table)), io_(io), producer_(std::move(io), std::move(change)) {}
 
-  catalog::TableIdentifier table_;
+  TableIdentifier table_;
   std::shared_ptr<fileio::FileIO> io_;
   SnapshotProducer producer_;
   std::vector<TableUpdate> create_updates_;  //!< empty: the table must exist
@@ -86,28 +86,28 @@ class SnapshotOperation final : public TableChange {
 //! Evolves the current schema to the union (by name) of it and `incoming` (UnionByName).
 class SchemaUpdate final : public TableChange {
  public:
-  SchemaUpdate(catalog::TableIdentifier table, Schema incoming)
+  SchemaUpdate(TableIdentifier table, Schema incoming)
       : table_(std::move(table)), incoming_(std::move(incoming)) {}
-  const catalog::TableIdentifier& identifier() const override { return table_; }
-  Result<PlannedChange> Plan(const catalog::LoadedTable* base) override;
+  const TableIdentifier& identifier() const override { return table_; }
+  Result<PlannedChange> Plan(const LoadedTable* base) override;
   std::vector<std::string> DurableFiles() const override { return {}; }
 
  private:
-  catalog::TableIdentifier table_;
+  TableIdentifier table_;
   Schema incoming_;
 };
 
 //! Moves `to` (main) to the head of branch `from`, which must descend from `to`'s snapshot.
 class FastForward final : public TableChange {
  public:
-  FastForward(catalog::TableIdentifier table, std::string from, std::string to = kMainBranch)
+  FastForward(TableIdentifier table, std::string from, std::string to = kMainBranch)
       : table_(std::move(table)), from_(std::move(from)), to_(std::move(to)) {}
-  const catalog::TableIdentifier& identifier() const override { return table_; }
-  Result<PlannedChange> Plan(const catalog::LoadedTable* base) override;
+  const TableIdentifier& identifier() const override { return table_; }
+  Result<PlannedChange> Plan(const LoadedTable* base) override;
   std::vector<std::string> DurableFiles() const override { return {}; }
 
  private:
-  catalog::TableIdentifier table_;
+  TableIdentifier table_;
   std::string from_;
   std::string to_;
 };

@@ -4,61 +4,54 @@
 
 #include <gtest/gtest.h>
 
-#include "catalog/sql/test_fixture.h"
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "iceberg/data_files.h"
 #include "iceberg/merge.h"
 #include "iceberg/position_deletes.h"
 #include "iceberg/table_scan.h"
+#include "iceberg/test_util.h"
 
 namespace databox::iceberg {
 namespace {
 
-using catalog::TableIdentifier;
-
 //! Delegates to a real catalog; lets a test run something just before a commit or fake a
 //! lost response after it.
-class InterposingCatalog final : public catalog::Catalog {
+class InterposingCatalog final : public Catalog {
  public:
-  explicit InterposingCatalog(catalog::Catalog& inner) : inner_(inner) {}
+  explicit InterposingCatalog(Catalog& inner) : inner_(inner) {}
   std::function<void()> before_commit;  //!< run (once) before the next commit
   bool lose_next_response = false;      //!< commit, then answer kCommitStateUnknown
   int commits = 0;
 
   std::string_view Name() const override { return inner_.Name(); }
-  Status CreateNamespace(const catalog::Namespace& ns, const catalog::Properties& p) override {
+  Status CreateNamespace(const Namespace& ns, const Properties& p) override {
     return inner_.CreateNamespace(ns, p);
   }
-  Result<std::vector<catalog::Namespace>> ListNamespaces(const catalog::Namespace& p) override {
+  Result<std::vector<Namespace>> ListNamespaces(const Namespace& p) override {
     return inner_.ListNamespaces(p);
   }
-  Result<bool> NamespaceExists(const catalog::Namespace& ns) override {
-    return inner_.NamespaceExists(ns);
-  }
-  Result<catalog::Properties> LoadNamespaceProperties(const catalog::Namespace& ns) override {
+  Result<bool> NamespaceExists(const Namespace& ns) override { return inner_.NamespaceExists(ns); }
+  Result<Properties> LoadNamespaceProperties(const Namespace& ns) override {
     return inner_.LoadNamespaceProperties(ns);
   }
-  Status UpdateNamespaceProperties(const catalog::Namespace& ns,
-                                   std::span<const std::string> removals,
-                                   const catalog::Properties& updates) override {
+  Status UpdateNamespaceProperties(const Namespace& ns, std::span<const std::string> removals,
+                                   const Properties& updates) override {
     return inner_.UpdateNamespaceProperties(ns, removals, updates);
   }
-  Status DropNamespace(const catalog::Namespace& ns) override { return inner_.DropNamespace(ns); }
-  Result<std::vector<TableIdentifier>> ListTables(const catalog::Namespace& ns) override {
+  Status DropNamespace(const Namespace& ns) override { return inner_.DropNamespace(ns); }
+  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override {
     return inner_.ListTables(ns);
   }
   Result<bool> TableExists(const TableIdentifier& t) override { return inner_.TableExists(t); }
-  Result<catalog::LoadedTable> LoadTable(const TableIdentifier& t) override {
-    return inner_.LoadTable(t);
-  }
-  Result<catalog::LoadedTable> CreateTable(const TableIdentifier& t, const Schema& s,
-                                           const PartitionSpec& spec, const SortOrder& order,
-                                           const catalog::Properties& p,
-                                           std::optional<std::string> location) override {
+  Result<LoadedTable> LoadTable(const TableIdentifier& t) override { return inner_.LoadTable(t); }
+  Result<LoadedTable> CreateTable(const TableIdentifier& t, const Schema& s,
+                                  const PartitionSpec& spec, const SortOrder& order,
+                                  const Properties& p,
+                                  std::optional<std::string> location) override {
     return inner_.CreateTable(t, s, spec, order, p, std::move(location));
   }
-  Result<catalog::LoadedTable> CommitTable(const catalog::TableCommit& commit) override {
+  Result<LoadedTable> CommitTable(const TableCommit& commit) override {
     ++commits;
     if (before_commit) std::exchange(before_commit, nullptr)();
     auto result = inner_.CommitTable(commit);
@@ -68,8 +61,8 @@ class InterposingCatalog final : public catalog::Catalog {
     }
     return result;
   }
-  Result<std::vector<catalog::LoadedTable>> CommitTransaction(
-      std::span<const catalog::TableCommit> commits_) override {
+  Result<std::vector<LoadedTable>> CommitTransaction(
+      std::span<const TableCommit> commits_) override {
     ++commits;
     return inner_.CommitTransaction(commits_);
   }
@@ -77,19 +70,18 @@ class InterposingCatalog final : public catalog::Catalog {
   Status RenameTable(const TableIdentifier& a, const TableIdentifier& b) override {
     return inner_.RenameTable(a, b);
   }
-  Result<catalog::LoadedTable> RegisterTable(const TableIdentifier& t,
-                                             std::string_view location) override {
+  Result<LoadedTable> RegisterTable(const TableIdentifier& t, std::string_view location) override {
     return inner_.RegisterTable(t, location);
   }
 
  private:
-  catalog::Catalog& inner_;
+  Catalog& inner_;
 };
 
-class TableOperationsTest : public catalog::sql::SqlCatalogFixture {
+class TableOperationsTest : public InMemoryCatalogFixture {
  protected:
   void SetUp() override {
-    SqlCatalogFixture::SetUp();
+    InMemoryCatalogFixture::SetUp();
     io_ = std::make_shared<fileio::LocalFileIO>();
     auto db = duck::Database::Open("", duck::DatabaseOptions{.threads = 1});
     ASSERT_TRUE(db) << db.error().ToString();
@@ -104,7 +96,7 @@ class TableOperationsTest : public catalog::sql::SqlCatalogFixture {
                                       SortOrder::Unsorted(), {}, std::nullopt));
   }
 
-  Table Load(catalog::Catalog* catalog = nullptr) {
+  Table Load(Catalog* catalog = nullptr) {
     auto table = Table::Load(catalog ? *catalog : *catalog_, io_, table_);
     EXPECT_TRUE(table) << table.error().ToString();
     return std::move(*table);
@@ -129,8 +121,7 @@ class TableOperationsTest : public catalog::sql::SqlCatalogFixture {
     return out;
   }
 
-  Status Append(const std::string& select, catalog::Catalog* catalog = nullptr,
-                SnapshotChange change = {}) {
+  Status Append(const std::string& select, Catalog* catalog = nullptr, SnapshotChange change = {}) {
     auto op = Load().NewAppend(std::move(change));
     op->AddFiles(Write(select));
     auto committed = op->Commit(catalog ? *catalog : *catalog_);
@@ -263,7 +254,7 @@ TEST(CommitRetryPropertiesTest, TablePropertiesOnlyMakeCommitsGentler) {
 TEST_F(TableOperationsTest, CommitRetryPropertiesOfTheTableAreFollowed) {
   ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name"));
   auto set = [&](const std::string& value) {
-    catalog::TableCommit commit{table_, {}, {SetProperties{{{"commit.retry.num-retries", value}}}}};
+    TableCommit commit{table_, {}, {SetProperties{{{"commit.retry.num-retries", value}}}}};
     ASSERT_TRUE(catalog_->CommitTable(commit));
   };
   set("0");  // no retry: a lost race ends the commit
@@ -320,8 +311,8 @@ TEST(WriteOptionsTest, TablePropertiesSetCodecLevelAndFileSize) {
 }
 
 TEST_F(TableOperationsTest, DataFilesAreWrittenAsTheTablePropertiesSay) {
-  auto set = [&](catalog::Properties properties) {
-    catalog::TableCommit commit{table_, {}, {SetProperties{std::move(properties)}}};
+  auto set = [&](Properties properties) {
+    TableCommit commit{table_, {}, {SetProperties{std::move(properties)}}};
     ASSERT_TRUE(catalog_->CommitTable(commit));
   };
   // Repetitive text, which zstd shrinks much more at a high level than at level 1.
@@ -431,7 +422,7 @@ class MergeOnReadTest : public TableOperationsTest {
     return options;
   }
   Status Merge(const std::string& incoming, const RowChangeOptions& options,
-               catalog::Catalog* catalog = nullptr) {
+               Catalog* catalog = nullptr) {
     auto op = PrepareMerge(*conn_, Load(), incoming, options);
     if (!op) return std::unexpected(op.error());
     auto committed = (*op)->Commit(catalog ? *catalog : *catalog_);
@@ -515,7 +506,7 @@ TEST_F(MergeOnReadTest, TablePropertyChoosesTheModeAndBadValuesAreRefused) {
   ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name"));
   auto set = [&](const std::string& value) {
     auto table = Load();
-    catalog::TableCommit commit{table_, {}, {SetProperties{{{kMergeModeProperty, value}}}}};
+    TableCommit commit{table_, {}, {SetProperties{{{kMergeModeProperty, value}}}}};
     auto committed = catalog_->CommitTable(commit);
     ASSERT_TRUE(committed) << committed.error().ToString();
   };

@@ -18,11 +18,11 @@ void CollectIds(const NestedField& field, std::set<int32_t>& ids) {
 
 }  // namespace
 
-Result<Table> Table::Load(catalog::Catalog& catalog, std::shared_ptr<fileio::FileIO> io,
-                          catalog::TableIdentifier table) {
-  DATABOX_ASSIGN_OR_RETURN(catalog::LoadedTable loaded, catalog.LoadTable(table));
+Result<Table> Table::Load(Catalog& catalog, std::shared_ptr<fileio::FileIO> io,
+                          TableIdentifier table) {
+  DATABOX_ASSIGN_OR_RETURN(LoadedTable loaded, catalog.LoadTable(table));
   if (loaded.metadata.CurrentSchema() == nullptr) {
-    return MakeError(ErrorKind::kData, "table " + TableName(table) + " has no current schema");
+    return MakeError(ErrorKind::kData, "table " + table.ToString() + " has no current schema");
   }
   return Table(&catalog, std::move(io), std::move(table), std::move(loaded));
 }

@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "catalog/catalog.h"
 #include "fileio/file_io.h"
+#include "iceberg/catalog.h"
 #include "iceberg/manifest.h"
 #include "iceberg/table_operations.h"
 
@@ -37,16 +37,16 @@ inline constexpr const char* kScanPosColumn = "file_row_number";
 class Table {
  public:
   //! Loads `table` from `catalog` (which must outlive the Table).
-  static Result<Table> Load(catalog::Catalog& catalog, std::shared_ptr<fileio::FileIO> io,
-                            catalog::TableIdentifier table);
+  static Result<Table> Load(Catalog& catalog, std::shared_ptr<fileio::FileIO> io,
+                            TableIdentifier table);
   //! Reloads the metadata from the catalog.
   Status Refresh();
 
-  const catalog::TableIdentifier& identifier() const { return table_; }
+  const TableIdentifier& identifier() const { return table_; }
   const TableMetadata& metadata() const { return loaded_.metadata; }
   const std::string& metadata_location() const { return loaded_.metadata_location; }
   const Schema& schema() const { return *loaded_.metadata.CurrentSchema(); }
-  catalog::Catalog& catalog() const { return *catalog_; }
+  Catalog& catalog() const { return *catalog_; }
   const std::shared_ptr<fileio::FileIO>& io() const { return io_; }
 
   //! Live data files of the snapshot `ref` points at (none when it points nowhere).
@@ -72,17 +72,17 @@ class Table {
   }
 
  private:
-  Table(catalog::Catalog* catalog, std::shared_ptr<fileio::FileIO> io,
-        catalog::TableIdentifier table, catalog::LoadedTable loaded)
+  Table(Catalog* catalog, std::shared_ptr<fileio::FileIO> io, TableIdentifier table,
+        LoadedTable loaded)
       : catalog_(catalog),
         io_(std::move(io)),
         table_(std::move(table)),
         loaded_(std::move(loaded)) {}
 
-  catalog::Catalog* catalog_;  //!< not owned
+  Catalog* catalog_;  //!< not owned
   std::shared_ptr<fileio::FileIO> io_;
-  catalog::TableIdentifier table_;
-  catalog::LoadedTable loaded_;
+  TableIdentifier table_;
+  LoadedTable loaded_;
 };
 
 //! Live data files of `snapshot` (none for nullptr).

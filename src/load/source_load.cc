@@ -108,7 +108,7 @@ class SourceLoad {
                    const std::string& relation, std::optional<int64_t> rows);
   Status PlanSystemTables();
   Result<std::unique_ptr<iceberg::SnapshotOperation>> NewTableAppend(
-      const catalog::TableIdentifier& ident, const iceberg::Schema& schema,
+      const iceberg::TableIdentifier& ident, const iceberg::Schema& schema,
       const std::string& select_sql);
   Status Commit();
   //! Whether _dlt_load_status already holds a snapshot of this load id: a resumed package whose
@@ -122,8 +122,8 @@ class SourceLoad {
     change.load_id = result_.load_id;
     return change;
   }
-  catalog::TableIdentifier Ident(const std::string& table) const {
-    return catalog::TableIdentifier{{RawNamespace(source_)}, table};
+  iceberg::TableIdentifier Ident(const std::string& table) const {
+    return iceberg::TableIdentifier{{RawNamespace(source_)}, table};
   }
 
   Workspace& ws_;
@@ -297,7 +297,7 @@ Status SourceLoad::DeduplicateMergeBatches() {
 }
 
 Result<std::unique_ptr<iceberg::SnapshotOperation>> SourceLoad::NewTableAppend(
-    const catalog::TableIdentifier& ident, const iceberg::Schema& schema,
+    const iceberg::TableIdentifier& ident, const iceberg::Schema& schema,
     const std::string& select_sql) {
   iceberg::TableMetadata metadata;
   if (auto* rest = dynamic_cast<catalog::rest::RestCatalog*>(&ws_.catalog())) {
@@ -326,7 +326,7 @@ Result<std::unique_ptr<iceberg::SnapshotOperation>> SourceLoad::NewTableAppend(
 Status SourceLoad::PlanTable(const std::string& table_name, const normalize::TableSchema& schema,
                              const std::string& relation, std::optional<int64_t> known_rows) {
   const registry::Resource& resource = *table_resource_.at(table_name);
-  const catalog::TableIdentifier ident = Ident(table_name);
+  const iceberg::TableIdentifier ident = Ident(table_name);
   DATABOX_ASSIGN_OR_RETURN(iceberg::Schema incoming, IcebergSchemaFor(schema));
   const bool is_root = table_name == resource.name;
   const bool merge = resource.write_disposition == registry::WriteDisposition::kMerge;
@@ -414,7 +414,7 @@ Status SourceLoad::PlanSystemTables() {
   const auto now = std::chrono::system_clock::now();
   for (const SystemTable& system :
        SystemTablesFor(result_.load_id, source_.name, result_.rows_loaded, now)) {
-    const catalog::TableIdentifier ident = Ident(system.name);
+    const iceberg::TableIdentifier ident = Ident(system.name);
     DATABOX_RETURN_IF_ERROR(conn_->Execute(system.stage_sql));
     const std::string select_sql = "SELECT * FROM " + system.relation;
     std::unique_ptr<iceberg::SnapshotOperation> op;
@@ -438,7 +438,7 @@ Status SourceLoad::PlanSystemTables() {
 }
 
 Status SourceLoad::Commit() {
-  const catalog::Namespace ns{RawNamespace(source_)};
+  const iceberg::Namespace ns{RawNamespace(source_)};
   DATABOX_ASSIGN_OR_RETURN(bool ns_exists, ws_.catalog().NamespaceExists(ns));
   if (!ns_exists) {
     if (auto created = ws_.catalog().CreateNamespace(ns, {});

@@ -107,7 +107,7 @@ class SourceLoadTest : public ::testing::Test {
 
   iceberg::Table Table(const std::string& ns, const std::string& table) {
     auto t = iceberg::Table::Load(workspace_->catalog(), workspace_->file_io(),
-                                  catalog::TableIdentifier{{ns}, table});
+                                  iceberg::TableIdentifier{{ns}, table});
     EXPECT_TRUE(t) << ns << "." << table << ": " << t.error().message;
     return std::move(*t);
   }
@@ -512,7 +512,7 @@ class AvonetLoadTest : public SourceLoadTest {
   }
   std::size_t Snapshots() {
     auto t = iceberg::Table::Load(workspace_->catalog(), workspace_->file_io(),
-                                  catalog::TableIdentifier{{"raw_avonet"}, "species_traits"});
+                                  iceberg::TableIdentifier{{"raw_avonet"}, "species_traits"});
     return t ? t->History().size() : 0;
   }
   int files_ = 0;

@@ -7,19 +7,19 @@
 #include <optional>
 #include <string>
 
-#include "catalog/catalog.h"
 #include "common/error.h"
 #include "duck/connection.h"
 #include "fileio/file_io.h"
 #include "fileio/s3/credentials.h"
+#include "iceberg/catalog.h"
 #include "registry/model.h"
 
 namespace databox::load {
 
 //! How DuckDB reaches an s3:// warehouse: the fields of a DuckDB S3 secret (httpfs).
 struct DuckDbS3Access {
-  std::string endpoint;  //!< host[:port], no scheme; empty = AWS
-  bool use_ssl = true;   //!< false for an http:// endpoint
+  std::string endpoint;   //!< host[:port], no scheme; empty = AWS
+  bool use_ssl = true;    //!< false for an http:// endpoint
   std::string url_style;  //!< "path" or "vhost"
   std::string region;
   std::string key_id;
@@ -35,7 +35,7 @@ class Workspace {
   static Result<std::unique_ptr<Workspace>> Open(const registry::Registry& registry);
 
   const registry::Registry& registry() const { return *registry_; }
-  catalog::Catalog& catalog() { return *catalog_; }
+  iceberg::Catalog& catalog() { return *catalog_; }
   std::shared_ptr<fileio::FileIO> file_io() const { return file_io_; }
   //! The project's state folder (absolute).
   const std::filesystem::path& state_dir() const { return registry_->project.state_dir; }
@@ -54,7 +54,7 @@ class Workspace {
 
  private:
   Workspace(const registry::Registry* registry, std::shared_ptr<fileio::FileIO> file_io,
-            std::unique_ptr<catalog::Catalog> catalog,
+            std::unique_ptr<iceberg::Catalog> catalog,
             std::shared_ptr<fileio::s3::CredentialsProvider> s3_credentials)
       : registry_(registry),
         file_io_(std::move(file_io)),
@@ -63,7 +63,7 @@ class Workspace {
 
   const registry::Registry* registry_;         //!< outlives the workspace
   std::shared_ptr<fileio::FileIO> file_io_;    //!< routes local paths (and s3:// later)
-  std::unique_ptr<catalog::Catalog> catalog_;  //!< never null
+  std::unique_ptr<iceberg::Catalog> catalog_;  //!< never null
   //! The s3:// warehouse's credentials; null for a local warehouse.
   std::shared_ptr<fileio::s3::CredentialsProvider> s3_credentials_;
 };

@@ -45,7 +45,7 @@ std::string PlaceholderSql(const std::vector<PlaceholderColumn>& columns) {
 //! The SELECT behind the view of `table` in `source`'s namespace, from the catalog's state.
 Result<std::string> ViewSql(load::Workspace& workspace, const registry::Source& source,
                             const std::string& table) {
-  catalog::TableIdentifier id{{source.Namespace()}, table};
+  iceberg::TableIdentifier id{{source.Namespace()}, table};
   DATABOX_ASSIGN_OR_RETURN(bool exists, workspace.catalog().TableExists(id));
   if (!exists) return PlaceholderSql(PlaceholderColumns(source, table));
   auto loaded = iceberg::Table::Load(workspace.catalog(), workspace.file_io(), id);
@@ -57,7 +57,7 @@ Result<std::string> ViewSql(load::Workspace& workspace, const registry::Source& 
 Result<std::vector<std::string>> TablesOf(load::Workspace& workspace,
                                           const registry::Source& source) {
   std::vector<std::string> tables = DeclaredTables(source);
-  const catalog::Namespace ns{source.Namespace()};
+  const iceberg::Namespace ns{source.Namespace()};
   DATABOX_ASSIGN_OR_RETURN(bool ns_exists, workspace.catalog().NamespaceExists(ns));
   if (!ns_exists) return tables;
   DATABOX_ASSIGN_OR_RETURN(auto listed, workspace.catalog().ListTables(ns));

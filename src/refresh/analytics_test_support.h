@@ -127,8 +127,8 @@ class ProjectFixture : public ::testing::Test {
   //! Creates raw_<source>.<table> with `schema` (and the namespace when missing).
   void CreateTable(const std::string& source, const std::string& table,
                    const iceberg::Schema& schema) {
-    catalog::Catalog& catalog = workspace_->catalog();
-    const catalog::Namespace ns{"raw_" + source};
+    iceberg::Catalog& catalog = workspace_->catalog();
+    const iceberg::Namespace ns{"raw_" + source};
     auto exists = catalog.NamespaceExists(ns);
     ASSERT_TRUE(exists.has_value());
     if (!*exists) {

@@ -15,7 +15,7 @@ std::optional<iceberg::Table> CheckTable(load::Workspace& ws, const std::string&
                                          const std::string& name,
                                          std::vector<std::string>& problems) {
   auto table =
-      iceberg::Table::Load(ws.catalog(), ws.file_io(), catalog::TableIdentifier{{ns}, name});
+      iceberg::Table::Load(ws.catalog(), ws.file_io(), iceberg::TableIdentifier{{ns}, name});
   if (!table) {
     problems.push_back(ns + "." + name + ": " + table.error().message);
     return std::nullopt;

@@ -82,13 +82,13 @@ class IcebergInteropTest : public testing::Test {
     ASSERT_TRUE(created) << created.error().ToString();
   }
 
-  Table Load(const std::string& name, catalog::Catalog* catalog = nullptr) {
+  Table Load(const std::string& name, iceberg::Catalog* catalog = nullptr) {
     auto table = Table::Load(catalog ? *catalog : *catalog_, io_, {{"interop"}, name});
     EXPECT_TRUE(table) << table.error().ToString();
     return std::move(*table);
   }
 
-  static Status AppendWith(catalog::Catalog& catalog, duck::Connection& conn,
+  static Status AppendWith(iceberg::Catalog& catalog, duck::Connection& conn,
                            const std::shared_ptr<fileio::FileIO>& io, const std::string& name,
                            const std::string& select, SnapshotChange change = {}) {
     DATABOX_ASSIGN_OR_RETURN(Table table, Table::Load(catalog, io, {{"interop"}, name}));

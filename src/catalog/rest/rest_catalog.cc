@@ -16,11 +16,11 @@ constexpr const char* kNamespaceExistsEndpoint = "HEAD /v1/{prefix}/namespaces/{
 constexpr const char* kTableExistsEndpoint =
     "HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}";
 
-json IdentifierJson(const TableIdentifier& table) {
+json IdentifierJson(const iceberg::TableIdentifier& table) {
   return {{"namespace", table.ns}, {"name", table.name}};
 }
 
-json CommitJson(const TableCommit& commit) {
+json CommitJson(const iceberg::TableCommit& commit) {
   json requirements = json::array();
   for (const auto& requirement : commit.requirements) {
     requirements.push_back(iceberg::TableRequirementToJson(requirement));
@@ -50,11 +50,11 @@ std::map<std::string, std::string> StringMap(const json& object) {
   return out;
 }
 
-Result<Namespace> NamespaceFromJson(const json& value, std::string_view what) {
+Result<iceberg::Namespace> NamespaceFromJson(const json& value, std::string_view what) {
   if (!value.is_array()) {
     return MakeError(ErrorKind::kData, std::string(what) + ": a namespace is not a JSON array");
   }
-  Namespace ns;
+  iceberg::Namespace ns;
   for (const auto& level : value) {
     if (!level.is_string()) {
       return MakeError(ErrorKind::kData, std::string(what) + ": a namespace level is not a string");
@@ -64,8 +64,8 @@ Result<Namespace> NamespaceFromJson(const json& value, std::string_view what) {
   return ns;
 }
 
-Status ValidateCommit(const TableCommit& commit) {
-  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(commit.identifier));
+Status ValidateCommit(const iceberg::TableCommit& commit) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(commit.identifier));
   return Ok();
 }
 
@@ -214,7 +214,8 @@ bool RestCatalog::SupportsEndpoint(std::string_view endpoint) const {
          std::ranges::find(config_.endpoints, endpoint) != config_.endpoints.end();
 }
 
-std::vector<StorageCredential> RestCatalog::StorageCredentials(const TableIdentifier& table) const {
+std::vector<StorageCredential> RestCatalog::StorageCredentials(
+    const iceberg::TableIdentifier& table) const {
   std::lock_guard lock(credentials_mutex_);
   auto it = credentials_.find(table.ToString());
   return it == credentials_.end() ? std::vector<StorageCredential>{} : it->second;
@@ -256,27 +257,29 @@ Status RestCatalog::ListPaged(const std::string& url, std::string_view what,
   return Ok();
 }
 
-Status RestCatalog::CreateNamespace(const Namespace& ns, const Properties& properties) {
-  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+Status RestCatalog::CreateNamespace(const iceberg::Namespace& ns,
+                                    const iceberg::Properties& properties) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateNamespace(ns));
   json body = {{"namespace", ns}, {"properties", properties}};
   DATABOX_ASSIGN_OR_RETURN(
       auto response, Call(http::Method::kPost, paths_.Namespaces(), body.dump(), RestOp::kCreate,
-                          "creating namespace " + NamespaceToString(ns)));
+                          "creating namespace " + iceberg::NamespaceToString(ns)));
   (void)response;
   return Ok();
 }
 
-Result<std::vector<Namespace>> RestCatalog::ListNamespaces(const Namespace& parent) {
-  DATABOX_RETURN_IF_ERROR(ValidateNamespace(parent, /*allow_root=*/true));
+Result<std::vector<iceberg::Namespace>> RestCatalog::ListNamespaces(
+    const iceberg::Namespace& parent) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateNamespace(parent, /*allow_root=*/true));
   std::string url = paths_.Namespaces();
   if (!parent.empty()) url = AppendQuery(std::move(url), "parent", EncodeNamespace(parent), true);
-  const std::string what = "listing namespaces under '" + NamespaceToString(parent) + "'";
-  std::vector<Namespace> out;
+  const std::string what = "listing namespaces under '" + iceberg::NamespaceToString(parent) + "'";
+  std::vector<iceberg::Namespace> out;
   DATABOX_RETURN_IF_ERROR(ListPaged(url, what, [&](const json& page) -> Status {
     const auto it = page.find("namespaces");
     if (it == page.end() || !it->is_array()) return Ok();
     for (const auto& entry : *it) {
-      DATABOX_ASSIGN_OR_RETURN(Namespace ns, NamespaceFromJson(entry, what));
+      DATABOX_ASSIGN_OR_RETURN(iceberg::Namespace ns, NamespaceFromJson(entry, what));
       out.push_back(std::move(ns));
     }
     return Ok();
@@ -285,25 +288,25 @@ Result<std::vector<Namespace>> RestCatalog::ListNamespaces(const Namespace& pare
   return out;
 }
 
-Result<bool> RestCatalog::NamespaceExists(const Namespace& ns) {
-  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+Result<bool> RestCatalog::NamespaceExists(const iceberg::Namespace& ns) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateNamespace(ns));
   return Exists(paths_.Namespace(ns), kNamespaceExistsEndpoint,
-                "checking namespace " + NamespaceToString(ns));
+                "checking namespace " + iceberg::NamespaceToString(ns));
 }
 
-Result<Properties> RestCatalog::LoadNamespaceProperties(const Namespace& ns) {
-  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
-  const std::string what = "loading namespace " + NamespaceToString(ns);
+Result<iceberg::Properties> RestCatalog::LoadNamespaceProperties(const iceberg::Namespace& ns) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateNamespace(ns));
+  const std::string what = "loading namespace " + iceberg::NamespaceToString(ns);
   DATABOX_ASSIGN_OR_RETURN(auto response,
                            Call(http::Method::kGet, paths_.Namespace(ns), "", RestOp::kRead, what));
   DATABOX_ASSIGN_OR_RETURN(json body, ParseJson(response.body, what));
   return StringMap(body.value("properties", json::object()));
 }
 
-Status RestCatalog::UpdateNamespaceProperties(const Namespace& ns,
+Status RestCatalog::UpdateNamespaceProperties(const iceberg::Namespace& ns,
                                               std::span<const std::string> removals,
-                                              const Properties& updates) {
-  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+                                              const iceberg::Properties& updates) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateNamespace(ns));
   // The spec rejects a key that is both removed and set (422); "remove then set" is a set.
   json removed = json::array();
   for (const auto& key : removals) {
@@ -313,24 +316,25 @@ Status RestCatalog::UpdateNamespaceProperties(const Namespace& ns,
   DATABOX_ASSIGN_OR_RETURN(
       auto response,
       Call(http::Method::kPost, paths_.NamespaceProperties(ns), body.dump(), RestOp::kUpdate,
-           "updating properties of namespace " + NamespaceToString(ns)));
+           "updating properties of namespace " + iceberg::NamespaceToString(ns)));
   (void)response;
   return Ok();
 }
 
-Status RestCatalog::DropNamespace(const Namespace& ns) {
-  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+Status RestCatalog::DropNamespace(const iceberg::Namespace& ns) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateNamespace(ns));
   DATABOX_ASSIGN_OR_RETURN(auto response,
                            Call(http::Method::kDelete, paths_.Namespace(ns), "", RestOp::kDrop,
-                                "dropping namespace " + NamespaceToString(ns)));
+                                "dropping namespace " + iceberg::NamespaceToString(ns)));
   (void)response;
   return Ok();
 }
 
-Result<std::vector<TableIdentifier>> RestCatalog::ListTables(const Namespace& ns) {
-  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
-  const std::string what = "listing tables of namespace " + NamespaceToString(ns);
-  std::vector<TableIdentifier> out;
+Result<std::vector<iceberg::TableIdentifier>> RestCatalog::ListTables(
+    const iceberg::Namespace& ns) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateNamespace(ns));
+  const std::string what = "listing tables of namespace " + iceberg::NamespaceToString(ns);
+  std::vector<iceberg::TableIdentifier> out;
   DATABOX_RETURN_IF_ERROR(ListPaged(paths_.Tables(ns), what, [&](const json& page) -> Status {
     const auto it = page.find("identifiers");
     if (it == page.end() || !it->is_array()) return Ok();
@@ -338,7 +342,7 @@ Result<std::vector<TableIdentifier>> RestCatalog::ListTables(const Namespace& ns
       if (!entry.is_object() || !entry.contains("name") || !entry["name"].is_string()) {
         return MakeError(ErrorKind::kData, what + ": a table identifier has no name");
       }
-      DATABOX_ASSIGN_OR_RETURN(Namespace table_ns,
+      DATABOX_ASSIGN_OR_RETURN(iceberg::Namespace table_ns,
                                NamespaceFromJson(entry.value("namespace", json::array()), what));
       out.push_back({std::move(table_ns), entry["name"].get<std::string>()});
     }
@@ -348,14 +352,14 @@ Result<std::vector<TableIdentifier>> RestCatalog::ListTables(const Namespace& ns
   return out;
 }
 
-Result<bool> RestCatalog::TableExists(const TableIdentifier& table) {
-  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+Result<bool> RestCatalog::TableExists(const iceberg::TableIdentifier& table) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(table));
   return Exists(paths_.Table(table), kTableExistsEndpoint, "checking table " + table.ToString());
 }
 
-Result<LoadedTable> RestCatalog::ParseLoadResult(const TableIdentifier& table,
-                                                 const std::string& body,
-                                                 bool remember_credentials) {
+Result<iceberg::LoadedTable> RestCatalog::ParseLoadResult(const iceberg::TableIdentifier& table,
+                                                          const std::string& body,
+                                                          bool remember_credentials) {
   const std::string what = "reading the catalog's answer for table " + table.ToString();
   DATABOX_ASSIGN_OR_RETURN(json parsed, ParseJson(body, what));
   const auto metadata_json = parsed.find("metadata");
@@ -364,7 +368,7 @@ Result<LoadedTable> RestCatalog::ParseLoadResult(const TableIdentifier& table,
   }
   auto metadata = iceberg::TableMetadataFromJson(*metadata_json);
   if (!metadata) return std::unexpected(metadata.error().WithContext(what));
-  LoadedTable loaded;
+  iceberg::LoadedTable loaded;
   if (auto it = parsed.find("metadata-location"); it != parsed.end() && it->is_string()) {
     loaded.metadata_location = it->get<std::string>();
   }
@@ -377,19 +381,19 @@ Result<LoadedTable> RestCatalog::ParseLoadResult(const TableIdentifier& table,
   return loaded;
 }
 
-Result<LoadedTable> RestCatalog::LoadTable(const TableIdentifier& table) {
-  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+Result<iceberg::LoadedTable> RestCatalog::LoadTable(const iceberg::TableIdentifier& table) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(table));
   DATABOX_ASSIGN_OR_RETURN(auto response,
                            Call(http::Method::kGet, paths_.Table(table), "", RestOp::kRead,
                                 "loading table " + table.ToString(), /*delegate=*/true));
   return ParseLoadResult(table, response.body, /*remember_credentials=*/true);
 }
 
-Result<LoadedTable> RestCatalog::PostCreate(
-    const TableIdentifier& table, const iceberg::Schema& schema, const iceberg::PartitionSpec& spec,
-    const iceberg::SortOrder& sort_order, const Properties& properties,
-    const std::optional<std::string>& location, bool stage) {
-  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+Result<iceberg::LoadedTable> RestCatalog::PostCreate(
+    const iceberg::TableIdentifier& table, const iceberg::Schema& schema,
+    const iceberg::PartitionSpec& spec, const iceberg::SortOrder& sort_order,
+    const iceberg::Properties& properties, const std::optional<std::string>& location, bool stage) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(table));
   json body = {{"name", table.name},
                {"schema", schema.ToJson()},
                {"partition-spec", spec.ToJson()},
@@ -405,25 +409,25 @@ Result<LoadedTable> RestCatalog::PostCreate(
   return ParseLoadResult(table, response.body, /*remember_credentials=*/true);
 }
 
-Result<LoadedTable> RestCatalog::CreateTable(const TableIdentifier& table,
-                                             const iceberg::Schema& schema,
-                                             const iceberg::PartitionSpec& spec,
-                                             const iceberg::SortOrder& sort_order,
-                                             const Properties& properties,
-                                             std::optional<std::string> location) {
+Result<iceberg::LoadedTable> RestCatalog::CreateTable(const iceberg::TableIdentifier& table,
+                                                      const iceberg::Schema& schema,
+                                                      const iceberg::PartitionSpec& spec,
+                                                      const iceberg::SortOrder& sort_order,
+                                                      const iceberg::Properties& properties,
+                                                      std::optional<std::string> location) {
   return PostCreate(table, schema, spec, sort_order, properties, location, /*stage=*/false);
 }
 
-Result<LoadedTable> RestCatalog::StageCreateTable(const TableIdentifier& table,
-                                                  const iceberg::Schema& schema,
-                                                  const iceberg::PartitionSpec& spec,
-                                                  const iceberg::SortOrder& sort_order,
-                                                  const Properties& properties,
-                                                  std::optional<std::string> location) {
+Result<iceberg::LoadedTable> RestCatalog::StageCreateTable(const iceberg::TableIdentifier& table,
+                                                           const iceberg::Schema& schema,
+                                                           const iceberg::PartitionSpec& spec,
+                                                           const iceberg::SortOrder& sort_order,
+                                                           const iceberg::Properties& properties,
+                                                           std::optional<std::string> location) {
   return PostCreate(table, schema, spec, sort_order, properties, location, /*stage=*/true);
 }
 
-Result<LoadedTable> RestCatalog::CommitTable(const TableCommit& commit) {
+Result<iceberg::LoadedTable> RestCatalog::CommitTable(const iceberg::TableCommit& commit) {
   DATABOX_RETURN_IF_ERROR(ValidateCommit(commit));
   DATABOX_ASSIGN_OR_RETURN(auto response, Call(http::Method::kPost, paths_.Table(commit.identifier),
                                                CommitJson(commit).dump(), RestOp::kCommit,
@@ -438,9 +442,9 @@ Result<LoadedTable> RestCatalog::CommitTable(const TableCommit& commit) {
   return loaded;
 }
 
-Result<std::vector<LoadedTable>> RestCatalog::CommitTransaction(
-    std::span<const TableCommit> commits) {
-  if (commits.empty()) return std::vector<LoadedTable>{};
+Result<std::vector<iceberg::LoadedTable>> RestCatalog::CommitTransaction(
+    std::span<const iceberg::TableCommit> commits) {
+  if (commits.empty()) return std::vector<iceberg::LoadedTable>{};
   json changes = json::array();
   std::string names;
   for (const auto& commit : commits) {
@@ -453,7 +457,7 @@ Result<std::vector<LoadedTable>> RestCatalog::CommitTransaction(
                            Call(http::Method::kPost, paths_.TransactionCommit(), body.dump(),
                                 RestOp::kCommit, "committing a transaction over " + names));
   (void)response;
-  std::vector<LoadedTable> out;
+  std::vector<iceberg::LoadedTable> out;
   for (const auto& commit : commits) {
     auto loaded = LoadTable(commit.identifier);
     if (!loaded) {
@@ -467,8 +471,8 @@ Result<std::vector<LoadedTable>> RestCatalog::CommitTransaction(
   return out;
 }
 
-Status RestCatalog::DropTable(const TableIdentifier& table) {
-  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+Status RestCatalog::DropTable(const iceberg::TableIdentifier& table) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(table));
   DATABOX_ASSIGN_OR_RETURN(
       auto response,
       Call(http::Method::kDelete, AppendQuery(paths_.Table(table), "purgeRequested", "false"), "",
@@ -479,9 +483,10 @@ Status RestCatalog::DropTable(const TableIdentifier& table) {
   return Ok();
 }
 
-Status RestCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
-  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(from));
-  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(to));
+Status RestCatalog::RenameTable(const iceberg::TableIdentifier& from,
+                                const iceberg::TableIdentifier& to) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(from));
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(to));
   json body = {{"source", IdentifierJson(from)}, {"destination", IdentifierJson(to)}};
   DATABOX_ASSIGN_OR_RETURN(auto response,
                            Call(http::Method::kPost, paths_.Rename(), body.dump(), RestOp::kCreate,
@@ -490,9 +495,9 @@ Status RestCatalog::RenameTable(const TableIdentifier& from, const TableIdentifi
   return Ok();
 }
 
-Result<LoadedTable> RestCatalog::RegisterTable(const TableIdentifier& table,
-                                               std::string_view metadata_location) {
-  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+Result<iceberg::LoadedTable> RestCatalog::RegisterTable(const iceberg::TableIdentifier& table,
+                                                        std::string_view metadata_location) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(table));
   json body = {{"name", table.name}, {"metadata-location", metadata_location}};
   DATABOX_ASSIGN_OR_RETURN(auto response,
                            Call(http::Method::kPost, paths_.Register(table.ns), body.dump(),

@@ -21,12 +21,12 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.h"
 #include "catalog/rest/oauth2.h"
 #include "catalog/rest/rest_error.h"
 #include "catalog/rest/rest_paths.h"
 #include "catalog/rest/storage_credentials.h"
 #include "http/client.h"
+#include "iceberg/catalog.h"
 #include "registry/model.h"
 
 namespace databox::catalog::rest {
@@ -63,7 +63,7 @@ struct RestConfig {
   std::string prefix;                  //!< overrides.prefix (else defaults.prefix)
 };
 
-class RestCatalog final : public Catalog {
+class RestCatalog final : public iceberg::Catalog {
  public:
   //! Authenticates (if configured) and reads the configuration. `transport` replaces libcurl
   //! (tests). kConfig for missing settings, kAuth/kNetwork when the server refuses or is away.
@@ -77,41 +77,47 @@ class RestCatalog final : public Catalog {
 
   //! The storage credentials vended with the table's last load/create (empty if none).
   //! Call LoadTable again to renew them before StorageCredential::expires_at_ms.
-  std::vector<StorageCredential> StorageCredentials(const TableIdentifier& table) const;
+  std::vector<StorageCredential> StorageCredentials(const iceberg::TableIdentifier& table) const;
 
   //! POST .../tables with stage-create: the metadata the table would have (location chosen
   //! by the server, metadata_location empty); nothing is created until a CommitTable with
   //! AssertCreate and iceberg::CreateTableUpdates(metadata) plus the first snapshot.
-  Result<LoadedTable> StageCreateTable(const TableIdentifier& table, const iceberg::Schema& schema,
-                                       const iceberg::PartitionSpec& spec,
-                                       const iceberg::SortOrder& sort_order,
-                                       const Properties& properties,
-                                       std::optional<std::string> location);
+  Result<iceberg::LoadedTable> StageCreateTable(const iceberg::TableIdentifier& table,
+                                                const iceberg::Schema& schema,
+                                                const iceberg::PartitionSpec& spec,
+                                                const iceberg::SortOrder& sort_order,
+                                                const iceberg::Properties& properties,
+                                                std::optional<std::string> location);
 
   std::string_view Name() const override { return options_.name; }
-  Status CreateNamespace(const Namespace& ns, const Properties& properties) override;
-  Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override;
-  Result<bool> NamespaceExists(const Namespace& ns) override;
-  Result<Properties> LoadNamespaceProperties(const Namespace& ns) override;
-  Status UpdateNamespaceProperties(const Namespace& ns, std::span<const std::string> removals,
-                                   const Properties& updates) override;
-  Status DropNamespace(const Namespace& ns) override;
-  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override;
-  Result<bool> TableExists(const TableIdentifier& table) override;
-  Result<LoadedTable> LoadTable(const TableIdentifier& table) override;
-  Result<LoadedTable> CreateTable(const TableIdentifier& table, const iceberg::Schema& schema,
-                                  const iceberg::PartitionSpec& spec,
-                                  const iceberg::SortOrder& sort_order,
-                                  const Properties& properties,
-                                  std::optional<std::string> location) override;
-  Result<LoadedTable> CommitTable(const TableCommit& commit) override;
+  Status CreateNamespace(const iceberg::Namespace& ns,
+                         const iceberg::Properties& properties) override;
+  Result<std::vector<iceberg::Namespace>> ListNamespaces(const iceberg::Namespace& parent) override;
+  Result<bool> NamespaceExists(const iceberg::Namespace& ns) override;
+  Result<iceberg::Properties> LoadNamespaceProperties(const iceberg::Namespace& ns) override;
+  Status UpdateNamespaceProperties(const iceberg::Namespace& ns,
+                                   std::span<const std::string> removals,
+                                   const iceberg::Properties& updates) override;
+  Status DropNamespace(const iceberg::Namespace& ns) override;
+  Result<std::vector<iceberg::TableIdentifier>> ListTables(const iceberg::Namespace& ns) override;
+  Result<bool> TableExists(const iceberg::TableIdentifier& table) override;
+  Result<iceberg::LoadedTable> LoadTable(const iceberg::TableIdentifier& table) override;
+  Result<iceberg::LoadedTable> CreateTable(const iceberg::TableIdentifier& table,
+                                           const iceberg::Schema& schema,
+                                           const iceberg::PartitionSpec& spec,
+                                           const iceberg::SortOrder& sort_order,
+                                           const iceberg::Properties& properties,
+                                           std::optional<std::string> location) override;
+  Result<iceberg::LoadedTable> CommitTable(const iceberg::TableCommit& commit) override;
   //! After the transaction lands (204) each table is loaded again for the results; if that
   //! reload fails the error is kCommitStateUnknown (the commit did land: reconcile, keep files).
-  Result<std::vector<LoadedTable>> CommitTransaction(std::span<const TableCommit> commits) override;
-  Status DropTable(const TableIdentifier& table) override;
-  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override;
-  Result<LoadedTable> RegisterTable(const TableIdentifier& table,
-                                    std::string_view metadata_location) override;
+  Result<std::vector<iceberg::LoadedTable>> CommitTransaction(
+      std::span<const iceberg::TableCommit> commits) override;
+  Status DropTable(const iceberg::TableIdentifier& table) override;
+  Status RenameTable(const iceberg::TableIdentifier& from,
+                     const iceberg::TableIdentifier& to) override;
+  Result<iceberg::LoadedTable> RegisterTable(const iceberg::TableIdentifier& table,
+                                             std::string_view metadata_location) override;
 
  private:
   RestCatalog(RestCatalogOptions options, http::HttpClient client,
@@ -135,12 +141,14 @@ class RestCatalog final : public Catalog {
   Status ListPaged(const std::string& url, std::string_view what,
                    const std::function<Status(const nlohmann::json&)>& page);
   //! Parses a LoadTableResult/CommitTableResponse and remembers its storage credentials.
-  Result<LoadedTable> ParseLoadResult(const TableIdentifier& table, const std::string& body,
-                                      bool remember_credentials);
-  Result<LoadedTable> PostCreate(const TableIdentifier& table, const iceberg::Schema& schema,
-                                 const iceberg::PartitionSpec& spec,
-                                 const iceberg::SortOrder& sort_order, const Properties& properties,
-                                 const std::optional<std::string>& location, bool stage);
+  Result<iceberg::LoadedTable> ParseLoadResult(const iceberg::TableIdentifier& table,
+                                               const std::string& body, bool remember_credentials);
+  Result<iceberg::LoadedTable> PostCreate(const iceberg::TableIdentifier& table,
+                                          const iceberg::Schema& schema,
+                                          const iceberg::PartitionSpec& spec,
+                                          const iceberg::SortOrder& sort_order,
+                                          const iceberg::Properties& properties,
+                                          const std::optional<std::string>& location, bool stage);
 
   RestCatalogOptions options_;
   std::mutex mutex_;  //!< serialises client_ and tokens_

@@ -114,7 +114,7 @@ TEST_F(RestCatalogTest, NamespaceLifecycleRequests) {
   fake_->On(std::string("GET ") + kNs + "/raw%1Febird", 200,
             R"({"namespace":["raw","ebird"],"properties":{"owner":"me","a":"b"}})");
   EXPECT_EQ(catalog->LoadNamespaceProperties({"raw", "ebird"}).value(),
-            (Properties{{"owner", "me"}, {"a", "b"}}));
+            (iceberg::Properties{{"owner", "me"}, {"a", "b"}}));
 
   fake_->On(std::string("POST ") + kNs + "/raw%1Febird/properties", 200,
             R"({"updated":["x"],"removed":["a"],"missing":[]})");
@@ -151,8 +151,8 @@ TEST_F(RestCatalogTest, ListNamespacesFollowsPageTokens) {
             R"({"namespaces":[["raw","c"]],"next-page-token":null})");
   auto listed = catalog->ListNamespaces({"raw"});
   ASSERT_TRUE(listed.has_value()) << listed.error().ToString();
-  EXPECT_THAT(*listed,
-              ElementsAre(Namespace{"raw", "a"}, Namespace{"raw", "b"}, Namespace{"raw", "c"}));
+  EXPECT_THAT(*listed, ElementsAre(iceberg::Namespace{"raw", "a"}, iceberg::Namespace{"raw", "b"},
+                                   iceberg::Namespace{"raw", "c"}));
   EXPECT_EQ(fake_->RequestsTo(std::string("GET ") + kNs).size(), 2u);
 }
 
@@ -183,7 +183,7 @@ TEST_F(RestCatalogTest, TablesListExistsLoadWithVendedCredentials) {
   fake_->On(std::string("GET ") + kNs + "/raw/tables?pageToken=t2", 200,
             R"({"identifiers":[{"namespace":["raw"],"name":"birds"}]})");
   EXPECT_EQ(catalog->ListTables({"raw"}).value(),
-            (std::vector<TableIdentifier>{{{"raw"}, "birds"}, {{"raw"}, "z"}}));
+            (std::vector<iceberg::TableIdentifier>{{{"raw"}, "birds"}, {{"raw"}, "z"}}));
 
   fake_->On(std::string("HEAD ") + kNs + "/raw/tables/birds", 204);
   EXPECT_TRUE(catalog->TableExists({{"raw"}, "birds"}).value());
@@ -264,7 +264,7 @@ TEST_F(RestCatalogTest, CommitSendsRequirementsAndUpdates) {
   metadata.properties["loaded"] = "1";
   fake_->On(std::string("POST ") + kNs + "/raw/tables/birds", 200,
             LoadResult(metadata, "s3://bucket/wh/raw/birds/metadata/00001-b.metadata.json"));
-  TableCommit commit{
+  iceberg::TableCommit commit{
       .identifier = {{"raw"}, "birds"},
       .requirements = {iceberg::AssertTableUuid{"9c12d441-03fe-4693-9a96-a0705ddf69c1"},
                        iceberg::AssertRefSnapshotId{"main", std::nullopt}},
@@ -289,9 +289,9 @@ TEST_F(RestCatalogTest, StagedCreateCommitsWithAssertCreate) {
   const auto metadata = ServerTable();
   fake_->On(std::string("POST ") + kNs + "/raw/tables/birds", 200,
             LoadResult(metadata, "s3://bucket/wh/raw/birds/metadata/00000-c.metadata.json"));
-  TableCommit commit{.identifier = {{"raw"}, "birds"},
-                     .requirements = {iceberg::AssertCreate{}},
-                     .updates = iceberg::CreateTableUpdates(metadata)};
+  iceberg::TableCommit commit{.identifier = {{"raw"}, "birds"},
+                              .requirements = {iceberg::AssertCreate{}},
+                              .updates = iceberg::CreateTableUpdates(metadata)};
   ASSERT_TRUE(catalog->CommitTable(commit).has_value());
   auto sent = fake_->RequestsTo(std::string("POST ") + kNs + "/raw/tables/birds");
   ASSERT_EQ(sent.size(), 1u);
@@ -313,9 +313,9 @@ class CommitErrorTest : public RestCatalogTest,
 TEST_P(CommitErrorTest, MapsStatusAndNeverResends) {
   auto catalog = Open();
   fake_->On(std::string("POST ") + kNs + "/raw/tables/birds", GetParam().status, GetParam().body);
-  TableCommit commit{.identifier = {{"raw"}, "birds"},
-                     .requirements = {iceberg::AssertTableUuid{"u"}},
-                     .updates = {iceberg::SetProperties{{{"a", "1"}}}}};
+  iceberg::TableCommit commit{.identifier = {{"raw"}, "birds"},
+                              .requirements = {iceberg::AssertTableUuid{"u"}},
+                              .updates = {iceberg::SetProperties{{{"a", "1"}}}}};
   auto options = Options();
   auto result = catalog->CommitTable(commit);
   ASSERT_FALSE(result.has_value());
@@ -354,7 +354,7 @@ TEST_F(RestCatalogTest, CommitTransportFailureIsUnknownAndNotResent) {
   fake_->On(std::string("POST ") + kNs + "/raw/tables/birds",
             FakeTransport::Answer(MakeError(ErrorKind::kNetwork, "operation timed out")));
   auto options = Options();
-  TableCommit commit{.identifier = {{"raw"}, "birds"}, .requirements = {}, .updates = {}};
+  iceberg::TableCommit commit{.identifier = {{"raw"}, "birds"}, .requirements = {}, .updates = {}};
   // The default client retries idempotent requests; the commit must still go out once.
   auto retrying = RestCatalog::Open(
       [] {
@@ -381,12 +381,13 @@ TEST_F(RestCatalogTest, TransactionCommitPostsAllChangesThenReloads) {
   auto b = ServerTable();
   fake_->On(std::string("GET ") + kNs + "/raw/tables/a", 200, LoadResult(a, "s3://x/a.json"));
   fake_->On(std::string("GET ") + kNs + "/raw/tables/b", 200, LoadResult(b, "s3://x/b.json"));
-  std::vector<TableCommit> commits{{.identifier = {{"raw"}, "a"},
-                                    .requirements = {iceberg::AssertTableUuid{a.table_uuid}},
-                                    .updates = {iceberg::SetProperties{{{"x", "1"}}}}},
-                                   {.identifier = {{"raw"}, "b"},
-                                    .requirements = {},
-                                    .updates = {iceberg::RemoveProperties{{"y"}}}}};
+  std::vector<iceberg::TableCommit> commits{
+      {.identifier = {{"raw"}, "a"},
+       .requirements = {iceberg::AssertTableUuid{a.table_uuid}},
+       .updates = {iceberg::SetProperties{{{"x", "1"}}}}},
+      {.identifier = {{"raw"}, "b"},
+       .requirements = {},
+       .updates = {iceberg::RemoveProperties{{"y"}}}}};
   auto results = catalog->CommitTransaction(commits);
   ASSERT_TRUE(results.has_value()) << results.error().ToString();
   ASSERT_EQ(results->size(), 2u);
@@ -411,7 +412,7 @@ TEST_F(RestCatalogTest, TransactionCommitPostsAllChangesThenReloads) {
 TEST_F(RestCatalogTest, TransactionCommittedButReloadFailedIsUnknown) {
   auto catalog = Open();
   fake_->On("POST /api/catalog/v1/wh/transactions/commit", 204);
-  std::vector<TableCommit> commits{
+  std::vector<iceberg::TableCommit> commits{
       {.identifier = {{"raw"}, "a"}, .requirements = {}, .updates = {}}};
   auto result = catalog->CommitTransaction(commits);
   ASSERT_FALSE(result.has_value());

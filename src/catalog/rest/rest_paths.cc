@@ -4,7 +4,7 @@
 
 namespace databox::catalog::rest {
 
-std::string EncodeNamespace(const catalog::Namespace& ns) {
+std::string EncodeNamespace(const iceberg::Namespace& ns) {
   std::string out;
   for (std::size_t i = 0; i < ns.size(); ++i) {
     if (i > 0) out += "%1F";
@@ -29,23 +29,23 @@ std::string RestPaths::Config(std::string_view base_uri, std::string_view wareho
 
 std::string RestPaths::Namespaces() const { return root_ + "/namespaces"; }
 
-std::string RestPaths::Namespace(const catalog::Namespace& ns) const {
+std::string RestPaths::Namespace(const iceberg::Namespace& ns) const {
   return Namespaces() + "/" + EncodeNamespace(ns);
 }
 
-std::string RestPaths::NamespaceProperties(const catalog::Namespace& ns) const {
+std::string RestPaths::NamespaceProperties(const iceberg::Namespace& ns) const {
   return Namespace(ns) + "/properties";
 }
 
-std::string RestPaths::Tables(const catalog::Namespace& ns) const {
+std::string RestPaths::Tables(const iceberg::Namespace& ns) const {
   return Namespace(ns) + "/tables";
 }
 
-std::string RestPaths::Table(const TableIdentifier& table) const {
+std::string RestPaths::Table(const iceberg::TableIdentifier& table) const {
   return Tables(table.ns) + "/" + UrlEncode(table.name);
 }
 
-std::string RestPaths::Register(const catalog::Namespace& ns) const {
+std::string RestPaths::Register(const iceberg::Namespace& ns) const {
   return Namespace(ns) + "/register";
 }
 

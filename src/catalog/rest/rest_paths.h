@@ -5,13 +5,13 @@
 #include <string>
 #include <string_view>
 
-#include "catalog/identifier.h"
+#include "iceberg/table_identifier.h"
 
 namespace databox::catalog::rest {
 
 //! A namespace in a path or in the `parent` query parameter: levels percent-encoded and
 //! joined by the unit separator, encoded as %1F.
-std::string EncodeNamespace(const Namespace& ns);
+std::string EncodeNamespace(const iceberg::Namespace& ns);
 
 class RestPaths {
  public:
@@ -22,11 +22,11 @@ class RestPaths {
   static std::string Config(std::string_view base_uri, std::string_view warehouse);
 
   std::string Namespaces() const;
-  std::string Namespace(const catalog::Namespace& ns) const;
-  std::string NamespaceProperties(const catalog::Namespace& ns) const;
-  std::string Tables(const catalog::Namespace& ns) const;
-  std::string Table(const TableIdentifier& table) const;
-  std::string Register(const catalog::Namespace& ns) const;
+  std::string Namespace(const iceberg::Namespace& ns) const;
+  std::string NamespaceProperties(const iceberg::Namespace& ns) const;
+  std::string Tables(const iceberg::Namespace& ns) const;
+  std::string Table(const iceberg::TableIdentifier& table) const;
+  std::string Register(const iceberg::Namespace& ns) const;
   std::string Rename() const;
   std::string TransactionCommit() const;
 

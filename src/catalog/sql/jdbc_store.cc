@@ -60,8 +60,8 @@ std::string_view JdbcStore::TableFilter() const {
   return has_type_column_ ? " AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)" : "";
 }
 
-Result<bool> JdbcStore::NamespaceExists(const Namespace& ns) {
-  std::string name = NamespaceToString(ns);
+Result<bool> JdbcStore::NamespaceExists(const iceberg::Namespace& ns) {
+  std::string name = iceberg::NamespaceToString(ns);
   std::string below = name + ".";
   for (std::string_view query : {kTablesInTree, kPropertiesInTree}) {
     DATABOX_ASSIGN_OR_RETURN(SqliteStatement stmt,
@@ -72,9 +72,9 @@ Result<bool> JdbcStore::NamespaceExists(const Namespace& ns) {
   return false;
 }
 
-Status JdbcStore::CreateNamespace(const Namespace& ns,
+Status JdbcStore::CreateNamespace(const iceberg::Namespace& ns,
                                   const std::map<std::string, std::string>& properties) {
-  std::string name = NamespaceToString(ns);
+  std::string name = iceberg::NamespaceToString(ns);
   return InTransaction([&]() -> Status {
     DATABOX_ASSIGN_OR_RETURN(bool exists, NamespaceExists(ns));
     if (exists) {
@@ -94,32 +94,34 @@ Status JdbcStore::CreateNamespace(const Namespace& ns,
   });
 }
 
-Result<std::vector<Namespace>> JdbcStore::ListNamespaces(const Namespace& parent) {
+Result<std::vector<iceberg::Namespace>> JdbcStore::ListNamespaces(
+    const iceberg::Namespace& parent) {
   DATABOX_ASSIGN_OR_RETURN(
       SqliteStatement stmt,
       db_->Prepare("SELECT table_namespace FROM iceberg_tables WHERE catalog_name = ?1 UNION "
                    "SELECT namespace FROM iceberg_namespace_properties WHERE catalog_name = ?1",
                    {catalog_name_}));
-  std::set<Namespace> children;
+  std::set<iceberg::Namespace> children;
   while (true) {
     DATABOX_ASSIGN_OR_RETURN(bool row, stmt.Step());
     if (!row) break;
-    Namespace ns = NamespaceFromString(stmt.Text(0).value_or(""));
+    iceberg::Namespace ns = iceberg::NamespaceFromString(stmt.Text(0).value_or(""));
     if (ns.size() <= parent.size() || !std::equal(parent.begin(), parent.end(), ns.begin())) {
       continue;
     }
     ns.resize(parent.size() + 1);
     children.insert(std::move(ns));
   }
-  return std::vector<Namespace>(children.begin(), children.end());
+  return std::vector<iceberg::Namespace>(children.begin(), children.end());
 }
 
-Result<std::map<std::string, std::string>> JdbcStore::NamespaceProperties(const Namespace& ns) {
+Result<std::map<std::string, std::string>> JdbcStore::NamespaceProperties(
+    const iceberg::Namespace& ns) {
   DATABOX_ASSIGN_OR_RETURN(
       SqliteStatement stmt,
       db_->Prepare("SELECT property_key, property_value FROM iceberg_namespace_properties WHERE "
                    "catalog_name = ?1 AND namespace = ?2",
-                   {catalog_name_, NamespaceToString(ns)}));
+                   {catalog_name_, iceberg::NamespaceToString(ns)}));
   std::map<std::string, std::string> out;
   while (true) {
     DATABOX_ASSIGN_OR_RETURN(bool row, stmt.Step());
@@ -128,10 +130,10 @@ Result<std::map<std::string, std::string>> JdbcStore::NamespaceProperties(const 
   }
 }
 
-Status JdbcStore::UpdateNamespaceProperties(const Namespace& ns,
+Status JdbcStore::UpdateNamespaceProperties(const iceberg::Namespace& ns,
                                             std::span<const std::string> removals,
                                             const std::map<std::string, std::string>& updates) {
-  std::string name = NamespaceToString(ns);
+  std::string name = iceberg::NamespaceToString(ns);
   return InTransaction([&]() -> Status {
     for (const std::string& key : removals) {
       DATABOX_RETURN_IF_ERROR(db_->Run(
@@ -150,8 +152,8 @@ Status JdbcStore::UpdateNamespaceProperties(const Namespace& ns,
   });
 }
 
-Status JdbcStore::DropNamespace(const Namespace& ns) {
-  std::string name = NamespaceToString(ns);
+Status JdbcStore::DropNamespace(const iceberg::Namespace& ns) {
+  std::string name = iceberg::NamespaceToString(ns);
   std::string below = name + ".";
   return InTransaction([&]() -> Status {
     DATABOX_ASSIGN_OR_RETURN(bool exists, NamespaceExists(ns));
@@ -181,14 +183,14 @@ Status JdbcStore::DropNamespace(const Namespace& ns) {
   });
 }
 
-Result<std::vector<TableIdentifier>> JdbcStore::ListTables(const Namespace& ns) {
+Result<std::vector<iceberg::TableIdentifier>> JdbcStore::ListTables(const iceberg::Namespace& ns) {
   std::string query =
       "SELECT table_name FROM iceberg_tables WHERE catalog_name = ?1 AND table_namespace = ?2";
   query += TableFilter();
   query += " ORDER BY table_name";
   DATABOX_ASSIGN_OR_RETURN(SqliteStatement stmt,
-                           db_->Prepare(query, {catalog_name_, NamespaceToString(ns)}));
-  std::vector<TableIdentifier> out;
+                           db_->Prepare(query, {catalog_name_, iceberg::NamespaceToString(ns)}));
+  std::vector<iceberg::TableIdentifier> out;
   while (true) {
     DATABOX_ASSIGN_OR_RETURN(bool row, stmt.Step());
     if (!row) return out;
@@ -196,21 +198,23 @@ Result<std::vector<TableIdentifier>> JdbcStore::ListTables(const Namespace& ns) 
   }
 }
 
-Result<std::optional<std::string>> JdbcStore::MetadataLocation(const TableIdentifier& table) {
+Result<std::optional<std::string>> JdbcStore::MetadataLocation(
+    const iceberg::TableIdentifier& table) {
   std::string query =
       "SELECT metadata_location FROM iceberg_tables WHERE catalog_name = ?1 AND "
       "table_namespace = ?2 AND table_name = ?3";
   query += TableFilter();
   DATABOX_ASSIGN_OR_RETURN(
       SqliteStatement stmt,
-      db_->Prepare(query, {catalog_name_, NamespaceToString(table.ns), table.name}));
+      db_->Prepare(query, {catalog_name_, iceberg::NamespaceToString(table.ns), table.name}));
   DATABOX_ASSIGN_OR_RETURN(bool row, stmt.Step());
   if (!row) return std::optional<std::string>();
   return stmt.Text(0);
 }
 
-Status JdbcStore::InsertTable(const TableIdentifier& table, std::string_view metadata_location) {
-  std::string ns = NamespaceToString(table.ns);
+Status JdbcStore::InsertTable(const iceberg::TableIdentifier& table,
+                              std::string_view metadata_location) {
+  std::string ns = iceberg::NamespaceToString(table.ns);
   auto inserted =
       has_type_column_
           ? db_->Run(
@@ -256,8 +260,8 @@ Status JdbcStore::SwapMetadataLocation(const LocationSwap& swap) {
       db_->Run("UPDATE iceberg_tables SET metadata_location = ?5, previous_metadata_location = ?4 "
                "WHERE catalog_name = ?1 AND table_namespace = ?2 AND table_name = ?3 AND "
                "metadata_location = ?4",
-               {catalog_name_, NamespaceToString(swap.table.ns), swap.table.name, *swap.expected,
-                swap.next}));
+               {catalog_name_, iceberg::NamespaceToString(swap.table.ns), swap.table.name,
+                *swap.expected, swap.next}));
   if (changed == 0) {
     return MakeError(ErrorKind::kConflict,
                      "table '" + swap.table.ToString() + "' in catalog '" + catalog_name_ +
@@ -273,13 +277,14 @@ Status JdbcStore::SwapMetadataLocations(std::span<const LocationSwap> swaps) {
   });
 }
 
-Status JdbcStore::DropTable(const TableIdentifier& table) {
+Status JdbcStore::DropTable(const iceberg::TableIdentifier& table) {
   std::string query =
       "DELETE FROM iceberg_tables WHERE catalog_name = ?1 AND table_namespace = ?2 AND "
       "table_name = ?3";
   query += TableFilter();
   DATABOX_ASSIGN_OR_RETURN(
-      int64_t changed, db_->Run(query, {catalog_name_, NamespaceToString(table.ns), table.name}));
+      int64_t changed,
+      db_->Run(query, {catalog_name_, iceberg::NamespaceToString(table.ns), table.name}));
   if (changed == 0) {
     return MakeError(
         ErrorKind::kNotFound,
@@ -288,13 +293,14 @@ Status JdbcStore::DropTable(const TableIdentifier& table) {
   return Ok();
 }
 
-Status JdbcStore::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
+Status JdbcStore::RenameTable(const iceberg::TableIdentifier& from,
+                              const iceberg::TableIdentifier& to) {
   std::string query =
       "UPDATE iceberg_tables SET table_namespace = ?4, table_name = ?5 WHERE catalog_name = ?1 "
       "AND table_namespace = ?2 AND table_name = ?3";
   query += TableFilter();
-  auto changed = db_->Run(query, {catalog_name_, NamespaceToString(from.ns), from.name,
-                                  NamespaceToString(to.ns), to.name});
+  auto changed = db_->Run(query, {catalog_name_, iceberg::NamespaceToString(from.ns), from.name,
+                                  iceberg::NamespaceToString(to.ns), to.name});
   if (!changed) {
     if (changed.error().kind == ErrorKind::kAlreadyExists) {
       return MakeError(ErrorKind::kAlreadyExists, "cannot rename '" + from.ToString() + "' to '" +

@@ -21,15 +21,15 @@
 #include <string>
 #include <vector>
 
-#include "catalog/identifier.h"
 #include "catalog/sql/sqlite_db.h"
 #include "common/error.h"
+#include "iceberg/table_identifier.h"
 
 namespace databox::catalog::sql {
 
 //! One metadata-location swap inside a transaction.
 struct LocationSwap {
-  TableIdentifier table;
+  iceberg::TableIdentifier table;
   //! Current metadata location the commit was planned on; nullopt = the table is created.
   std::optional<std::string> expected;
   std::string next;  //!< the new metadata file
@@ -43,24 +43,26 @@ class JdbcStore {
 
   const std::string& catalog_name() const { return catalog_name_; }
 
-  Result<bool> NamespaceExists(const Namespace& ns);
+  Result<bool> NamespaceExists(const iceberg::Namespace& ns);
   //! Inserts the property rows; kAlreadyExists if the namespace exists.
-  Status CreateNamespace(const Namespace& ns, const std::map<std::string, std::string>& properties);
+  Status CreateNamespace(const iceberg::Namespace& ns,
+                         const std::map<std::string, std::string>& properties);
   //! Direct children of `parent` ({} = top level), sorted, without duplicates.
-  Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent);
-  Result<std::map<std::string, std::string>> NamespaceProperties(const Namespace& ns);
+  Result<std::vector<iceberg::Namespace>> ListNamespaces(const iceberg::Namespace& parent);
+  Result<std::map<std::string, std::string>> NamespaceProperties(const iceberg::Namespace& ns);
   //! Deletes `removals`, then upserts `updates`, in one transaction.
-  Status UpdateNamespaceProperties(const Namespace& ns, std::span<const std::string> removals,
+  Status UpdateNamespaceProperties(const iceberg::Namespace& ns,
+                                   std::span<const std::string> removals,
                                    const std::map<std::string, std::string>& updates);
   //! kNotFound if absent, kConflict if it holds tables or child namespaces.
-  Status DropNamespace(const Namespace& ns);
+  Status DropNamespace(const iceberg::Namespace& ns);
 
   //! Tables directly in `ns`, sorted by name.
-  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns);
+  Result<std::vector<iceberg::TableIdentifier>> ListTables(const iceberg::Namespace& ns);
   //! The table's metadata location; nullopt if there is no such table.
-  Result<std::optional<std::string>> MetadataLocation(const TableIdentifier& table);
+  Result<std::optional<std::string>> MetadataLocation(const iceberg::TableIdentifier& table);
   //! Adds a table row; kAlreadyExists if the name is taken.
-  Status InsertTable(const TableIdentifier& table, std::string_view metadata_location);
+  Status InsertTable(const iceberg::TableIdentifier& table, std::string_view metadata_location);
   //! Compare-and-swap of metadata_location (previous_metadata_location := expected);
   //! kConflict if the row no longer has `expected` (or was dropped), or, for a create,
   //! if the table exists.
@@ -68,9 +70,9 @@ class JdbcStore {
   //! All swaps in one transaction: all land or none (kConflict names the first miss).
   Status SwapMetadataLocations(std::span<const LocationSwap> swaps);
   //! kNotFound if absent.
-  Status DropTable(const TableIdentifier& table);
+  Status DropTable(const iceberg::TableIdentifier& table);
   //! kNotFound if `from` is absent, kAlreadyExists if `to` is taken.
-  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to);
+  Status RenameTable(const iceberg::TableIdentifier& from, const iceberg::TableIdentifier& to);
 
  private:
   JdbcStore(std::unique_ptr<SqliteDb> db, std::string catalog_name, bool has_type_column)

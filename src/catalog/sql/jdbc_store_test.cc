@@ -41,8 +41,9 @@ TEST_F(JdbcStoreTest, NamespacesExistByPropertiesOrTables) {
   ASSERT_TRUE(store_->CreateNamespace({"p", "q"}, {{"owner", "me"}}).has_value());
   EXPECT_TRUE(store_->NamespaceExists({"p"}).value());     // parent of an existing namespace
   EXPECT_FALSE(store_->NamespaceExists({"raw"}).value());  // a string prefix is not a parent
-  EXPECT_EQ(store_->ListNamespaces({}).value(), (std::vector<Namespace>{{"p"}, {"raw_a"}}));
-  EXPECT_EQ(store_->ListNamespaces({"p"}).value(), (std::vector<Namespace>{{"p", "q"}}));
+  EXPECT_EQ(store_->ListNamespaces({}).value(),
+            (std::vector<iceberg::Namespace>{{"p"}, {"raw_a"}}));
+  EXPECT_EQ(store_->ListNamespaces({"p"}).value(), (std::vector<iceberg::Namespace>{{"p", "q"}}));
 
   ASSERT_TRUE(
       store_->UpdateNamespaceProperties({"p", "q"}, std::vector<std::string>{"owner"}, {{"k", "v"}})
@@ -68,15 +69,15 @@ TEST_F(JdbcStoreTest, DropNamespaceRefusesNonEmpty) {
 }
 
 TEST_F(JdbcStoreTest, TableRowsInsertRenameDrop) {
-  TableIdentifier t{{"ns"}, "t"};
-  TableIdentifier u{{"ns"}, "u"};
+  iceberg::TableIdentifier t{{"ns"}, "t"};
+  iceberg::TableIdentifier u{{"ns"}, "u"};
   ASSERT_TRUE(store_->InsertTable(t, "/m0").has_value());
   EXPECT_EQ(store_->InsertTable(t, "/m1").error().kind, ErrorKind::kAlreadyExists);
   ASSERT_TRUE(store_->InsertTable(u, "/u0").has_value());
-  EXPECT_EQ(store_->ListTables({"ns"}).value(), (std::vector<TableIdentifier>{t, u}));
+  EXPECT_EQ(store_->ListTables({"ns"}).value(), (std::vector<iceberg::TableIdentifier>{t, u}));
   EXPECT_EQ(store_->MetadataLocation(t).value(), "/m0");
   EXPECT_EQ(store_->RenameTable(t, u).error().kind, ErrorKind::kAlreadyExists);
-  TableIdentifier v{{"ns2"}, "v"};
+  iceberg::TableIdentifier v{{"ns2"}, "v"};
   ASSERT_TRUE(store_->RenameTable(t, v).has_value());
   EXPECT_FALSE(store_->MetadataLocation(t).value().has_value());
   EXPECT_EQ(store_->MetadataLocation(v).value(), "/m0");
@@ -86,7 +87,7 @@ TEST_F(JdbcStoreTest, TableRowsInsertRenameDrop) {
 }
 
 TEST_F(JdbcStoreTest, CompareAndSwapDetectsConcurrentCommitAcrossConnections) {
-  TableIdentifier t{{"ns"}, "t"};
+  iceberg::TableIdentifier t{{"ns"}, "t"};
   ASSERT_TRUE(store_->InsertTable(t, "/m0").has_value());
   auto other = Connect();
   // Both planned on /m0; the second to swap must lose.
@@ -104,7 +105,7 @@ TEST_F(JdbcStoreTest, CompareAndSwapDetectsConcurrentCommitAcrossConnections) {
 }
 
 TEST_F(JdbcStoreTest, MultiTableSwapIsAllOrNothing) {
-  TableIdentifier a{{"ns"}, "a"}, b{{"ns"}, "b"};
+  iceberg::TableIdentifier a{{"ns"}, "a"}, b{{"ns"}, "b"};
   ASSERT_TRUE(store_->InsertTable(a, "/a0").has_value());
   ASSERT_TRUE(store_->InsertTable(b, "/b0").has_value());
   ASSERT_TRUE(Connect()->SwapMetadataLocation({b, "/b0", "/b1-other"}).has_value());

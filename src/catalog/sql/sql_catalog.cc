@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "catalog/metadata_files.h"
 #include "common/failpoint.h"
 #include "fileio/location.h"
+#include "iceberg/metadata_files.h"
 #include "iceberg/metadata_json.h"
 
 namespace databox::catalog::sql {
@@ -29,7 +29,7 @@ std::expected<T, Error> Annotate(std::expected<T, Error> result, const std::stri
   return result;
 }
 
-bool HasAssertCreate(const TableCommit& commit) {
+bool HasAssertCreate(const iceberg::TableCommit& commit) {
   return std::ranges::any_of(commit.requirements, [](const iceberg::TableRequirement& r) {
     return std::holds_alternative<iceberg::AssertCreate>(r);
   });
@@ -52,63 +52,65 @@ Result<std::unique_ptr<SqlCatalog>> SqlCatalog::Open(SqlCatalogOptions options,
       new SqlCatalog(std::move(options), std::move(io), std::move(store)));
 }
 
-std::string SqlCatalog::DefaultTableLocation(const TableIdentifier& table) const {
+std::string SqlCatalog::DefaultTableLocation(const iceberg::TableIdentifier& table) const {
   std::string location = options_.warehouse;
   for (const std::string& level : table.ns) location = fileio::JoinLocation(location, level);
   return fileio::JoinLocation(location, table.name);
 }
 
-Status SqlCatalog::CreateNamespace(const Namespace& ns, const Properties& properties) {
-  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+Status SqlCatalog::CreateNamespace(const iceberg::Namespace& ns,
+                                   const iceberg::Properties& properties) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateNamespace(ns));
   std::lock_guard lock(store_mutex_);
   return store_->CreateNamespace(ns, properties);
 }
 
-Result<std::vector<Namespace>> SqlCatalog::ListNamespaces(const Namespace& parent) {
-  DATABOX_RETURN_IF_ERROR(ValidateNamespace(parent, /*allow_root=*/true));
+Result<std::vector<iceberg::Namespace>> SqlCatalog::ListNamespaces(
+    const iceberg::Namespace& parent) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateNamespace(parent, /*allow_root=*/true));
   if (!parent.empty()) DATABOX_RETURN_IF_ERROR(RequireNamespace(parent));
   std::lock_guard lock(store_mutex_);
   return store_->ListNamespaces(parent);
 }
 
-Result<bool> SqlCatalog::NamespaceExists(const Namespace& ns) {
-  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+Result<bool> SqlCatalog::NamespaceExists(const iceberg::Namespace& ns) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateNamespace(ns));
   std::lock_guard lock(store_mutex_);
   return store_->NamespaceExists(ns);
 }
 
-Result<Properties> SqlCatalog::LoadNamespaceProperties(const Namespace& ns) {
+Result<iceberg::Properties> SqlCatalog::LoadNamespaceProperties(const iceberg::Namespace& ns) {
   DATABOX_RETURN_IF_ERROR(RequireNamespace(ns));
   std::lock_guard lock(store_mutex_);
   return store_->NamespaceProperties(ns);
 }
 
-Status SqlCatalog::UpdateNamespaceProperties(const Namespace& ns,
+Status SqlCatalog::UpdateNamespaceProperties(const iceberg::Namespace& ns,
                                              std::span<const std::string> removals,
-                                             const Properties& updates) {
+                                             const iceberg::Properties& updates) {
   DATABOX_RETURN_IF_ERROR(RequireNamespace(ns));
   std::lock_guard lock(store_mutex_);
   return store_->UpdateNamespaceProperties(ns, removals, updates);
 }
 
-Status SqlCatalog::DropNamespace(const Namespace& ns) {
-  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+Status SqlCatalog::DropNamespace(const iceberg::Namespace& ns) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateNamespace(ns));
   std::lock_guard lock(store_mutex_);
   return store_->DropNamespace(ns);
 }
 
-Result<std::vector<TableIdentifier>> SqlCatalog::ListTables(const Namespace& ns) {
+Result<std::vector<iceberg::TableIdentifier>> SqlCatalog::ListTables(const iceberg::Namespace& ns) {
   DATABOX_RETURN_IF_ERROR(RequireNamespace(ns));
   std::lock_guard lock(store_mutex_);
   return store_->ListTables(ns);
 }
 
-Result<bool> SqlCatalog::TableExists(const TableIdentifier& table) {
+Result<bool> SqlCatalog::TableExists(const iceberg::TableIdentifier& table) {
   DATABOX_ASSIGN_OR_RETURN(auto location, Locate(table));
   return location.has_value();
 }
 
-Result<LoadedTable> SqlCatalog::LoadTable(const TableIdentifier& table) {
+Result<iceberg::LoadedTable> SqlCatalog::LoadTable(const iceberg::TableIdentifier& table) {
   DATABOX_ASSIGN_OR_RETURN(auto location, Locate(table));
   if (!location) {
     return MakeError(
@@ -116,16 +118,16 @@ Result<LoadedTable> SqlCatalog::LoadTable(const TableIdentifier& table) {
         "table '" + table.ToString() + "' does not exist in catalog '" + options_.name + "'");
   }
   DATABOX_ASSIGN_OR_RETURN(auto metadata, ReadMetadata(table, *location));
-  return LoadedTable{.metadata_location = *location, .metadata = *metadata};
+  return iceberg::LoadedTable{.metadata_location = *location, .metadata = *metadata};
 }
 
-Result<LoadedTable> SqlCatalog::CreateTable(const TableIdentifier& table,
-                                            const iceberg::Schema& schema,
-                                            const iceberg::PartitionSpec& spec,
-                                            const iceberg::SortOrder& sort_order,
-                                            const Properties& properties,
-                                            std::optional<std::string> location) {
-  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+Result<iceberg::LoadedTable> SqlCatalog::CreateTable(const iceberg::TableIdentifier& table,
+                                                     const iceberg::Schema& schema,
+                                                     const iceberg::PartitionSpec& spec,
+                                                     const iceberg::SortOrder& sort_order,
+                                                     const iceberg::Properties& properties,
+                                                     std::optional<std::string> location) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(table));
   DATABOX_RETURN_IF_ERROR(RequireNamespace(table.ns));
   DATABOX_ASSIGN_OR_RETURN(auto existing, Locate(table));
   if (existing) {
@@ -137,19 +139,20 @@ Result<LoadedTable> SqlCatalog::CreateTable(const TableIdentifier& table,
       iceberg::TableMetadata metadata,
       iceberg::NewTableMetadata(schema, spec, sort_order,
                                 location.value_or(DefaultTableLocation(table)), properties));
-  std::string metadata_location = NewMetadataLocation(metadata, std::nullopt);
+  std::string metadata_location = iceberg::NewMetadataLocation(metadata, std::nullopt);
   DATABOX_RETURN_IF_ERROR(
       io_->WriteNew(metadata_location, iceberg::TableMetadataToJsonString(metadata)));
   {
     std::lock_guard lock(store_mutex_);
     DATABOX_RETURN_IF_ERROR(store_->InsertTable(table, metadata_location));
   }
-  return LoadedTable{.metadata_location = metadata_location, .metadata = std::move(metadata)};
+  return iceberg::LoadedTable{.metadata_location = metadata_location,
+                              .metadata = std::move(metadata)};
 }
 
-Result<SqlCatalog::Staged> SqlCatalog::Stage(const TableCommit& commit) {
-  const TableIdentifier& table = commit.identifier;
-  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+Result<SqlCatalog::Staged> SqlCatalog::Stage(const iceberg::TableCommit& commit) {
+  const iceberg::TableIdentifier& table = commit.identifier;
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(table));
   DATABOX_ASSIGN_OR_RETURN(auto current_location, Locate(table));
   std::shared_ptr<const iceberg::TableMetadata> current;
   if (current_location) {
@@ -176,7 +179,7 @@ Result<SqlCatalog::Staged> SqlCatalog::Stage(const TableCommit& commit) {
     DATABOX_RETURN_IF_ERROR(Annotate(
         iceberg::AppendMetadataLog(next, *current_location, current->last_updated_ms), context));
   }
-  std::string next_location = NewMetadataLocation(next, current_location);
+  std::string next_location = iceberg::NewMetadataLocation(next, current_location);
   DATABOX_RETURN_IF_ERROR(
       Annotate(io_->WriteNew(next_location, iceberg::TableMetadataToJsonString(next)), context));
   auto written = std::make_shared<const iceberg::TableMetadata>(std::move(next));
@@ -185,7 +188,7 @@ Result<SqlCatalog::Staged> SqlCatalog::Stage(const TableCommit& commit) {
                 .result = {next_location, *written}};
 }
 
-Result<LoadedTable> SqlCatalog::CommitTable(const TableCommit& commit) {
+Result<iceberg::LoadedTable> SqlCatalog::CommitTable(const iceberg::TableCommit& commit) {
   DATABOX_ASSIGN_OR_RETURN(Staged staged, Stage(commit));
   Failpoint("before-catalog-swap");
   std::lock_guard lock(store_mutex_);
@@ -193,8 +196,8 @@ Result<LoadedTable> SqlCatalog::CommitTable(const TableCommit& commit) {
   return std::move(staged.result);
 }
 
-Result<std::vector<LoadedTable>> SqlCatalog::CommitTransaction(
-    std::span<const TableCommit> commits) {
+Result<std::vector<iceberg::LoadedTable>> SqlCatalog::CommitTransaction(
+    std::span<const iceberg::TableCommit> commits) {
   for (size_t i = 0; i < commits.size(); ++i) {
     for (size_t j = 0; j < i; ++j) {
       if (commits[i].identifier == commits[j].identifier) {
@@ -205,8 +208,8 @@ Result<std::vector<LoadedTable>> SqlCatalog::CommitTransaction(
     }
   }
   std::vector<LocationSwap> swaps;
-  std::vector<LoadedTable> results;
-  for (const TableCommit& commit : commits) {
+  std::vector<iceberg::LoadedTable> results;
+  for (const iceberg::TableCommit& commit : commits) {
     DATABOX_ASSIGN_OR_RETURN(Staged staged, Stage(commit));
     swaps.push_back(std::move(staged.swap));
     results.push_back(std::move(staged.result));
@@ -217,23 +220,24 @@ Result<std::vector<LoadedTable>> SqlCatalog::CommitTransaction(
   return results;
 }
 
-Status SqlCatalog::DropTable(const TableIdentifier& table) {
-  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+Status SqlCatalog::DropTable(const iceberg::TableIdentifier& table) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(table));
   std::lock_guard lock(store_mutex_);
   return store_->DropTable(table);
 }
 
-Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
-  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(from));
-  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(to));
+Status SqlCatalog::RenameTable(const iceberg::TableIdentifier& from,
+                               const iceberg::TableIdentifier& to) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(from));
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(to));
   DATABOX_RETURN_IF_ERROR(RequireNamespace(to.ns));
   std::lock_guard lock(store_mutex_);
   return store_->RenameTable(from, to);
 }
 
-Result<LoadedTable> SqlCatalog::RegisterTable(const TableIdentifier& table,
-                                              std::string_view metadata_location) {
-  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+Result<iceberg::LoadedTable> SqlCatalog::RegisterTable(const iceberg::TableIdentifier& table,
+                                                       std::string_view metadata_location) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(table));
   DATABOX_RETURN_IF_ERROR(RequireNamespace(table.ns));
   std::string location(metadata_location);
   DATABOX_ASSIGN_OR_RETURN(auto metadata, ReadMetadata(table, location));
@@ -241,17 +245,17 @@ Result<LoadedTable> SqlCatalog::RegisterTable(const TableIdentifier& table,
     std::lock_guard lock(store_mutex_);
     DATABOX_RETURN_IF_ERROR(store_->InsertTable(table, location));
   }
-  return LoadedTable{.metadata_location = std::move(location), .metadata = *metadata};
+  return iceberg::LoadedTable{.metadata_location = std::move(location), .metadata = *metadata};
 }
 
-Result<std::optional<std::string>> SqlCatalog::Locate(const TableIdentifier& table) {
-  DATABOX_RETURN_IF_ERROR(ValidateTableIdentifier(table));
+Result<std::optional<std::string>> SqlCatalog::Locate(const iceberg::TableIdentifier& table) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(table));
   std::lock_guard lock(store_mutex_);
   return store_->MetadataLocation(table);
 }
 
 Result<std::shared_ptr<const iceberg::TableMetadata>> SqlCatalog::ReadMetadata(
-    const TableIdentifier& table, const std::string& location) {
+    const iceberg::TableIdentifier& table, const std::string& location) {
   {
     std::lock_guard lock(cache_mutex_);
     for (const auto& [cached_location, metadata] : cache_) {
@@ -278,12 +282,12 @@ void SqlCatalog::Remember(const std::string& location,
   cache_.emplace_back(location, std::move(metadata));
 }
 
-Status SqlCatalog::RequireNamespace(const Namespace& ns) {
-  DATABOX_RETURN_IF_ERROR(ValidateNamespace(ns));
+Status SqlCatalog::RequireNamespace(const iceberg::Namespace& ns) {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateNamespace(ns));
   std::lock_guard lock(store_mutex_);
   DATABOX_ASSIGN_OR_RETURN(bool exists, store_->NamespaceExists(ns));
   if (!exists) {
-    return MakeError(ErrorKind::kNotFound, "namespace '" + NamespaceToString(ns) +
+    return MakeError(ErrorKind::kNotFound, "namespace '" + iceberg::NamespaceToString(ns) +
                                                "' does not exist in catalog '" + options_.name +
                                                "'; create it first");
   }

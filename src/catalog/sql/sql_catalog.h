@@ -20,9 +20,9 @@
 #include <string>
 #include <utility>
 
-#include "catalog/catalog.h"
 #include "catalog/sql/jdbc_store.h"
 #include "fileio/file_io.h"
+#include "iceberg/catalog.h"
 
 namespace databox::catalog::sql {
 
@@ -33,43 +33,48 @@ struct SqlCatalogOptions {
   int busy_timeout_ms = 30000;  //!< how long a writer waits for another process's lock
 };
 
-class SqlCatalog final : public Catalog {
+class SqlCatalog final : public iceberg::Catalog {
  public:
   //! Opens (and initialises if new) the catalog database.
   static Result<std::unique_ptr<SqlCatalog>> Open(SqlCatalogOptions options,
                                                   std::shared_ptr<fileio::FileIO> io);
 
   //! <warehouse>/<namespace levels>/<table>.
-  std::string DefaultTableLocation(const TableIdentifier& table) const;
+  std::string DefaultTableLocation(const iceberg::TableIdentifier& table) const;
 
   std::string_view Name() const override { return options_.name; }
-  Status CreateNamespace(const Namespace& ns, const Properties& properties) override;
-  Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override;
-  Result<bool> NamespaceExists(const Namespace& ns) override;
-  Result<Properties> LoadNamespaceProperties(const Namespace& ns) override;
-  Status UpdateNamespaceProperties(const Namespace& ns, std::span<const std::string> removals,
-                                   const Properties& updates) override;
-  Status DropNamespace(const Namespace& ns) override;
-  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override;
-  Result<bool> TableExists(const TableIdentifier& table) override;
-  Result<LoadedTable> LoadTable(const TableIdentifier& table) override;
-  Result<LoadedTable> CreateTable(const TableIdentifier& table, const iceberg::Schema& schema,
-                                  const iceberg::PartitionSpec& spec,
-                                  const iceberg::SortOrder& sort_order,
-                                  const Properties& properties,
-                                  std::optional<std::string> location) override;
-  Result<LoadedTable> CommitTable(const TableCommit& commit) override;
-  Result<std::vector<LoadedTable>> CommitTransaction(std::span<const TableCommit> commits) override;
-  Status DropTable(const TableIdentifier& table) override;
-  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override;
-  Result<LoadedTable> RegisterTable(const TableIdentifier& table,
-                                    std::string_view metadata_location) override;
+  Status CreateNamespace(const iceberg::Namespace& ns,
+                         const iceberg::Properties& properties) override;
+  Result<std::vector<iceberg::Namespace>> ListNamespaces(const iceberg::Namespace& parent) override;
+  Result<bool> NamespaceExists(const iceberg::Namespace& ns) override;
+  Result<iceberg::Properties> LoadNamespaceProperties(const iceberg::Namespace& ns) override;
+  Status UpdateNamespaceProperties(const iceberg::Namespace& ns,
+                                   std::span<const std::string> removals,
+                                   const iceberg::Properties& updates) override;
+  Status DropNamespace(const iceberg::Namespace& ns) override;
+  Result<std::vector<iceberg::TableIdentifier>> ListTables(const iceberg::Namespace& ns) override;
+  Result<bool> TableExists(const iceberg::TableIdentifier& table) override;
+  Result<iceberg::LoadedTable> LoadTable(const iceberg::TableIdentifier& table) override;
+  Result<iceberg::LoadedTable> CreateTable(const iceberg::TableIdentifier& table,
+                                           const iceberg::Schema& schema,
+                                           const iceberg::PartitionSpec& spec,
+                                           const iceberg::SortOrder& sort_order,
+                                           const iceberg::Properties& properties,
+                                           std::optional<std::string> location) override;
+  Result<iceberg::LoadedTable> CommitTable(const iceberg::TableCommit& commit) override;
+  Result<std::vector<iceberg::LoadedTable>> CommitTransaction(
+      std::span<const iceberg::TableCommit> commits) override;
+  Status DropTable(const iceberg::TableIdentifier& table) override;
+  Status RenameTable(const iceberg::TableIdentifier& from,
+                     const iceberg::TableIdentifier& to) override;
+  Result<iceberg::LoadedTable> RegisterTable(const iceberg::TableIdentifier& table,
+                                             std::string_view metadata_location) override;
 
  private:
   //! A commit whose metadata file is written and which only awaits its swap.
   struct Staged {
     LocationSwap swap;
-    LoadedTable result;
+    iceberg::LoadedTable result;
   };
 
   SqlCatalog(SqlCatalogOptions options, std::shared_ptr<fileio::FileIO> io,
@@ -77,14 +82,14 @@ class SqlCatalog final : public Catalog {
       : options_(std::move(options)), io_(std::move(io)), store_(std::move(store)) {}
 
   //! The table's metadata location, or nullopt if it does not exist.
-  Result<std::optional<std::string>> Locate(const TableIdentifier& table);
+  Result<std::optional<std::string>> Locate(const iceberg::TableIdentifier& table);
   //! Reads and parses a metadata file (or takes it from the cache).
-  Result<std::shared_ptr<const iceberg::TableMetadata>> ReadMetadata(const TableIdentifier& table,
-                                                                     const std::string& location);
+  Result<std::shared_ptr<const iceberg::TableMetadata>> ReadMetadata(
+      const iceberg::TableIdentifier& table, const std::string& location);
   //! kNotFound unless the namespace exists.
-  Status RequireNamespace(const Namespace& ns);
+  Status RequireNamespace(const iceberg::Namespace& ns);
   //! Loads, checks, applies and writes the new metadata file of one commit.
-  Result<Staged> Stage(const TableCommit& commit);
+  Result<Staged> Stage(const iceberg::TableCommit& commit);
 
   //! Remembers `metadata` as the content of the file at `location` (see the file comment).
   void Remember(const std::string& location,

@@ -18,15 +18,16 @@ class SqlCatalogInteropTest : public SqlCatalogFixture {
  protected:
   //! Runs testdata/<script> with pyiceberg against our catalog files; returns its JSON line.
   json RunPython(const std::string& script, const std::string& ns, const std::string& table) {
-    return RunForJsonLine(std::string(DATABOX_VENV_DIR) + "/bin/python " + DATABOX_SOURCE_DIR +
-                          "/src/catalog/sql/testdata/" + script + " databox '" + db_path_ + "' '" +
-                          warehouse_ + "' " + ns + " " + table);
+    return test_util::RunForJsonLine(std::string(DATABOX_VENV_DIR) + "/bin/python " +
+                                     DATABOX_SOURCE_DIR + "/src/catalog/sql/testdata/" + script +
+                                     " databox '" + db_path_ + "' '" + warehouse_ + "' " + ns +
+                                     " " + table);
   }
 };
 
 TEST_F(SqlCatalogInteropTest, PyicebergReadsOurTables) {
-  TableIdentifier id{{"raw_birds"}, "sightings"};
-  LoadedTable v0 = CreateBirds("raw_birds", "sightings");
+  iceberg::TableIdentifier id{{"raw_birds"}, "sightings"};
+  iceberg::LoadedTable v0 = CreateBirds("raw_birds", "sightings");
   ASSERT_TRUE(catalog_->CreateNamespace({"raw_empty"}, {}).has_value());
   auto v1 =
       catalog_->CommitTable({.identifier = id,
@@ -49,10 +50,10 @@ TEST_F(SqlCatalogInteropTest, PyicebergReadsOurTables) {
 TEST_F(SqlCatalogInteropTest, WeLoadAndCommitToPyicebergTables) {
   json made = RunPython("pyiceberg_create.py", "py_ns", "wrens");
   ASSERT_TRUE(made.is_object());
-  TableIdentifier id{{"py_ns"}, "wrens"};
+  iceberg::TableIdentifier id{{"py_ns"}, "wrens"};
 
-  EXPECT_EQ(catalog_->ListNamespaces({}).value(), (std::vector<Namespace>{{"py_ns"}}));
-  EXPECT_EQ(catalog_->ListTables({"py_ns"}).value(), std::vector<TableIdentifier>{id});
+  EXPECT_EQ(catalog_->ListNamespaces({}).value(), (std::vector<iceberg::Namespace>{{"py_ns"}}));
+  EXPECT_EQ(catalog_->ListTables({"py_ns"}).value(), std::vector<iceberg::TableIdentifier>{id});
   auto loaded = catalog_->LoadTable(id);
   ASSERT_TRUE(loaded.has_value()) << loaded.error().ToString();
   EXPECT_EQ(loaded->metadata_location, made["metadata_location"]);

@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <functional>
 
-#include "catalog/metadata_files.h"
 #include "catalog/sql/test_fixture.h"
+#include "iceberg/metadata_files.h"
 
 namespace databox::catalog::sql {
 namespace {
@@ -46,7 +46,8 @@ class HookedFileIO final : public fileio::FileIO {
   std::function<void()> hook_;
 };
 
-TableCommit SetProperty(const LoadedTable& base, const TableIdentifier& id, std::string key) {
+iceberg::TableCommit SetProperty(const iceberg::LoadedTable& base,
+                                 const iceberg::TableIdentifier& id, std::string key) {
   return {.identifier = id,
           .requirements = {iceberg::AssertTableUuid{base.metadata.table_uuid}},
           .updates = {iceberg::SetProperties{{{std::move(key), "1"}}}}};
@@ -55,7 +56,7 @@ TableCommit SetProperty(const LoadedTable& base, const TableIdentifier& id, std:
 class SqlCatalogTest : public SqlCatalogFixture {};
 
 TEST_F(SqlCatalogTest, CreateLoadAndList) {
-  LoadedTable created = CreateBirds("raw_ebird", "observations");
+  iceberg::LoadedTable created = CreateBirds("raw_ebird", "observations");
   EXPECT_THAT(
       created.metadata_location,
       MatchesRegex(warehouse_ + "/raw_ebird/observations/metadata/00000-.*\\.metadata\\.json"));
@@ -69,7 +70,7 @@ TEST_F(SqlCatalogTest, CreateLoadAndList) {
   EXPECT_EQ(loaded->metadata.CurrentSchema()->fields().size(), 2u);
 
   EXPECT_EQ(catalog_->ListTables({"raw_ebird"}).value(),
-            (std::vector<TableIdentifier>{{{"raw_ebird"}, "observations"}}));
+            (std::vector<iceberg::TableIdentifier>{{{"raw_ebird"}, "observations"}}));
   EXPECT_TRUE(catalog_->TableExists({{"raw_ebird"}, "observations"}).value());
   EXPECT_FALSE(catalog_->TableExists({{"raw_ebird"}, "nope"}).value());
   EXPECT_EQ(catalog_->LoadTable({{"raw_ebird"}, "nope"}).error().kind, ErrorKind::kNotFound);
@@ -84,8 +85,8 @@ TEST_F(SqlCatalogTest, CreateLoadAndList) {
 }
 
 TEST_F(SqlCatalogTest, CommitWritesNextVersionAndLogsPrevious) {
-  TableIdentifier id{{"ns"}, "t"};
-  LoadedTable v0 = CreateBirds("ns", "t");
+  iceberg::TableIdentifier id{{"ns"}, "t"};
+  iceberg::LoadedTable v0 = CreateBirds("ns", "t");
   auto v1 = catalog_->CommitTable(SetProperty(v0, id, "k"));
   ASSERT_TRUE(v1.has_value()) << v1.error().ToString();
   EXPECT_THAT(v1->metadata_location, MatchesRegex(".*/ns/t/metadata/00001-.*\\.metadata\\.json"));
@@ -95,7 +96,7 @@ TEST_F(SqlCatalogTest, CommitWritesNextVersionAndLogsPrevious) {
   EXPECT_EQ(catalog_->LoadTable(id)->metadata_location, v1->metadata_location);
 
   // A failed requirement is a conflict and changes nothing.
-  TableCommit stale = SetProperty(v0, id, "k2");
+  iceberg::TableCommit stale = SetProperty(v0, id, "k2");
   stale.requirements = {iceberg::AssertTableUuid{"00000000-0000-0000-0000-000000000000"}};
   auto rejected = catalog_->CommitTable(stale);
   ASSERT_FALSE(rejected.has_value());
@@ -109,9 +110,9 @@ TEST_F(SqlCatalogTest, CommitWritesNextVersionAndLogsPrevious) {
 }
 
 TEST_F(SqlCatalogTest, AnUnreadableMetadataLogLimitIsRefusedAndChangesNothing) {
-  TableIdentifier id{{"ns"}, "t"};
-  LoadedTable v0 = CreateBirds("ns", "t");
-  TableCommit commit{
+  iceberg::TableIdentifier id{{"ns"}, "t"};
+  iceberg::LoadedTable v0 = CreateBirds("ns", "t");
+  iceberg::TableCommit commit{
       .identifier = id,
       .requirements = {iceberg::AssertTableUuid{v0.metadata.table_uuid}},
       .updates = {iceberg::SetProperties{{{"write.metadata.previous-versions-max", "many"}}}}};
@@ -125,8 +126,8 @@ TEST_F(SqlCatalogTest, AnUnreadableMetadataLogLimitIsRefusedAndChangesNothing) {
 }
 
 TEST_F(SqlCatalogTest, CachedMetadataIsWhatTheFileHolds) {
-  TableIdentifier id{{"ns"}, "t"};
-  LoadedTable v0 = CreateBirds("ns", "t");
+  iceberg::TableIdentifier id{{"ns"}, "t"};
+  iceberg::LoadedTable v0 = CreateBirds("ns", "t");
   iceberg::Snapshot snapshot;
   snapshot.snapshot_id = 42;
   snapshot.sequence_number = 1;
@@ -169,9 +170,9 @@ TEST_F(SqlCatalogTest, CommitWithAssertCreateCreatesTableAtDefaultLocation) {
   std::erase_if(updates, [](const iceberg::TableUpdate& u) {
     return std::holds_alternative<iceberg::SetLocation>(u);
   });
-  TableCommit create{.identifier = {{"ns"}, "staged"},
-                     .requirements = {iceberg::AssertCreate{}},
-                     .updates = updates};
+  iceberg::TableCommit create{.identifier = {{"ns"}, "staged"},
+                              .requirements = {iceberg::AssertCreate{}},
+                              .updates = updates};
   auto created = catalog_->CommitTable(create);
   ASSERT_TRUE(created.has_value()) << created.error().ToString();
   EXPECT_EQ(created->metadata.location, warehouse_ + "/ns/staged");
@@ -181,8 +182,8 @@ TEST_F(SqlCatalogTest, CommitWithAssertCreateCreatesTableAtDefaultLocation) {
 }
 
 TEST_F(SqlCatalogTest, LosingTheSwapIsAConflictAndLeavesTheWinner) {
-  TableIdentifier id{{"ns"}, "t"};
-  LoadedTable v0 = CreateBirds("ns", "t");
+  iceberg::TableIdentifier id{{"ns"}, "t"};
+  iceberg::LoadedTable v0 = CreateBirds("ns", "t");
   std::unique_ptr<SqlCatalog> rival = Connect();
   std::string rival_location;
   auto io = std::make_shared<HookedFileIO>("/ns/t/metadata/00001-", [&] {
@@ -195,7 +196,7 @@ TEST_F(SqlCatalogTest, LosingTheSwapIsAConflictAndLeavesTheWinner) {
   ASSERT_FALSE(lost.has_value());
   EXPECT_EQ(lost.error().kind, ErrorKind::kConflict);
   EXPECT_FALSE(rival_location.empty());
-  LoadedTable now = catalog_->LoadTable(id).value();
+  iceberg::LoadedTable now = catalog_->LoadTable(id).value();
   EXPECT_EQ(now.metadata_location, rival_location);
   EXPECT_EQ(now.metadata.properties.count("mine"), 0u);
   // Our written file is left for maintenance: two version-1 files exist.
@@ -208,16 +209,17 @@ TEST_F(SqlCatalogTest, LosingTheSwapIsAConflictAndLeavesTheWinner) {
 }
 
 TEST_F(SqlCatalogTest, TransactionIsAllOrNothing) {
-  TableIdentifier a{{"ns"}, "a"}, b{{"ns"}, "b"};
-  LoadedTable a0 = CreateBirds("ns", "a");
-  LoadedTable b0 = CreateBirds("ns", "b");
+  iceberg::TableIdentifier a{{"ns"}, "a"}, b{{"ns"}, "b"};
+  iceberg::LoadedTable a0 = CreateBirds("ns", "a");
+  iceberg::LoadedTable b0 = CreateBirds("ns", "b");
   std::unique_ptr<SqlCatalog> rival = Connect();
   // While our transaction stages b, a rival commits to a: a's swap must fail, and b with it.
   auto io = std::make_shared<HookedFileIO>("/ns/b/metadata/", [&] {
     ASSERT_TRUE(rival->CommitTable(SetProperty(a0, a, "rival")).has_value());
   });
   std::unique_ptr<SqlCatalog> mine = Connect(io);
-  std::vector<TableCommit> commits = {SetProperty(a0, a, "txn"), SetProperty(b0, b, "txn")};
+  std::vector<iceberg::TableCommit> commits = {SetProperty(a0, a, "txn"),
+                                               SetProperty(b0, b, "txn")};
   auto failed = mine->CommitTransaction(commits);
   ASSERT_FALSE(failed.has_value());
   EXPECT_EQ(failed.error().kind, ErrorKind::kConflict);
@@ -230,7 +232,7 @@ TEST_F(SqlCatalogTest, TransactionIsAllOrNothing) {
   EXPECT_EQ(catalog_->LoadTable(a)->metadata.properties.count("txn"), 1u);
   EXPECT_EQ(catalog_->LoadTable(b)->metadata_location, (*landed)[1].metadata_location);
 
-  std::vector<TableCommit> twice = {SetProperty(a0, a, "x"), SetProperty(a0, a, "y")};
+  std::vector<iceberg::TableCommit> twice = {SetProperty(a0, a, "x"), SetProperty(a0, a, "y")};
   EXPECT_EQ(mine->CommitTransaction(twice).error().kind, ErrorKind::kConfig);
 }
 
@@ -238,7 +240,7 @@ TEST_F(SqlCatalogTest, ConcurrentProcessesAllLandTheirCommits) {
   constexpr int kProcesses = 4;
   constexpr int kCommitsEach = 8;
   constexpr int kMaxAttempts = 200;
-  TableIdentifier id{{"ns"}, "t"};
+  iceberg::TableIdentifier id{{"ns"}, "t"};
   CreateBirds("ns", "t");
   std::vector<pid_t> children;
   for (int p = 0; p < kProcesses; ++p) {
@@ -275,7 +277,7 @@ TEST_F(SqlCatalogTest, ConcurrentProcessesAllLandTheirCommits) {
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 0);
   }
-  LoadedTable final_table = catalog_->LoadTable(id).value();
+  iceberg::LoadedTable final_table = catalog_->LoadTable(id).value();
   for (int p = 0; p < kProcesses; ++p) {
     for (int i = 0; i < kCommitsEach; ++i) {
       EXPECT_EQ(
@@ -285,11 +287,11 @@ TEST_F(SqlCatalogTest, ConcurrentProcessesAllLandTheirCommits) {
   }
   EXPECT_EQ(final_table.metadata.metadata_log.size(),
             static_cast<size_t>(kProcesses * kCommitsEach));
-  EXPECT_EQ(MetadataVersion(final_table.metadata_location), kProcesses * kCommitsEach);
+  EXPECT_EQ(iceberg::MetadataVersion(final_table.metadata_location), kProcesses * kCommitsEach);
 }
 
 TEST_F(SqlCatalogTest, DropRenameRegister) {
-  LoadedTable t0 = CreateBirds("ns", "t");
+  iceberg::LoadedTable t0 = CreateBirds("ns", "t");
   ASSERT_TRUE(catalog_->CreateNamespace({"other"}, {{"owner", "me"}}).has_value());
   EXPECT_EQ(catalog_->LoadNamespaceProperties({"other"}).value().at("owner"), "me");
   EXPECT_EQ(catalog_->RenameTable({{"ns"}, "t"}, {{"missing"}, "t"}).error().kind,
@@ -308,7 +310,7 @@ TEST_F(SqlCatalogTest, DropRenameRegister) {
             ErrorKind::kNotFound);
   EXPECT_EQ(catalog_->DropNamespace({"ns"}).error().kind, ErrorKind::kConflict);
   ASSERT_TRUE(catalog_->DropNamespace({"other"}).has_value());
-  EXPECT_EQ(catalog_->ListNamespaces({}).value(), (std::vector<Namespace>{{"ns"}}));
+  EXPECT_EQ(catalog_->ListNamespaces({}).value(), (std::vector<iceberg::Namespace>{{"ns"}}));
 }
 
 }  // namespace

@@ -7,32 +7,13 @@
 
 #include <filesystem>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "catalog/sql/sql_catalog.h"
+#include "common/test_util.h"
 #include "fileio/local/local_file_io.h"
 
 namespace databox::catalog::sql {
-
-//! Runs a shell `command` (an independent reader such as a pyiceberg script) that must exit 0
-//! and print one JSON line last (warnings may precede it); returns that JSON, or null after a
-//! test failure that shows the whole output.
-inline nlohmann::json RunForJsonLine(const std::string& command) {
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  EXPECT_NE(pipe, nullptr) << command;
-  if (pipe == nullptr) return nlohmann::json();
-  std::string output;
-  char buffer[4096];
-  while (size_t n = std::fread(buffer, 1, sizeof(buffer), pipe)) output.append(buffer, n);
-  EXPECT_EQ(::pclose(pipe), 0) << command << "\n" << output;
-  const size_t start = output.rfind('\n', output.size() >= 2 ? output.size() - 2 : 0);
-  nlohmann::json parsed =
-      nlohmann::json::parse(output.substr(start == std::string::npos ? 0 : start + 1), nullptr,
-                            /*allow_exceptions=*/false);
-  EXPECT_FALSE(parsed.is_discarded()) << command << "\n" << output;
-  return parsed.is_discarded() ? nlohmann::json() : parsed;
-}
 
 class SqlCatalogFixture : public testing::Test {
  protected:
@@ -71,7 +52,7 @@ class SqlCatalogFixture : public testing::Test {
   }
 
   //! Creates namespace `ns` (if needed) and an empty table `ns`.`name`.
-  LoadedTable CreateBirds(const std::string& ns, const std::string& name) {
+  iceberg::LoadedTable CreateBirds(const std::string& ns, const std::string& name) {
     auto exists = catalog_->NamespaceExists({ns});
     if (exists.has_value() && !*exists) {
       EXPECT_TRUE(catalog_->CreateNamespace({ns}, {}).has_value());
@@ -80,7 +61,7 @@ class SqlCatalogFixture : public testing::Test {
         catalog_->CreateTable({{ns}, name}, BirdSchema(), iceberg::PartitionSpec::Unpartitioned(),
                               iceberg::SortOrder::Unsorted(), {}, std::nullopt);
     EXPECT_TRUE(created.has_value()) << created.error().ToString();
-    return created ? std::move(*created) : LoadedTable{};
+    return created ? std::move(*created) : iceberg::LoadedTable{};
   }
 
   std::filesystem::path dir_;

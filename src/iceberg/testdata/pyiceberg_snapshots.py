@@ -1,16 +1,15 @@
-# Independent reader for the maintenance tests: pyiceberg's SqlCatalog loads a table and reads
-# every snapshot the metadata still lists (each scan opens that snapshot's manifest list,
-# manifests and data files, so a file removed too eagerly fails here).
-# argv: sqlite file, warehouse location, namespace, table. Prints one JSON line:
+# Independent reader for the maintenance tests: pyiceberg opens a table from its metadata file
+# (StaticTable: no catalog involved) and reads every snapshot the metadata still lists (each
+# scan opens that snapshot's manifest list, manifests and data files, so a file removed too
+# eagerly fails here).
+# argv: the table's current metadata location. Prints one JSON line:
 # {"current": id, "snapshots": {"<id>": [sorted ids of the rows], ...}}
 import json
 import sys
 
-from pyiceberg.catalog.sql import SqlCatalog
+from pyiceberg.table import StaticTable
 
-db, warehouse, namespace, table = sys.argv[1:5]
-catalog = SqlCatalog("databox", uri=f"sqlite:///{db}", warehouse=warehouse)
-loaded = catalog.load_table((namespace, table))
+loaded = StaticTable.from_metadata(sys.argv[1])
 snapshots = {}
 for snapshot in loaded.metadata.snapshots:
     rows = loaded.scan(snapshot_id=snapshot.snapshot_id).to_arrow()

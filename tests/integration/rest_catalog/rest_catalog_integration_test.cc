@@ -71,7 +71,8 @@ class RestCatalogIntegrationTest : public ::testing::Test {
     return catalog ? std::move(*catalog) : nullptr;
   }
 
-  LoadedTable CreateBirds(const TableIdentifier& id, Properties properties = {}) {
+  iceberg::LoadedTable CreateBirds(const iceberg::TableIdentifier& id,
+                                   iceberg::Properties properties = {}) {
     auto exists = catalog_->NamespaceExists(id.ns);
     EXPECT_TRUE(exists.has_value()) << exists.error().ToString();
     if (exists && !*exists) {
@@ -79,7 +80,7 @@ class RestCatalogIntegrationTest : public ::testing::Test {
     }
     auto created = catalog_->CreateTable(id, BirdSchema(), {}, {}, properties, std::nullopt);
     EXPECT_TRUE(created.has_value()) << created.error().ToString();
-    return created ? std::move(*created) : LoadedTable{};
+    return created ? std::move(*created) : iceberg::LoadedTable{};
   }
 
   int RunPython(const std::string& args) {
@@ -97,7 +98,7 @@ class RestCatalogIntegrationTest : public ::testing::Test {
 
 TEST_F(RestCatalogIntegrationTest, NamespaceAndTableLifecycle) {
   const std::string top = "life_" + Unique();
-  const Namespace ns{top};
+  const iceberg::Namespace ns{top};
   ASSERT_TRUE(catalog_->CreateNamespace({top}, {{"owner", "databox"}}).has_value());
   EXPECT_EQ(catalog_->CreateNamespace(ns, {}).error().kind, ErrorKind::kAlreadyExists);
   EXPECT_TRUE(catalog_->NamespaceExists(ns).value());
@@ -113,8 +114,8 @@ TEST_F(RestCatalogIntegrationTest, NamespaceAndTableLifecycle) {
   EXPECT_EQ(properties->count("owner"), 0u);
   EXPECT_EQ(properties->at("team"), "raw");
 
-  const TableIdentifier birds{ns, "birds"};
-  LoadedTable created = CreateBirds(birds);
+  const iceberg::TableIdentifier birds{ns, "birds"};
+  iceberg::LoadedTable created = CreateBirds(birds);
   EXPECT_THAT(created.metadata_location, HasSubstr(".metadata.json"));
   EXPECT_EQ(catalog_->CreateTable(birds, BirdSchema(), {}, {}, {}, {}).error().kind,
             ErrorKind::kAlreadyExists);
@@ -126,13 +127,13 @@ TEST_F(RestCatalogIntegrationTest, NamespaceAndTableLifecycle) {
   EXPECT_EQ(loaded->metadata.CurrentSchema()->fields().size(), 2u);
 
   EXPECT_EQ(catalog_->DropNamespace(ns).error().kind, ErrorKind::kConflict);
-  const TableIdentifier renamed{ns, "birds2"};
+  const iceberg::TableIdentifier renamed{ns, "birds2"};
   ASSERT_TRUE(catalog_->RenameTable(birds, renamed).has_value());
   EXPECT_FALSE(catalog_->TableExists(birds).value());
   EXPECT_EQ(catalog_->LoadTable(birds).error().kind, ErrorKind::kNotFound);
 
   // Register the renamed table's metadata under a new name, then drop both names.
-  const TableIdentifier registered{ns, "birds3"};
+  const iceberg::TableIdentifier registered{ns, "birds3"};
   auto reg = catalog_->RegisterTable(registered, catalog_->LoadTable(renamed)->metadata_location);
   ASSERT_TRUE(reg.has_value()) << reg.error().ToString();
   EXPECT_EQ(reg->metadata.table_uuid, created.metadata.table_uuid);
@@ -147,7 +148,8 @@ TEST_F(RestCatalogIntegrationTest, MultiLevelNamespaceListing) {
   const std::string top = "multi_" + Unique();
   ASSERT_TRUE(catalog_->CreateNamespace({top}, {}).has_value());
   ASSERT_TRUE(catalog_->CreateNamespace({top, "inner"}, {}).has_value());
-  EXPECT_THAT(catalog_->ListNamespaces({top}).value(), ElementsAre(Namespace{top, "inner"}));
+  EXPECT_THAT(catalog_->ListNamespaces({top}).value(),
+              ElementsAre(iceberg::Namespace{top, "inner"}));
 }
 
 // DISABLED (a known FALLBACK server defect, not ours): the FALLBACK launcher hands the
@@ -156,7 +158,7 @@ TEST_F(RestCatalogIntegrationTest, MultiLevelNamespaceListing) {
 // server shows the same. Enable once services/iceberg-rest-fallback passes the raw path.
 TEST_F(RestCatalogIntegrationTest, DISABLED_MultiLevelNamespacePaths) {
   const std::string top = "multipath_" + Unique();
-  const Namespace ns{top, "inner"};
+  const iceberg::Namespace ns{top, "inner"};
   ASSERT_TRUE(catalog_->CreateNamespace({top}, {}).has_value());
   ASSERT_TRUE(catalog_->CreateNamespace(ns, {}).has_value());
   EXPECT_TRUE(catalog_->NamespaceExists(ns).value());
@@ -165,8 +167,8 @@ TEST_F(RestCatalogIntegrationTest, DISABLED_MultiLevelNamespacePaths) {
 }
 
 TEST_F(RestCatalogIntegrationTest, CommitWithRequirementsAndStaleConflict) {
-  const TableIdentifier id{{"commit_" + Unique()}, "t"};
-  LoadedTable base = CreateBirds(id);
+  const iceberg::TableIdentifier id{{"commit_" + Unique()}, "t"};
+  iceberg::LoadedTable base = CreateBirds(id);
   auto other = Open();
   auto other_base = other->LoadTable(id);
   ASSERT_TRUE(other_base.has_value());
@@ -179,7 +181,7 @@ TEST_F(RestCatalogIntegrationTest, CommitWithRequirementsAndStaleConflict) {
                              .required = false,
                              .type = iceberg::Type::Long(),
                              .doc = std::nullopt}});
-  TableCommit evolve{
+  iceberg::TableCommit evolve{
       .identifier = id,
       .requirements = {iceberg::AssertTableUuid{base.metadata.table_uuid},
                        iceberg::AssertCurrentSchemaId{base.metadata.current_schema_id},
@@ -191,7 +193,7 @@ TEST_F(RestCatalogIntegrationTest, CommitWithRequirementsAndStaleConflict) {
   EXPECT_NE(committed->metadata_location, base.metadata_location);
 
   // Client B planned against the old schema: its requirement is stale.
-  TableCommit stale = evolve;
+  iceberg::TableCommit stale = evolve;
   stale.updates = {iceberg::SetProperties{{{"b", "1"}}}};
   auto rejected = other->CommitTable(stale);
   ASSERT_FALSE(rejected.has_value());
@@ -207,15 +209,15 @@ TEST_F(RestCatalogIntegrationTest, CommitWithRequirementsAndStaleConflict) {
 }
 
 TEST_F(RestCatalogIntegrationTest, StagedCreateThenAssertCreateCommit) {
-  const TableIdentifier id{{"staged_" + Unique()}, "t"};
+  const iceberg::TableIdentifier id{{"staged_" + Unique()}, "t"};
   ASSERT_TRUE(catalog_->CreateNamespace(id.ns, {}).has_value());
   auto staged = catalog_->StageCreateTable(id, BirdSchema(), {}, {}, {{"stage", "yes"}}, {});
   ASSERT_TRUE(staged.has_value()) << staged.error().ToString();
   EXPECT_FALSE(catalog_->TableExists(id).value()) << "a staged create must not create the table";
 
-  TableCommit create{.identifier = id,
-                     .requirements = {iceberg::AssertCreate{}},
-                     .updates = iceberg::CreateTableUpdates(staged->metadata)};
+  iceberg::TableCommit create{.identifier = id,
+                              .requirements = {iceberg::AssertCreate{}},
+                              .updates = iceberg::CreateTableUpdates(staged->metadata)};
   auto committed = catalog_->CommitTable(create);
   ASSERT_TRUE(committed.has_value()) << committed.error().ToString();
   EXPECT_EQ(committed->metadata.table_uuid, staged->metadata.table_uuid);
@@ -227,10 +229,10 @@ TEST_F(RestCatalogIntegrationTest, StagedCreateThenAssertCreateCommit) {
 }
 
 TEST_F(RestCatalogIntegrationTest, MultiTableTransaction) {
-  const Namespace ns{"tx_" + Unique()};
-  LoadedTable a = CreateBirds({ns, "a"});
-  LoadedTable b = CreateBirds({ns, "b"});
-  std::vector<TableCommit> commits{
+  const iceberg::Namespace ns{"tx_" + Unique()};
+  iceberg::LoadedTable a = CreateBirds({ns, "a"});
+  iceberg::LoadedTable b = CreateBirds({ns, "b"});
+  std::vector<iceberg::TableCommit> commits{
       {.identifier = {ns, "a"},
        .requirements = {iceberg::AssertTableUuid{a.metadata.table_uuid}},
        .updates = {iceberg::SetProperties{{{"load_id", "1"}}}}},
@@ -255,7 +257,7 @@ TEST_F(RestCatalogIntegrationTest, MultiTableTransaction) {
 }
 
 TEST_F(RestCatalogIntegrationTest, PyicebergReadsOursAndWeReadTheirs) {
-  const Namespace ns{"interop_" + Unique()};
+  const iceberg::Namespace ns{"interop_" + Unique()};
   CreateBirds({ns, "ours"}, {{"made.by", "databox"}});
   ASSERT_EQ(RunPython("check-ours " + ns[0] + " ours"), 0);
   ASSERT_EQ(RunPython("make-theirs " + ns[0] + " theirs"), 0);
@@ -276,7 +278,7 @@ TEST_F(RestCatalogIntegrationTest, PyicebergReadsOursAndWeReadTheirs) {
 
 //! One worker process: `commits` snapshots on `id`, each re-planned on kConflict. Exit code 0
 //! when all landed.
-int CommitWorker(const RestCatalogOptions& options, const TableIdentifier& id, int worker,
+int CommitWorker(const RestCatalogOptions& options, const iceberg::TableIdentifier& id, int worker,
                  int commits) {
   auto catalog = RestCatalog::Open(options);
   if (!catalog) return 10;
@@ -298,7 +300,7 @@ int CommitWorker(const RestCatalogOptions& options, const TableIdentifier& id, i
           .summary = {{"operation", "append"},
                       {"databox.worker", std::to_string(worker) + "-" + std::to_string(i)}},
           .schema_id = metadata.current_schema_id};
-      TableCommit commit{
+      iceberg::TableCommit commit{
           .identifier = id,
           .requirements = {iceberg::AssertTableUuid{metadata.table_uuid},
                            iceberg::AssertRefSnapshotId{"main", metadata.current_snapshot_id}},
@@ -319,7 +321,7 @@ int CommitWorker(const RestCatalogOptions& options, const TableIdentifier& id, i
 TEST_F(RestCatalogIntegrationTest, FourProcessesCommitToOneTable) {
   constexpr int kWorkers = 4;
   constexpr int kCommitsEach = 5;
-  const TableIdentifier id{{"stress_" + Unique()}, "commits"};
+  const iceberg::TableIdentifier id{{"stress_" + Unique()}, "commits"};
   CreateBirds(id);
   RestCatalogOptions options;
   options.name = "fallback";

@@ -8,7 +8,7 @@
 
 #include "iceberg/table_metadata.h"
 
-namespace databox::catalog {
+namespace databox::iceberg {
 
 //! Table property that moves metadata files out of <table location>/metadata (Iceberg's name).
 inline constexpr std::string_view kWriteMetadataPathProperty = "write.metadata.path";
@@ -19,7 +19,7 @@ std::optional<int> MetadataVersion(std::string_view metadata_location);
 //! A fresh location for `metadata`'s next metadata file: version = previous version + 1
 //! (0 for a new table; the metadata-log length when the previous name has no version),
 //! in `metadata`'s metadata folder, with a random UUID so concurrent writers never collide.
-std::string NewMetadataLocation(const iceberg::TableMetadata& metadata,
+std::string NewMetadataLocation(const TableMetadata& metadata,
                                 std::optional<std::string_view> previous_location);
 
-}  // namespace databox::catalog
+}  // namespace databox::iceberg

@@ -8,7 +8,7 @@
 
 #include "common/error.h"
 
-namespace databox::catalog {
+namespace databox::iceberg {
 
 //! A namespace's levels, outermost first; empty = the catalog root.
 using Namespace = std::vector<std::string>;
@@ -34,4 +34,4 @@ Status ValidateNamespace(const Namespace& ns, bool allow_root = false);
 //! ValidateNamespace plus a non-empty, dot-free table name.
 Status ValidateTableIdentifier(const TableIdentifier& table);
 
-}  // namespace databox::catalog
+}  // namespace databox::iceberg

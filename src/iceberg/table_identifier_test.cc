@@ -1,8 +1,8 @@
-#include "catalog/identifier.h"
+#include "iceberg/table_identifier.h"
 
 #include <gtest/gtest.h>
 
-namespace databox::catalog {
+namespace databox::iceberg {
 namespace {
 
 TEST(Identifier, DottedFormsRoundTrip) {
@@ -26,4 +26,4 @@ TEST(Identifier, RejectsAmbiguousNames) {
 }
 
 }  // namespace
-}  // namespace databox::catalog
+}  // namespace databox::iceberg

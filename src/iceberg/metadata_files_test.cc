@@ -1,9 +1,9 @@
-#include "catalog/metadata_files.h"
+#include "iceberg/metadata_files.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace databox::catalog {
+namespace databox::iceberg {
 namespace {
 
 using testing::MatchesRegex;
@@ -16,7 +16,7 @@ TEST(MetadataVersion, ParsesLeadingNumber) {
 }
 
 TEST(NewMetadataLocation, NumbersVersionsInTheMetadataFolder) {
-  iceberg::TableMetadata m;
+  TableMetadata m;
   m.location = "file:///w/ns/t/";
   std::string first = NewMetadataLocation(m, std::nullopt);
   EXPECT_THAT(first, MatchesRegex("file:///w/ns/t/metadata/00000-[0-9a-f-]{36}\\.metadata\\.json"));
@@ -30,4 +30,4 @@ TEST(NewMetadataLocation, NumbersVersionsInTheMetadataFolder) {
 }
 
 }  // namespace
-}  // namespace databox::catalog
+}  // namespace databox::iceberg

@@ -1,5 +1,7 @@
 // Catalog: where table names meet metadata files. The loader commits through this
-// interface; SqlCatalog (catalog/sql) and the REST catalog (catalog/rest) implement it.
+// interface; SqlCatalog (catalog/sql) and the REST catalog (catalog/rest) implement it, as
+// InMemoryCatalog (iceberg/in_memory_catalog.h) does for the iceberg module's own tests. The
+// interface sits with the Iceberg model so that the model never includes an implementation.
 //
 // Commits follow the REST spec's requirement/update model: the catalog checks the
 // requirements against the current metadata and applies the updates atomically. A commit
@@ -13,30 +15,30 @@
 #include <string_view>
 #include <vector>
 
-#include "catalog/identifier.h"
 #include "common/error.h"
 #include "iceberg/partition_spec.h"
 #include "iceberg/schema.h"
 #include "iceberg/sort_order.h"
+#include "iceberg/table_identifier.h"
 #include "iceberg/table_metadata.h"
 #include "iceberg/table_requirement.h"
 #include "iceberg/table_update.h"
 
-namespace databox::catalog {
+namespace databox::iceberg {
 
 using Properties = std::map<std::string, std::string>;
 
 //! A table as the catalog currently points at it.
 struct LoadedTable {
-  std::string metadata_location;    //!< the metadata file the catalog points at
-  iceberg::TableMetadata metadata;  //!< its parsed content
+  std::string metadata_location;  //!< the metadata file the catalog points at
+  TableMetadata metadata;         //!< its parsed content
 };
 
 //! One table's part of a commit.
 struct TableCommit {
   TableIdentifier identifier;
-  std::vector<iceberg::TableRequirement> requirements;  //!< AssertCreate allows a missing table
-  std::vector<iceberg::TableUpdate> updates;
+  std::vector<TableRequirement> requirements;  //!< AssertCreate allows a missing table
+  std::vector<TableUpdate> updates;
 };
 
 class Catalog {
@@ -65,13 +67,11 @@ class Catalog {
   virtual Result<bool> TableExists(const TableIdentifier& table) = 0;
   //! kNotFound if the table does not exist.
   virtual Result<LoadedTable> LoadTable(const TableIdentifier& table) = 0;
-  //! Creates an empty table (fresh field ids, see iceberg::NewTableMetadata) at `location`,
+  //! Creates an empty table (fresh field ids, see NewTableMetadata) at `location`,
   //! or at the catalog's default location when none is given. kAlreadyExists if the table
   //! exists; kNotFound if the namespace does not.
-  virtual Result<LoadedTable> CreateTable(const TableIdentifier& table,
-                                          const iceberg::Schema& schema,
-                                          const iceberg::PartitionSpec& spec,
-                                          const iceberg::SortOrder& sort_order,
+  virtual Result<LoadedTable> CreateTable(const TableIdentifier& table, const Schema& schema,
+                                          const PartitionSpec& spec, const SortOrder& sort_order,
                                           const Properties& properties,
                                           std::optional<std::string> location) = 0;
   //! Commits one table. With an AssertCreate requirement the table is created by the commit
@@ -90,4 +90,4 @@ class Catalog {
                                             std::string_view metadata_location) = 0;
 };
 
-}  // namespace databox::catalog
+}  // namespace databox::iceberg

@@ -1,4 +1,4 @@
-#include "catalog/metadata_files.h"
+#include "iceberg/metadata_files.h"
 
 #include <sys/random.h>
 
@@ -9,7 +9,7 @@
 
 #include "fileio/location.h"
 
-namespace databox::catalog {
+namespace databox::iceberg {
 namespace {
 
 constexpr int kVersionDigits = 5;
@@ -47,7 +47,7 @@ std::optional<int> MetadataVersion(std::string_view metadata_location) {
   return version;
 }
 
-std::string NewMetadataLocation(const iceberg::TableMetadata& metadata,
+std::string NewMetadataLocation(const TableMetadata& metadata,
                                 std::optional<std::string_view> previous_location) {
   int version = 0;
   if (previous_location) {
@@ -63,4 +63,4 @@ std::string NewMetadataLocation(const iceberg::TableMetadata& metadata,
   return fileio::JoinLocation(folder, prefix + KernelRandomUuid() + ".metadata.json");
 }
 
-}  // namespace databox::catalog
+}  // namespace databox::iceberg

@@ -1,6 +1,6 @@
-#include "catalog/identifier.h"
+#include "iceberg/table_identifier.h"
 
-namespace databox::catalog {
+namespace databox::iceberg {
 namespace {
 
 bool ValidLevel(std::string_view level) {
@@ -72,4 +72,4 @@ Status ValidateTableIdentifier(const TableIdentifier& table) {
   return Ok();
 }
 
-}  // namespace databox::catalog
+}  // namespace databox::iceberg
