@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Plants one layering violation at a time in a copy of src/ and checks that
+# scripts/check-layering fails naming the file and line, that a test file may include what it
+# likes, and that a folder outside every module is reported. (Whether the real tree passes is
+# the test layering.tree.)
+# usage: planted_violations.sh CHECK_LAYERING SRC_DIR
+set -uo pipefail
+check="${1:?usage: planted_violations.sh CHECK_LAYERING SRC_DIR}"
+src="${2:?usage: planted_violations.sh CHECK_LAYERING SRC_DIR}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+copy() { rm -rf "$work/src" && cp -r "$src" "$work/src"; }
+
+# plant FILE LINE_TEXT EXPECTED: appends an include to FILE (relative to src/) and expects the
+# check to fail with a line naming FILE:<its line number> and EXPECTED.
+plant() {
+  local file="$1" text="$2" expected="$3" line out
+  copy
+  printf '%s\n' "$text" >>"$work/src/$file"
+  line="$(wc -l <"$work/src/$file")"
+  if out="$("$check" "$work/src" 2>&1)"; then
+    fail "planted '$text' in $file: the check passed"
+    return
+  fi
+  if ! grep -qF "$work/src/$file:$line: $expected" <<<"$out"; then
+    fail "planted '$text' in $file: the message does not name $file:$line and '$expected':"$'\n'"$out"
+  fi
+}
+
+# A model including an implementation (the cycle the catalog interface move removed).
+plant iceberg/commit.cc '#include "catalog/sql/sql_catalog.h"' \
+  'module iceberg may not include "catalog/sql/sql_catalog.h"'
+# A driver reading the registry.
+plant fileio/s3/s3_file_io.cc '#include "registry/model.h"' \
+  'module fileio/s3 may not include "registry/model.h"'
+plant catalog/rest/rest_catalog.cc '#include "registry/model.h"' \
+  'module catalog/rest may not include "registry/model.h"'
+# The loader naming a concrete driver.
+plant load/source_load.cc '#include "fileio/s3/s3_file_io.h"' \
+  'module load may not include "fileio/s3/s3_file_io.h"'
+# A low module including a high one.
+plant common/error.cc '#include "cli/cli.h"' 'module common may not include "cli/cli.h"'
+# Spacing variants of the directive are still includes.
+plant duck/database.cc '#  include   "load/workspace.h"' 'module duck may not include "load/workspace.h"'
+
+# A test file may include what its program links.
+copy
+echo '#include "catalog/sql/sql_catalog.h"' >"$work/src/iceberg/planted_test.cc"
+out="$("$check" "$work/src" 2>&1)"
+if grep -q "planted_test.cc" <<<"$out"; then
+  fail "a *_test.cc file was checked like product code: $out"
+fi
+
+# A folder that is in no module is reported, not ignored.
+copy
+mkdir -p "$work/src/newmodule" && echo '#include "common/error.h"' >"$work/src/newmodule/x.cc"
+if out="$("$check" "$work/src" 2>&1)" || ! grep -q "newmodule/x.cc: is in no module" <<<"$out"; then
+  fail "a file outside every listed module was not reported: $out"
+fi
+
+if [ "$failures" -gt 0 ]; then
+  echo "planted_violations: $failures check(s) failed"
+  exit 1
+fi
+echo "planted_violations: every planted violation was caught with its file and line"
