@@ -60,6 +60,120 @@ TEST(DataboxBinary, UsageErrorsExitTwo) {
   EXPECT_EQ(nothing.exit_code, 2);
 }
 
+constexpr const char* kCommands[] = {"validate", "sources", "run",     "refresh", "status",
+                                     "inspect",  "query",   "catalog", "maintain"};
+
+std::string ExampleRegistry() {
+  return std::string(DATABOX_SOURCE_DIR) + "/examples/databox/databox.toml";
+}
+
+TEST(DataboxBinary, ConfigIsAcceptedBeforeOrAfterTheCommand) {
+  const std::string example = ExampleRegistry();
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"--config", example, "validate"},
+                                             {"validate", "--config", example},
+                                             {"validate", "--config=" + example}}) {
+    auto r = RunDatabox(args, {"DATABOX_CONFIG=/nonexistent/databox.toml"});
+    EXPECT_EQ(r.exit_code, 0) << args[0] << " " << args[1] << "\n" << r.err;
+    EXPECT_EQ(r.out, example + ": valid\n");
+    EXPECT_EQ(r.err, "");
+  }
+  // Without --config the environment names the registry.
+  auto from_env = RunDatabox({"validate"}, {"DATABOX_CONFIG=" + example});
+  EXPECT_EQ(from_env.exit_code, 0) << from_env.err;
+  EXPECT_EQ(from_env.out, example + ": valid\n");
+}
+
+TEST(DataboxBinary, ShortHelpOnEveryCommand) {
+  for (const char* cmd : kCommands) {
+    auto r = RunDatabox({cmd, "-h"});
+    EXPECT_EQ(r.exit_code, 0) << cmd << ": " << r.err;
+    EXPECT_TRUE(Contains(r.out, std::string("Usage: databox ") + cmd)) << cmd << ": " << r.out;
+    EXPECT_EQ(r.err, "") << cmd;
+  }
+  auto status = RunDatabox({"status", "-h"});
+  EXPECT_TRUE(Contains(status.out, "--json")) << status.out;
+  EXPECT_TRUE(Contains(status.out, "--config FILE")) << status.out;
+  auto top = RunDatabox({"-h"});
+  EXPECT_EQ(top.exit_code, 0);
+  EXPECT_TRUE(Contains(top.out, "Exit codes")) << top.out;
+}
+
+TEST(DataboxBinary, HelpListsEveryOptionOfTheCommand) {
+  auto r = RunDatabox({"refresh", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* option : {"--source S", "--max-workers N", "--skip-transform", "--json",
+                             "--config FILE", "-h,--help"}) {
+    EXPECT_TRUE(Contains(r.out, option)) << option << "\n" << r.out;
+  }
+  EXPECT_TRUE(Contains(r.out, "SQLMesh only if every source passed")) << r.out;
+  auto bootstrap = RunDatabox({"catalog", "bootstrap", "--help"});
+  EXPECT_EQ(bootstrap.exit_code, 0);
+  EXPECT_TRUE(Contains(bootstrap.out, "Usage: databox catalog bootstrap")) << bootstrap.out;
+  EXPECT_TRUE(Contains(bootstrap.out, "--management-uri URL")) << bootstrap.out;
+}
+
+TEST(DataboxBinary, HelpCommandPrintsTheCommandsHelp) {
+  auto run = RunDatabox({"help", "run"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(Contains(run.out, "Usage: databox run")) << run.out;
+  EXPECT_TRUE(Contains(run.out, "--resume")) << run.out;
+  for (const char* cmd : kCommands) {
+    auto help = RunDatabox({"help", cmd});
+    auto flag = RunDatabox({cmd, "--help"});
+    EXPECT_EQ(help.exit_code, 0) << cmd;
+    EXPECT_EQ(help.out, flag.out) << cmd;
+  }
+  EXPECT_EQ(RunDatabox({"help", "catalog", "bootstrap"}).out,
+            RunDatabox({"catalog", "bootstrap", "--help"}).out);
+  auto top = RunDatabox({"help"});
+  EXPECT_EQ(top.exit_code, 0);
+  EXPECT_EQ(top.out, RunDatabox({"--help"}).out);
+
+  auto unknown = RunDatabox({"help", "frobnicate"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_TRUE(Contains(unknown.err, "unknown command 'frobnicate'")) << unknown.err;
+}
+
+TEST(DataboxBinary, UnknownOptionIsNamedWithAHintToHelp) {
+  auto after = RunDatabox({"status", "--colour"});
+  EXPECT_EQ(after.exit_code, 2);
+  EXPECT_EQ(after.err, "databox status: unknown option '--colour' (see `databox status --help`)\n");
+  EXPECT_EQ(after.out, "");
+  auto before = RunDatabox({"--colour", "status"});
+  EXPECT_EQ(before.exit_code, 2);
+  EXPECT_EQ(before.err, "databox: unknown option '--colour' (see `databox --help`)\n");
+  // An unknown option where a positional belongs is named, not the missing positional.
+  auto run = RunDatabox({"run", "-x"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_TRUE(Contains(run.err, "unknown option '-x'")) << run.err;
+}
+
+TEST(DataboxBinary, OptionValuesAndPositionalsAreChecked) {
+  auto expect_usage_error = [](const std::vector<std::string>& args, const std::string& named) {
+    auto r = RunDatabox(args);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << " " << named;
+    EXPECT_TRUE(Contains(r.err, named)) << r.err;
+    EXPECT_TRUE(Contains(r.err, "--help`")) << r.err;
+  };
+  expect_usage_error({"refresh", "--max-workers", "1", "--max-workers", "2"}, "--max-workers");
+  expect_usage_error({"refresh", "--max-workers", "0"}, "'0' is not a whole number >= 1");
+  expect_usage_error({"refresh", "--max-workers=many"}, "'many' is not a whole number >= 1");
+  expect_usage_error({"refresh", "--max-workers"}, "--max-workers");
+  expect_usage_error({"refresh", "--source", "noaa", "usgs"}, "unexpected argument 'usgs'");
+  expect_usage_error({"sources", "--json=yes"}, "json");
+  expect_usage_error({"status", "extra"}, "unexpected argument 'extra'");
+  expect_usage_error({"run"}, "SOURCE is required");
+  expect_usage_error({"catalog"}, "databox catalog:");
+  expect_usage_error({"catalog", "frobnicate"}, "unknown command 'frobnicate'");
+  expect_usage_error({"maintain", "--expire-snapshots", "--all", "--retain-last", "0"},
+                     "--retain-last");
+  // After `--` everything is a positional: here the table name, refused before any work.
+  auto r = RunDatabox({"inspect", "--", "--json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(Contains(r.err, "expected NAMESPACE.TABLE")) << r.err;
+}
+
 //! A minimal valid registry with one live (not replayed) source whose token is a secret.
 std::string MinimalRegistry(const std::string& source_name, const std::string& extra_resource_key) {
   return "[project]\nstate_dir = \"state\"\n\n"
@@ -195,9 +309,9 @@ TEST(DataboxBinary, RunRefusesASourceAnotherProcessIsLoading) {
   const std::string replay = "replay = \"../../../shared/fixtures/recordings\"";
   const auto pos = registry.find(replay);
   ASSERT_NE(pos, std::string::npos) << "the example registry no longer replays recordings";
-  registry.replace(pos, replay.size(),
-                   "replay = \"" + (fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings").string() +
-                       "\"");
+  registry.replace(
+      pos, replay.size(),
+      "replay = \"" + (fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings").string() + "\"");
   std::ofstream(dir / "databox.toml") << registry;
   const std::string config = (dir / "databox.toml").string();
 

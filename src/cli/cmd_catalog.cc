@@ -3,6 +3,8 @@
 // role, through the Polaris management API (catalog/rest/polaris_admin.h). Idempotent. It
 // first checks that a management API answers at all, so that a plain Iceberg REST server
 // (such as the FALLBACK test server) is reported as such instead of as an auth failure.
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -67,7 +69,15 @@ Status ProbeManagementApi(const std::string& management_uri) {
                                            std::to_string(response->status) + ")" + hint);
 }
 
-int Bootstrap(const GlobalOptions& global, const ParsedArgs& args) {
+//! What `databox catalog bootstrap` parsed.
+struct BootstrapArgs {
+  std::optional<std::string> management_uri;
+  std::optional<std::string> catalog_role;
+  std::optional<std::string> principal_role;
+  std::optional<std::string> role_arn;
+};
+
+int Bootstrap(const GlobalOptions& global, const BootstrapArgs& args) {
   auto fail = [](ErrorKind kind, const std::string& message) {
     Err("databox catalog bootstrap: " + message + "\n");
     return static_cast<int>(kind == ErrorKind::kConfig ? kExitUsage : kExitRunFailed);
@@ -89,7 +99,7 @@ int Bootstrap(const GlobalOptions& global, const ParsedArgs& args) {
   if (!rest) return fail(rest.error().kind, rest.error().message);
 
   const std::string management =
-      TrimSlashes(args.Get("management-uri").value_or(ManagementUri(rest->uri)));
+      TrimSlashes(args.management_uri.value_or(ManagementUri(rest->uri)));
   if (auto probed = ProbeManagementApi(management); !probed) {
     return fail(probed.error().kind, probed.error().message);
   }
@@ -116,11 +126,11 @@ int Bootstrap(const GlobalOptions& global, const ParsedArgs& args) {
   spec.s3_endpoint = project.warehouse.s3.endpoint;
   spec.path_style_access = project.warehouse.s3.path_style;
   spec.region = project.warehouse.s3.region;
-  spec.role_arn = args.Get("role-arn");
+  spec.role_arn = args.role_arn;
   // An S3-compatible store (an endpoint is set) has no STS unless a role is given for it.
   spec.sts_unavailable = !spec.s3_endpoint.empty() && !spec.role_arn;
-  if (auto role = args.Get("catalog-role")) spec.catalog_role = *role;
-  if (auto role = args.Get("principal-role")) spec.principal_role = *role;
+  if (auto role = args.catalog_role) spec.catalog_role = *role;
+  if (auto role = args.principal_role) spec.principal_role = *role;
 
   Out("Bootstrapping Polaris catalog '" + spec.name + "' at " + spec.default_base_location +
       " (management API " + management + ")\n");
@@ -137,33 +147,39 @@ int Bootstrap(const GlobalOptions& global, const ParsedArgs& args) {
 
 Command CatalogCommand() {
   return Command{
-      CommandSpec{
-          "catalog",
-          "Catalog administration (Polaris)",
-          "databox catalog bootstrap [--management-uri URL] [--catalog-role R] "
-          "[--principal-role R] [--role-arn ARN]",
-          "bootstrap: creates the Polaris catalog named by [project.catalog] warehouse on the\n"
-          "s3:// [project.warehouse] location, the catalog role (default databox_writer) with\n"
-          "CATALOG_MANAGE_CONTENT, and assigns it to the principal role (default service_admin).\n"
-          "Idempotent: existing pieces are reported as already there. Refuses a location that\n"
-          "overlaps another catalog's. Prints each step's HTTP status, never credentials.\n"
-          "The management API defaults to <root>/api/management/v1 for a catalog uri\n"
-          "<root>/api/catalog.",
-          {{"management-uri", "URL", "Polaris management API base (…/api/management/v1)"},
-           {"catalog-role", "NAME", "catalog role to create (default databox_writer)"},
-           {"principal-role", "NAME", "principal role that gets it (default service_admin)"},
-           {"role-arn", "ARN", "IAM role Polaris assumes to vend S3 credentials"}},
-          1,
-          1},
-      [](const GlobalOptions& global, const ParsedArgs& args) {
-        const std::string& action = args.positionals().front();
-        if (action != "bootstrap") {
-          Err("databox catalog: unknown action '" + action + "' (expected: bootstrap)\n");
-          return static_cast<int>(kExitUsage);
-        }
-        return Bootstrap(global, args);
-      },
-      ""};
+      "catalog", "Catalog administration (Polaris)", "", [](CLI::App& app) -> Runner {
+        app.require_subcommand(1);
+        CLI::App* bootstrap = app.add_subcommand(
+            "bootstrap", "Create the Polaris catalog, its writer role and the role's grant");
+        bootstrap->footer(
+            "Creates the Polaris catalog named by [project.catalog] warehouse on the\n"
+            "s3:// [project.warehouse] location, the catalog role (default databox_writer) with\n"
+            "CATALOG_MANAGE_CONTENT, and assigns it to the principal role (default "
+            "service_admin).\n"
+            "Idempotent: existing pieces are reported as already there. Refuses a location that\n"
+            "overlaps another catalog's. Prints each step's HTTP status, never credentials.\n"
+            "The management API defaults to <root>/api/management/v1 for a catalog uri\n"
+            "<root>/api/catalog.");
+        auto args = std::make_shared<BootstrapArgs>();
+        bootstrap
+            ->add_option("--management-uri", args->management_uri,
+                         "Polaris management API base (…/api/management/v1)")
+            ->option_text("URL");
+        bootstrap
+            ->add_option("--catalog-role", args->catalog_role,
+                         "catalog role to create (default databox_writer)")
+            ->option_text("NAME");
+        bootstrap
+            ->add_option("--principal-role", args->principal_role,
+                         "principal role that gets it (default service_admin)")
+            ->option_text("NAME");
+        bootstrap
+            ->add_option("--role-arn", args->role_arn,
+                         "IAM role Polaris assumes to vend S3 credentials")
+            ->option_text("ARN");
+        // bootstrap is the only action, and require_subcommand(1) makes it the chosen one.
+        return [args](const GlobalOptions& global) { return Bootstrap(global, *args); };
+      }};
 }
 
 }  // namespace databox::cli

@@ -3,7 +3,10 @@
 
 #include <cstdio>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -20,8 +23,24 @@
 namespace databox::cli {
 namespace {
 
-int RunTargeted(const registry::Source& source, const ParsedArgs& args) {
-  const auto targets_file = args.Get("targets");
+//! What `databox run` parsed.
+struct RunArgs {
+  std::string source;
+  bool resume = false;
+  std::optional<std::string> file;
+  std::optional<std::string> targets;
+};
+
+//! What `databox refresh` parsed.
+struct RefreshArgs {
+  std::vector<std::string> sources;
+  std::optional<int> max_workers;
+  bool skip_transform = false;
+  bool json = false;
+};
+
+int RunTargeted(const registry::Source& source, const RunArgs& args) {
+  const auto& targets_file = args.targets;
   if (!targets_file) {
     Err("databox run " + source.name +
         ": refusing to run without a caller-supplied target list; "
@@ -40,8 +59,8 @@ int RunTargeted(const registry::Source& source, const ParsedArgs& args) {
   return kExitUsage;
 }
 
-int RunOne(const GlobalOptions& global, const ParsedArgs& args) {
-  const std::string name = args.positionals().front();
+int RunOne(const GlobalOptions& global, const RunArgs& args) {
+  const std::string& name = args.source;
   auto session = OpenSession(global, "run");
   if (!session) return kExitUsage;
   const registry::Source* source = session->registry.FindSource(name);
@@ -50,17 +69,17 @@ int RunOne(const GlobalOptions& global, const ParsedArgs& args) {
     return kExitUsage;
   }
   if (source->kind == registry::SourceKind::kTargeted) return RunTargeted(*source, args);
-  if (args.Has("targets")) {
+  if (args.targets) {
     Err("databox run: --targets applies to targeted sources only\n");
     return kExitUsage;
   }
-  if (args.Has("file") && source->kind != registry::SourceKind::kFile) {
+  if (args.file && source->kind != registry::SourceKind::kFile) {
     Err("databox run: --file applies to file sources (e.g. avonet) only\n");
     return kExitUsage;
   }
   load::SourceLoadOptions options;
-  options.resume = args.Has("resume");
-  if (auto file = args.Get("file")) options.file = *file;
+  options.resume = args.resume;
+  if (args.file) options.file = *args.file;
 
   refresh::RunRecord record;
   record.command = "run";
@@ -121,24 +140,14 @@ void PrintPlatformHealth(load::Workspace& workspace) {
   Out("\nanalytics.platform_health\n" + FormatTable(*rows));
 }
 
-int Refresh(const GlobalOptions& global, const ParsedArgs& args) {
+int Refresh(const GlobalOptions& global, const RefreshArgs& args) {
   auto session = OpenSession(global, "refresh");
   if (!session) return kExitUsage;
   refresh::RefreshOptions options;
-  options.sources = args.GetAll("source");
-  options.skip_transform = args.Has("skip-transform");
-  if (auto workers = args.Get("max-workers")) {
-    try {
-      options.max_workers = std::stoi(*workers);
-    } catch (...) {
-      options.max_workers = 0;
-    }
-    if (options.max_workers < 1) {
-      Err("databox refresh: --max-workers needs a positive number\n");
-      return kExitUsage;
-    }
-  }
-  const bool json = args.Has("json");
+  options.sources = args.sources;
+  options.skip_transform = args.skip_transform;
+  if (args.max_workers) options.max_workers = *args.max_workers;
+  const bool json = args.json;
   std::unique_ptr<refresh::LiveProgress> live;
   if (!json && ::isatty(STDOUT_FILENO)) {
     live = std::make_unique<refresh::LiveProgress>(stdout);
@@ -186,40 +195,48 @@ int Refresh(const GlobalOptions& global, const ParsedArgs& args) {
 
 Command RunCommand() {
   return Command{
-      CommandSpec{
-          "run",
-          "Load one source into its raw_<source> namespace",
-          "databox run SOURCE [--resume] [--file PATH] [--targets FILE]",
-          "Extracts, normalizes and commits one source; prints rows written and the new\n"
-          "snapshot id per table. Explicit-only sources (avonet, usfws) run only this way.\n"
-          "Fails at once (exit 1) while another databox process is loading the same source.",
-          {{"resume", "", "finish the last load package of this source without fetching again"},
-           {"file", "PATH", "avonet: validate and publish this workbook instead of downloading"},
-           {"targets", "FILE", "usfws: the caller-supplied target list"}},
-          1,
-          1},
-      RunOne, ""};
+      "run", "Load one source into its raw_<source> namespace",
+      "Extracts, normalizes and commits one source; prints rows written and the new\n"
+      "snapshot id per table. Explicit-only sources (avonet, usfws) run only this way.\n"
+      "Fails at once (exit 1) while another databox process is loading the same source.",
+      [](CLI::App& app) -> Runner {
+        auto args = std::make_shared<RunArgs>();
+        app.add_option("SOURCE", args->source, "the source to load (`databox sources` lists them)")
+            ->required();
+        app.add_flag("--resume", args->resume,
+                     "finish the last load package of this source without fetching again");
+        app.add_option("--file", args->file,
+                       "avonet: validate and publish this workbook instead of downloading")
+            ->option_text("PATH");
+        app.add_option("--targets", args->targets, "usfws: the caller-supplied target list")
+            ->option_text("FILE");
+        return [args](const GlobalOptions& global) { return RunOne(global, *args); };
+      }};
 }
 
 Command RefreshCommand() {
   return Command{
-      CommandSpec{
-          "refresh",
-          "Load every routine source concurrently, inspect, run the transform",
-          "databox refresh [--source S ...] [--max-workers N] [--skip-transform] [--json]",
-          "Preflight (catalog, warehouse, analytics database, transform command; exit 2 and\n"
-          "nothing started on any problem), then every eligible source in a bounded worker\n"
-          "pool (each runs to its end even if a sibling fails), then inspection of this\n"
-          "run's load status, then SQLMesh only if every source passed. Exit 0 when all\n"
-          "succeeded, 1 when a source, the inspection or the transform failed. Plain output\n"
-          "carries the protocol lines of docs/refresh.md; a terminal gets a live display.",
-          {{"source", "S", "refresh only this routine source", true},
-           {"max-workers", "N", "how many sources load at once (default: project.max_workers)"},
-           {"skip-transform", "", "do not run the transform command"},
-           {"json", "", "print a machine-readable summary instead"}},
-          0,
-          0},
-      Refresh, ""};
+      "refresh", "Load every routine source concurrently, inspect, run the transform",
+      "Preflight (catalog, warehouse, analytics database, transform command; exit 2 and\n"
+      "nothing started on any problem), then every eligible source in a bounded worker\n"
+      "pool (each runs to its end even if a sibling fails), then inspection of this\n"
+      "run's load status, then SQLMesh only if every source passed. Exit 0 when all\n"
+      "succeeded, 1 when a source, the inspection or the transform failed. Plain output\n"
+      "carries the protocol lines of docs/refresh.md; a terminal gets a live display.",
+      [](CLI::App& app) -> Runner {
+        auto args = std::make_shared<RefreshArgs>();
+        app.add_option("--source", args->sources,
+                       "refresh only this routine source (repeatable: --source a --source b)")
+            ->option_text("S")
+            ->allow_extra_args(false);
+        app.add_option("--max-workers", args->max_workers,
+                       "how many sources load at once (default: project.max_workers)")
+            ->option_text("N")
+            ->check(WholeNumberAtLeastOne());
+        app.add_flag("--skip-transform", args->skip_transform, "do not run the transform command");
+        app.add_flag("--json", args->json, "print a machine-readable summary instead");
+        return [args](const GlobalOptions& global) { return Refresh(global, *args); };
+      }};
 }
 
 }  // namespace databox::cli

@@ -3,7 +3,9 @@
 // --remove; docs/maintenance.md.
 #include <charconv>
 #include <chrono>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +54,20 @@ std::string FormatAge(std::optional<int64_t> age_ms) {
   return std::to_string(s) + "s";
 }
 
+//! What `databox maintain` parsed.
+struct MaintainArgs {
+  std::optional<std::string> table;
+  bool all = false;
+  bool dry_run = false;
+  bool remove = false;
+  std::optional<std::string> older_than;
+  bool rewrite_deletes = false;
+  bool expire_snapshots = false;
+  std::optional<int> retain_last;
+  std::optional<std::string> retain_newer_than;
+  bool json = false;
+};
+
 struct MaintainSettings {
   bool remove = false;
   milliseconds older_than = iceberg::kDefaultOrphanMinAge;
@@ -93,9 +109,9 @@ Status RewriteDeletes(load::Workspace& ws, const iceberg::TableIdentifier& table
 
 //! The tables to maintain: the positional, or with --all every table in each source's
 //! raw_<source> namespace that exists.
-Result<std::vector<iceberg::TableIdentifier>> Targets(Session& session, const ParsedArgs& args) {
-  if (!args.positionals().empty()) {
-    DATABOX_ASSIGN_OR_RETURN(auto ident, iceberg::ParseTableIdentifier(args.positionals().front()));
+Result<std::vector<iceberg::TableIdentifier>> Targets(Session& session, const MaintainArgs& args) {
+  if (args.table) {
+    DATABOX_ASSIGN_OR_RETURN(auto ident, iceberg::ParseTableIdentifier(*args.table));
     return std::vector<iceberg::TableIdentifier>{std::move(ident)};
   }
   auto& catalog = session.workspace->catalog();
@@ -179,39 +195,31 @@ Status MaintainTable(load::Workspace& ws, const iceberg::TableIdentifier& table,
   return Ok();
 }
 
-int Maintain(const GlobalOptions& global, const ParsedArgs& args) {
+int Maintain(const GlobalOptions& global, const MaintainArgs& args) {
   auto usage = [](const std::string& message) {
     Err("databox maintain: " + message + "\n");
     return static_cast<int>(kExitUsage);
   };
-  const bool all = args.Has("all");
-  if (all == !args.positionals().empty()) {
+  if (args.all == args.table.has_value()) {
     return usage("name one table (NAMESPACE.TABLE) or pass --all");
   }
-  if (args.Has("remove") && args.Has("dry-run")) return usage("--dry-run and --remove conflict");
+  if (args.remove && args.dry_run) return usage("--dry-run and --remove conflict");
   MaintainSettings settings;
-  settings.remove = args.Has("remove");
-  if (auto text = args.Get("older-than")) {
+  settings.remove = args.remove;
+  if (const auto& text = args.older_than) {
     auto parsed = ParseDuration(*text);
     if (!parsed) return usage("--older-than: '" + *text + "' is not a duration like 3d, 12h, 30m");
     settings.older_than = *parsed;
     settings.older_than_text = *text;
   }
-  if ((args.Has("retain-last") || args.Has("retain-newer-than")) && !args.Has("expire-snapshots")) {
+  if ((args.retain_last || args.retain_newer_than) && !args.expire_snapshots) {
     return usage("--retain-last and --retain-newer-than apply with --expire-snapshots only");
   }
-  settings.rewrite_deletes = args.Has("rewrite-deletes");
-  if (args.Has("expire-snapshots")) {
+  settings.rewrite_deletes = args.rewrite_deletes;
+  if (args.expire_snapshots) {
     iceberg::ExpireOptions expire;
-    if (auto text = args.Get("retain-last")) {
-      int n = 0;
-      auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), n);
-      if (ec != std::errc() || end != text->data() + text->size() || n < 1) {
-        return usage("--retain-last: '" + *text + "' is not a whole number >= 1");
-      }
-      expire.retain_last = n;
-    }
-    if (auto text = args.Get("retain-newer-than")) {
+    if (args.retain_last) expire.retain_last = *args.retain_last;
+    if (const auto& text = args.retain_newer_than) {
       auto parsed = ParseDuration(*text);
       if (!parsed) return usage("--retain-newer-than: '" + *text + "' is not a duration");
       expire.keep_newer_than_ms = iceberg::NowMs() - parsed->count();
@@ -243,7 +251,7 @@ int Maintain(const GlobalOptions& global, const ParsedArgs& args) {
     text += table_text;
   }
   if (targets->empty()) text += "no raw tables to maintain\n";
-  Out(args.Has("json") ? json.dump(2) + "\n" : text);
+  Out(args.json ? json.dump(2) + "\n" : text);
   return failed == 0 ? kExitOk : kExitRunFailed;
 }
 
@@ -251,41 +259,50 @@ int Maintain(const GlobalOptions& global, const ParsedArgs& args) {
 
 Command MaintainCommand() {
   return Command{
-      CommandSpec{
-          "maintain",
-          "Compact deletes, expire old snapshots, list or remove orphan files of raw tables",
-          "databox maintain (NAMESPACE.TABLE | --all) [--dry-run | --remove] [--older-than AGE]\n"
-          "       [--rewrite-deletes] [--expire-snapshots [--retain-last N]\n"
-          "       [--retain-newer-than AGE]] [--json]",
-          "Orphan files are files under a table's data/ and metadata/ folders that no metadata\n"
-          "reachable from the current metadata references (snapshots' manifest lists,\n"
-          "manifests, live data files, the metadata log, statistics files). A dry run (the\n"
-          "default) lists every one with its size and age and changes nothing. --remove\n"
-          "deletes only those older than --older-than (default 3d): a younger file may belong\n"
-          "to a commit in flight. One line per orphan file, then a summary line per table.\n"
-          "--expire-snapshots removes old snapshots from the metadata in one catalog commit\n"
-          "(with --remove; a dry run names the snapshots it would expire and lists the files\n"
-          "that would become orphans): it keeps the current snapshot, every branch and tag\n"
-          "head, the N newest of main's history and, with --retain-newer-than, every newer\n"
-          "snapshot. Files only expired snapshots referenced are orphans from then on.\n"
-          "--rewrite-deletes first compacts what merge-on-read left: every data file that\n"
-          "position deletes apply to is rewritten without the deleted rows and those delete\n"
-          "files are dropped, in one 'replace' snapshot (with --remove; a dry run counts\n"
-          "them). The old files stay referenced by older snapshots until those expire.\n"
-          "AGE is a number with s, m, h or d (3d, 12h, 0). Exit 0 when every table was\n"
-          "maintained, 1 when one failed (the others still run), 2 on usage errors.",
-          {{"all", "", "every table in every source's raw_<source> namespace"},
-           {"dry-run", "", "list only, change nothing (the default)"},
-           {"remove", "", "delete orphans older than --older-than; commit the expiry"},
-           {"older-than", "AGE", "minimum age of an orphan file to be removed (default 3d)"},
-           {"rewrite-deletes", "", "rewrite data files that position deletes apply to"},
-           {"expire-snapshots", "", "expire snapshots before looking for orphans"},
-           {"retain-last", "N", "with --expire-snapshots: newest snapshots of main to keep (1)"},
-           {"retain-newer-than", "AGE", "with --expire-snapshots: also keep snapshots this new"},
-           {"json", "", "machine-readable output"}},
-          0,
-          1},
-      Maintain, ""};
+      "maintain",
+      "Compact deletes, expire old snapshots, list or remove orphan files of raw tables",
+      "Name one table or pass --all. Orphan files are files under a table's data/ and\n"
+      "metadata/ folders that no metadata reachable from the current metadata references\n"
+      "(snapshots' manifest lists, manifests, live data files, the metadata log, statistics\n"
+      "files). A dry run (the default) lists every one with its size and age and changes\n"
+      "nothing. --remove deletes only those older than --older-than (default 3d): a\n"
+      "younger file may belong to a commit in flight. One line per orphan file, then a\n"
+      "summary line per table.\n"
+      "--expire-snapshots removes old snapshots from the metadata in one catalog commit\n"
+      "(with --remove; a dry run names the snapshots it would expire and lists the files\n"
+      "that would become orphans): it keeps the current snapshot, every branch and tag\n"
+      "head, the N newest of main's history and, with --retain-newer-than, every newer\n"
+      "snapshot. Files only expired snapshots referenced are orphans from then on.\n"
+      "--rewrite-deletes first compacts what merge-on-read left: every data file that\n"
+      "position deletes apply to is rewritten without the deleted rows and those delete\n"
+      "files are dropped, in one 'replace' snapshot (with --remove; a dry run counts\n"
+      "them). The old files stay referenced by older snapshots until those expire.\n"
+      "AGE is a number with s, m, h or d (3d, 12h, 0). Exit 0 when every table was\n"
+      "maintained, 1 when one failed (the others still run), 2 on usage errors.",
+      [](CLI::App& app) -> Runner {
+        auto args = std::make_shared<MaintainArgs>();
+        app.add_option("NAMESPACE.TABLE", args->table, "the raw table to maintain");
+        app.add_flag("--all", args->all, "every table in every source's raw_<source> namespace");
+        app.add_flag("--dry-run", args->dry_run, "list only, change nothing (the default)");
+        app.add_flag("--remove", args->remove,
+                     "delete orphans older than --older-than; commit the expiry and rewrite");
+        app.add_option("--older-than", args->older_than,
+                       "minimum age of an orphan file to be removed (default 3d)")
+            ->option_text("AGE");
+        app.add_flag("--rewrite-deletes", args->rewrite_deletes,
+                     "rewrite data files that position deletes apply to");
+        app.add_flag("--expire-snapshots", args->expire_snapshots,
+                     "expire snapshots before looking for orphans");
+        app.add_option("--retain-last", args->retain_last,
+                       "with --expire-snapshots: newest snapshots of main to keep (default 1)")
+            ->option_text("N")
+            ->check(WholeNumberAtLeastOne());
+        app.add_option("--retain-newer-than", args->retain_newer_than,
+                       "with --expire-snapshots: also keep snapshots this new")
+            ->option_text("AGE");
+        app.add_flag("--json", args->json, "machine-readable output");
+        return [args](const GlobalOptions& global) { return Maintain(global, *args); };
+      }};
 }
 
 }  // namespace databox::cli

@@ -1,6 +1,7 @@
 // `databox status`, `databox inspect` and `databox query`: commands that read what is there.
 #include <chrono>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -30,7 +31,19 @@ int64_t AgeSeconds(const std::string& iso) {
       .count();
 }
 
-int Status(const GlobalOptions& global, const ParsedArgs& args) {
+//! What `databox inspect` parsed.
+struct InspectArgs {
+  std::string table;
+  bool json = false;
+};
+
+//! What `databox query` parsed.
+struct QueryArgs {
+  std::string sql;
+  bool json = false;
+};
+
+int Status(const GlobalOptions& global, bool json_output) {
   auto session = OpenSession(global, "status");
   if (!session) return kExitUsage;
   auto records = refresh::RunHistory(session->registry.project.state_dir).ReadAll();
@@ -85,12 +98,12 @@ int Status(const GlobalOptions& global, const ParsedArgs& args) {
     }
     json.push_back(entry);
   }
-  Out(args.Has("json") ? json.dump(2) + "\n" : text);
+  Out(json_output ? json.dump(2) + "\n" : text);
   return kExitOk;
 }
 
-int Inspect(const GlobalOptions& global, const ParsedArgs& args) {
-  auto ident = iceberg::ParseTableIdentifier(args.positionals().front());
+int Inspect(const GlobalOptions& global, const InspectArgs& args) {
+  auto ident = iceberg::ParseTableIdentifier(args.table);
   if (!ident) {
     Err("databox inspect: " + ident.error().message + " (expected NAMESPACE.TABLE)\n");
     return kExitUsage;
@@ -122,12 +135,12 @@ int Inspect(const GlobalOptions& global, const ParsedArgs& args) {
   const int64_t rows = count ? count->GetInt64(0, 0).value_or(-1) : -1;
 
   nlohmann::ordered_json json;
-  json["table"] = args.positionals().front();
+  json["table"] = args.table;
   json["metadata_location"] = table->metadata_location();
   json["rows"] = rows;
   nlohmann::ordered_json fields = nlohmann::ordered_json::array();
-  std::string text = "table " + args.positionals().front() + "\nmetadata " +
-                     table->metadata_location() + "\nrows " + std::to_string(rows) + "\n\nschema\n";
+  std::string text = "table " + args.table + "\nmetadata " + table->metadata_location() +
+                     "\nrows " + std::to_string(rows) + "\n\nschema\n";
   const auto& ids = table->schema().identifier_field_ids();
   for (const auto& field : table->schema().fields()) {
     const bool key = std::find(ids.begin(), ids.end(), field.id) != ids.end();
@@ -177,11 +190,11 @@ int Inspect(const GlobalOptions& global, const ParsedArgs& args) {
             std::to_string(f.file_size_in_bytes) + " bytes\n";
   }
   json["delete_files"] = delete_list;
-  Out(args.Has("json") ? json.dump(2) + "\n" : text);
+  Out(args.json ? json.dump(2) + "\n" : text);
   return kExitOk;
 }
 
-int Query(const GlobalOptions& global, const ParsedArgs& args) {
+int Query(const GlobalOptions& global, const QueryArgs& args) {
   auto session = OpenSession(global, "query");
   if (!session) return kExitUsage;
   auto analytics = refresh::OpenAnalytics(*session->workspace);
@@ -189,53 +202,53 @@ int Query(const GlobalOptions& global, const ParsedArgs& args) {
     Err("databox query: " + analytics.error().message + "\n");
     return kExitRunFailed;
   }
-  auto rows = analytics->connection.Query(args.positionals().front());
+  auto rows = analytics->connection.Query(args.sql);
   if (!rows) {
     Err("databox query: " + rows.error().message + "\n");
     return kExitRunFailed;
   }
-  Out(args.Has("json") ? FormatJsonLines(*rows) : FormatTable(*rows));
+  Out(args.json ? FormatJsonLines(*rows) : FormatTable(*rows));
   return kExitOk;
 }
 
 }  // namespace
 
 Command StatusCommand() {
-  return Command{CommandSpec{"status",
-                             "Show each source's last load, rows, age and last failure",
-                             "databox status [--json]",
-                             "Reads the run history (<state_dir>/runs.jsonl, docs/run_history.md).",
-                             {{"json", "", "machine-readable output"}},
-                             0,
-                             0},
-                 Status, ""};
+  return Command{"status", "Show each source's last load, rows, age and last failure",
+                 "Reads the run history (<state_dir>/runs.jsonl, docs/run_history.md).",
+                 [](CLI::App& app) -> Runner {
+                   auto json = std::make_shared<bool>(false);
+                   app.add_flag("--json", *json, "machine-readable output");
+                   return [json](const GlobalOptions& global) { return Status(global, *json); };
+                 }};
 }
 
 Command InspectCommand() {
-  return Command{
-      CommandSpec{"inspect",
-                  "Show a raw table: schema, snapshots, files, rows",
-                  "databox inspect NAMESPACE.TABLE [--json]",
-                  "Reads the table from the catalog: its current schema with field ids,\n"
-                  "the snapshot history of main, the live data files, the position delete\n"
-                  "files merge-on-read left (if any) and the row count.",
-                  {{"json", "", "machine-readable output"}},
-                  1,
-                  1},
-      Inspect, ""};
+  return Command{"inspect", "Show a raw table: schema, snapshots, files, rows",
+                 "Reads the table from the catalog: its current schema with field ids,\n"
+                 "the snapshot history of main, the live data files, the position delete\n"
+                 "files merge-on-read left (if any) and the row count.",
+                 [](CLI::App& app) -> Runner {
+                   auto args = std::make_shared<InspectArgs>();
+                   app.add_option("NAMESPACE.TABLE", args->table,
+                                  "the raw table, e.g. raw_noaa.daily_weather")
+                       ->required();
+                   app.add_flag("--json", args->json, "machine-readable output");
+                   return [args](const GlobalOptions& global) { return Inspect(global, *args); };
+                 }};
 }
 
 Command QueryCommand() {
   return Command{
-      CommandSpec{"query",
-                  "Run SQL on the analytics DuckDB (raw tables under the attached alias)",
-                  "databox query SQL [--json]",
-                  "Raw tables are visible as <alias>.raw_<source>.<table> (alias polaris_aws by\n"
-                  "default), pinned to the snapshots current after the last load.",
-                  {{"json", "", "rows as JSON lines"}},
-                  1,
-                  1},
-      Query, ""};
+      "query", "Run SQL on the analytics DuckDB (raw tables under the attached alias)",
+      "Raw tables are visible as <alias>.raw_<source>.<table> (alias polaris_aws by\n"
+      "default), pinned to the snapshots current after the last load.",
+      [](CLI::App& app) -> Runner {
+        auto args = std::make_shared<QueryArgs>();
+        app.add_option("SQL", args->sql, "the SQL text, one argument (quote it)")->required();
+        app.add_flag("--json", args->json, "rows as JSON lines");
+        return [args](const GlobalOptions& global) { return Query(global, *args); };
+      }};
 }
 
 }  // namespace databox::cli

@@ -1,5 +1,8 @@
 #include "cli/commands.h"
 
+#include <charconv>
+#include <string>
+
 #include "cli/command.h"
 
 namespace databox::cli {
@@ -16,6 +19,20 @@ std::vector<Command> AllCommands() {
   commands.push_back(CatalogCommand());
   commands.push_back(MaintainCommand());
   return commands;
+}
+
+CLI::Validator WholeNumberAtLeastOne() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        int value = 0;
+        const char* end = text.data() + text.size();
+        auto [rest, ec] = std::from_chars(text.data(), end, value);
+        if (ec != std::errc() || rest != end || value < 1) {
+          return "'" + text + "' is not a whole number >= 1";
+        }
+        return "";
+      },
+      "N>=1");
 }
 
 }  // namespace databox::cli

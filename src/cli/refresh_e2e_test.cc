@@ -192,4 +192,15 @@ TEST_F(RefreshE2e, ExplicitOnlySourceIsRefusedWithHowToRunIt) {
   EXPECT_TRUE(Contains(usfws.err, "--targets")) << usfws.err;
 }
 
+TEST_F(RefreshE2e, RepeatedSourcesAreTakenInOrderInBothForms) {
+  WriteRegistry();
+  // Both reach the refresh, in the order given: the first one named is refused first.
+  RunResult frob_first = Databox({"refresh", "--source=frob", "--source", "avonet"});
+  EXPECT_EQ(frob_first.exit_code, 2);
+  EXPECT_TRUE(Contains(frob_first.err, "unknown source 'frob'")) << frob_first.err;
+  RunResult avonet_first = Databox({"refresh", "--source", "avonet", "--source=frob"});
+  EXPECT_EQ(avonet_first.exit_code, 2);
+  EXPECT_TRUE(Contains(avonet_first.err, "databox run avonet")) << avonet_first.err;
+}
+
 }  // namespace
