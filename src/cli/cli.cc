@@ -39,9 +39,8 @@ std::string TopLevelHelp(const std::vector<Command>& commands) {
   return out;
 }
 
-}  // namespace
-
-int Main(int argc, char** argv) {
+//! The command line's exit code.
+ExitCode Dispatch(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   GlobalOptions global;
   if (const char* env = std::getenv("DATABOX_CONFIG"); env != nullptr && *env != '\0') {
@@ -54,16 +53,16 @@ int Main(int argc, char** argv) {
     const std::string& arg = args[i];
     if (arg == "--help" || arg == "-h") {
       Out(TopLevelHelp(commands));
-      return kExitOk;
+      return ExitCode::kOk;
     }
     if (arg == "--version") {
       Out(std::string("databox ") + kVersion + " (DuckDB " + duck::LibraryVersion() + ")\n");
-      return kExitOk;
+      return ExitCode::kOk;
     }
     if (arg == "--config") {
       if (i + 1 >= args.size()) {
         Err("databox: --config needs a FILE\n");
-        return kExitUsage;
+        return ExitCode::kUsage;
       }
       global.config_path = args[++i];
       continue;
@@ -76,7 +75,7 @@ int Main(int argc, char** argv) {
   }
   if (i >= args.size()) {
     Err(TopLevelHelp(commands));
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   const std::string name = args[i];
   for (const auto& command : commands) {
@@ -85,20 +84,24 @@ int Main(int argc, char** argv) {
     auto parsed = ParseArgs(command.spec, rest);
     if (!parsed) {
       Err("databox " + name + ": " + parsed.error().message + "\n");
-      return kExitUsage;
+      return ExitCode::kUsage;
     }
     if (parsed->Has("help")) {
       Out(FormatCommandHelp(command.spec));
-      return kExitOk;
+      return ExitCode::kOk;
     }
     if (!command.run) {
       Err("databox " + name + ": not built yet (" + command.not_built_reason + ")\n");
-      return kExitUsage;
+      return ExitCode::kUsage;
     }
     return command.run(global, *parsed);
   }
   Err("databox: unknown command '" + name + "' (see `databox --help`)\n");
-  return kExitUsage;
+  return ExitCode::kUsage;
 }
+
+}  // namespace
+
+int Main(int argc, char** argv) { return ExitCodeNumber(Dispatch(argc, argv)); }
 
 }  // namespace databox::cli

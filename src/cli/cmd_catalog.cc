@@ -8,9 +8,9 @@
 
 #include "catalog/rest/polaris_admin.h"
 #include "catalog/rest/rest_catalog.h"
-#include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "common/exit_code.h"
 #include "http/client.h"
 #include "registry/registry.h"
 
@@ -67,10 +67,10 @@ Status ProbeManagementApi(const std::string& management_uri) {
                                            std::to_string(response->status) + ")" + hint);
 }
 
-int Bootstrap(const GlobalOptions& global, const ParsedArgs& args) {
+ExitCode Bootstrap(const GlobalOptions& global, const ParsedArgs& args) {
   auto fail = [](ErrorKind kind, const std::string& message) {
     Err("databox catalog bootstrap: " + message + "\n");
-    return static_cast<int>(kind == ErrorKind::kConfig ? kExitUsage : kExitRunFailed);
+    return kind == ErrorKind::kConfig ? ExitCode::kUsage : ExitCode::kRunFailed;
   };
   auto loaded = registry::LoadRegistry(global.config_path);
   if (!loaded) return fail(ErrorKind::kConfig, loaded.error().message);
@@ -130,7 +130,7 @@ int Bootstrap(const GlobalOptions& global, const ParsedArgs& args) {
     Out("  " + step.action + ": HTTP " + std::to_string(step.status) + " " + step.outcome + "\n");
   }
   Out("catalog '" + spec.name + "' is ready\n");
-  return static_cast<int>(kExitOk);
+  return ExitCode::kOk;
 }
 
 }  // namespace
@@ -159,7 +159,7 @@ Command CatalogCommand() {
         const std::string& action = args.positionals().front();
         if (action != "bootstrap") {
           Err("databox catalog: unknown action '" + action + "' (expected: bootstrap)\n");
-          return static_cast<int>(kExitUsage);
+          return ExitCode::kUsage;
         }
         return Bootstrap(global, args);
       },

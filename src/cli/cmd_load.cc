@@ -5,11 +5,11 @@
 #include <map>
 #include <string>
 
-#include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
 #include "cli/table_format.h"
+#include "common/exit_code.h"
 #include "load/source_load.h"
 #include "refresh/analytics.h"
 #include "refresh/live_progress.h"
@@ -20,43 +20,43 @@
 namespace databox::cli {
 namespace {
 
-int RunTargeted(const registry::Source& source, const ParsedArgs& args) {
+ExitCode RunTargeted(const registry::Source& source, const ParsedArgs& args) {
   const auto targets_file = args.Get("targets");
   if (!targets_file) {
     Err("databox run " + source.name +
         ": refusing to run without a caller-supplied target list; "
         "pass --targets FILE (one `<code> <text>` per line, see docs/avonet.md)\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   auto targets =
       source::ParseTargets(*targets_file, source.targets.value_or(registry::TargetSettings{}));
   if (!targets) {
     Err("databox run " + source.name + ": " + targets.error().message + "\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   Err("databox run " + source.name + ": " + std::to_string(targets->size()) +
       " targets are valid, but the image search itself is not built yet (issue #5); nothing "
       "was loaded\n");
-  return kExitUsage;
+  return ExitCode::kUsage;
 }
 
-int RunOne(const GlobalOptions& global, const ParsedArgs& args) {
+ExitCode RunOne(const GlobalOptions& global, const ParsedArgs& args) {
   const std::string name = args.positionals().front();
   auto session = OpenSession(global, "run");
-  if (!session) return kExitUsage;
+  if (!session) return ExitCode::kUsage;
   const registry::Source* source = session->registry.FindSource(name);
   if (source == nullptr) {
     Err("databox run: unknown source '" + name + "' (see `databox sources`)\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   if (source->kind == registry::SourceKind::kTargeted) return RunTargeted(*source, args);
   if (args.Has("targets")) {
     Err("databox run: --targets applies to targeted sources only\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   if (args.Has("file") && source->kind != registry::SourceKind::kFile) {
     Err("databox run: --file applies to file sources (e.g. avonet) only\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   load::SourceLoadOptions options;
   options.resume = args.Has("resume");
@@ -70,7 +70,7 @@ int RunOne(const GlobalOptions& global, const ParsedArgs& args) {
   run.source = name;
   run.started_at = record.started_at;
   auto loaded = load::LoadSource(*session->workspace, *source, options);
-  refresh::RecordLoadOutcome(loaded, "load", run);
+  refresh::RecordLoadOutcome(loaded, refresh::SourcePhase::kLoad, run);
   // The data is committed either way; stale raw views are reported and fail the run, as in
   // refresh, so that a script notices that `databox query` still shows the previous data.
   std::string views_error;
@@ -85,14 +85,14 @@ int RunOne(const GlobalOptions& global, const ParsedArgs& args) {
   }
   record.sources.push_back(run);
   record.finished_at = NowIso();
-  record.exit_code = loaded && views_error.empty() ? kExitOk : kExitRunFailed;
+  record.exit_code = loaded && views_error.empty() ? ExitCode::kOk : ExitCode::kRunFailed;
   if (auto appended = refresh::RunHistory(session->registry.project.state_dir).Append(record);
       !appended) {
     Err("databox run: " + appended.error().message + "\n");
   }
   if (!loaded) {
     Err("databox run " + name + ": " + loaded.error().ToString() + "\n");
-    return kExitRunFailed;
+    return ExitCode::kRunFailed;
   }
   Out("source " + name + " loaded, load id " + loaded->load_id + "\n");
   for (const auto& t : loaded->tables) {
@@ -102,9 +102,9 @@ int RunOne(const GlobalOptions& global, const ParsedArgs& args) {
   for (const auto& note : loaded->notes) Out("  note: " + note + "\n");
   if (!views_error.empty()) {
     Err("databox run " + name + ": " + views_error + "\n");
-    return kExitRunFailed;
+    return ExitCode::kRunFailed;
   }
-  return kExitOk;
+  return ExitCode::kOk;
 }
 
 void PrintPlatformHealth(load::Workspace& workspace) {
@@ -121,9 +121,9 @@ void PrintPlatformHealth(load::Workspace& workspace) {
   Out("\nanalytics.platform_health\n" + FormatTable(*rows));
 }
 
-int Refresh(const GlobalOptions& global, const ParsedArgs& args) {
+ExitCode Refresh(const GlobalOptions& global, const ParsedArgs& args) {
   auto session = OpenSession(global, "refresh");
-  if (!session) return kExitUsage;
+  if (!session) return ExitCode::kUsage;
   refresh::RefreshOptions options;
   options.sources = args.GetAll("source");
   options.skip_transform = args.Has("skip-transform");
@@ -135,7 +135,7 @@ int Refresh(const GlobalOptions& global, const ParsedArgs& args) {
     }
     if (options.max_workers < 1) {
       Err("databox refresh: --max-workers needs a positive number\n");
-      return kExitUsage;
+      return ExitCode::kUsage;
     }
   }
   const bool json = args.Has("json");
@@ -143,7 +143,7 @@ int Refresh(const GlobalOptions& global, const ParsedArgs& args) {
   if (!json && ::isatty(STDOUT_FILENO)) {
     live = std::make_unique<refresh::LiveProgress>(stdout);
     options.emit = [&](std::string_view line) { live->OnProtocolLine(line); };
-    options.progress = [&](const std::string& s, const std::string& phase, int64_t requests,
+    options.progress = [&](const std::string& s, load::LoadPhase phase, int64_t requests,
                            int64_t rows) { live->OnProgress(s, phase, requests, rows); };
   } else if (!json) {
     options.emit = [](std::string_view line) { Out(std::string(line) + "\n"); };
@@ -151,13 +151,13 @@ int Refresh(const GlobalOptions& global, const ParsedArgs& args) {
   auto outcome = refresh::RunRefresh(*session->workspace, options);
   if (!outcome) {
     Err("databox refresh: " + outcome.error().message + "\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   if (live) live->Finish();
   if (!outcome->preflight_problems.empty()) {
     Err("databox refresh: preflight failed; nothing was started:\n");
     for (const auto& p : outcome->preflight_problems) Err("  - " + p + "\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   const refresh::RunRecord& record = outcome->record;
   if (json) {
@@ -166,19 +166,24 @@ int Refresh(const GlobalOptions& global, const ParsedArgs& args) {
   }
   Out("\nrun " + record.run_id + "\n");
   for (const auto& s : record.sources) {
-    Out("  " + s.source + ": " + s.status + "  rows=" + std::to_string(s.rows) +
-        (s.error.empty() ? "" : "  [" + s.phase + "] " + s.error) + "\n");
+    const std::string status(refresh::SourceStatusName(s.status));
+    const std::string phase(refresh::SourcePhaseName(s.phase));
+    Out("  " + s.source + ": " + status + "  rows=" + std::to_string(s.rows) +
+        (s.error.empty() ? "" : "  [" + phase + "] " + s.error) + "\n");
     for (const auto& note : s.notes) Out("    note: " + note + "\n");
   }
   for (const auto& p : record.inspection_problems) Out("  inspection: " + p + "\n");
-  Out("  transform: " + record.transform_status +
+  Out("  transform: " + std::string(refresh::TransformStatusName(record.transform_status)) +
       (record.transform_exit_code ? " (exit " + std::to_string(*record.transform_exit_code) + ")"
                                   : "") +
       "\n");
-  if (record.transform_status == "failed" && !record.transform_log_tail.empty()) {
+  if (record.transform_status == refresh::TransformStatus::kFailed &&
+      !record.transform_log_tail.empty()) {
     Err("transform log (tail):\n" + record.transform_log_tail + "\n");
   }
-  if (record.transform_status == "ok") PrintPlatformHealth(*session->workspace);
+  if (record.transform_status == refresh::TransformStatus::kOk) {
+    PrintPlatformHealth(*session->workspace);
+  }
   return outcome->exit_code;
 }
 

@@ -1,9 +1,9 @@
 // `databox validate` and `databox sources`: the commands that only read the registry.
 #include <string>
 
-#include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "common/exit_code.h"
 #include "registry/format.h"
 #include "registry/registry.h"
 
@@ -26,10 +26,10 @@ Command ValidateCommand() {
           Err(report.ToString());
           Err("databox validate: " + std::to_string(report.problems.size()) + " problem(s) in " +
               global.config_path + "\n");
-          return static_cast<int>(kExitUsage);
+          return ExitCode::kUsage;
         }
         Out(global.config_path + ": valid\n");
-        return static_cast<int>(kExitOk);
+        return ExitCode::kOk;
       },
       ""};
 }
@@ -46,14 +46,14 @@ Command SourcesCommand() {
                    auto loaded = registry::LoadRegistry(global.config_path);
                    if (!loaded) {
                      Err("databox sources: " + loaded.error().message + "\n");
-                     return static_cast<int>(kExitUsage);
+                     return ExitCode::kUsage;
                    }
                    if (args.Has("json")) {
                      Out(registry::SourcesToJson(*loaded).dump(2) + "\n");
                    } else {
                      Out(registry::FormatSourcesTable(*loaded));
                    }
-                   return static_cast<int>(kExitOk);
+                   return ExitCode::kOk;
                  },
                  ""};
 }

@@ -4,11 +4,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
 #include "cli/table_format.h"
+#include "common/exit_code.h"
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "iceberg/table_identifier.h"
@@ -30,13 +30,13 @@ int64_t AgeSeconds(const std::string& iso) {
       .count();
 }
 
-int Status(const GlobalOptions& global, const ParsedArgs& args) {
+ExitCode Status(const GlobalOptions& global, const ParsedArgs& args) {
   auto session = OpenSession(global, "status");
-  if (!session) return kExitUsage;
+  if (!session) return ExitCode::kUsage;
   auto records = refresh::RunHistory(session->registry.project.state_dir).ReadAll();
   if (!records) {
     Err("databox status: " + records.error().message + "\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   struct Last {
     const refresh::SourceRun* ok = nullptr;
@@ -48,10 +48,10 @@ int Status(const GlobalOptions& global, const ParsedArgs& args) {
   for (const auto& record : *records) {
     for (const auto& run : record.sources) {
       Last& l = last[run.source];
-      if (run.status == "ok") {
+      if (run.status == refresh::SourceStatus::kOk) {
         l.ok = &run;
         l.ok_at = record.finished_at;
-      } else if (run.status == "failed") {
+      } else if (run.status == refresh::SourceStatus::kFailed) {
         l.failed = &run;
         l.failed_at = record.finished_at;
       }
@@ -76,32 +76,31 @@ int Status(const GlobalOptions& global, const ParsedArgs& args) {
       text += "  last load: never\n";
     }
     if (l.failed) {
-      entry["last_failure"] = {
-          {"at", l.failed_at}, {"phase", l.failed->phase}, {"error", l.failed->error}};
-      text +=
-          "  last failure: " + l.failed_at + " [" + l.failed->phase + "] " + l.failed->error + "\n";
+      const std::string phase(refresh::SourcePhaseName(l.failed->phase));
+      entry["last_failure"] = {{"at", l.failed_at}, {"phase", phase}, {"error", l.failed->error}};
+      text += "  last failure: " + l.failed_at + " [" + phase + "] " + l.failed->error + "\n";
     } else {
       entry["last_failure"] = nullptr;
     }
     json.push_back(entry);
   }
   Out(args.Has("json") ? json.dump(2) + "\n" : text);
-  return kExitOk;
+  return ExitCode::kOk;
 }
 
-int Inspect(const GlobalOptions& global, const ParsedArgs& args) {
+ExitCode Inspect(const GlobalOptions& global, const ParsedArgs& args) {
   auto ident = iceberg::ParseTableIdentifier(args.positionals().front());
   if (!ident) {
     Err("databox inspect: " + ident.error().message + " (expected NAMESPACE.TABLE)\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   auto session = OpenSession(global, "inspect");
-  if (!session) return kExitUsage;
+  if (!session) return ExitCode::kUsage;
   auto& ws = *session->workspace;
   auto table = iceberg::Table::Load(ws.catalog(), ws.file_io(), *ident);
   if (!table) {
     Err("databox inspect: " + table.error().message + "\n");
-    return kExitRunFailed;
+    return ExitCode::kRunFailed;
   }
   // One read of the manifests serves the file lists and the row count.
   auto live = table->Live();
@@ -109,14 +108,14 @@ int Inspect(const GlobalOptions& global, const ParsedArgs& args) {
                    : Result<std::string>(std::unexpected(live.error()));
   if (!read) {
     Err("databox inspect: " + read.error().message + "\n");
-    return kExitRunFailed;
+    return ExitCode::kRunFailed;
   }
   const auto& files = live->data;
   auto db = duck::Database::Open("");
   auto conn = duck::Connection::Open(*db);
   if (auto prepared = ws.PrepareDuckDbReads(*conn); !prepared) {
     Err("databox inspect: " + prepared.error().message + "\n");
-    return kExitRunFailed;
+    return ExitCode::kRunFailed;
   }
   auto count = conn->Query("SELECT count(*) FROM (" + *read + ")");
   const int64_t rows = count ? count->GetInt64(0, 0).value_or(-1) : -1;
@@ -178,24 +177,24 @@ int Inspect(const GlobalOptions& global, const ParsedArgs& args) {
   }
   json["delete_files"] = delete_list;
   Out(args.Has("json") ? json.dump(2) + "\n" : text);
-  return kExitOk;
+  return ExitCode::kOk;
 }
 
-int Query(const GlobalOptions& global, const ParsedArgs& args) {
+ExitCode Query(const GlobalOptions& global, const ParsedArgs& args) {
   auto session = OpenSession(global, "query");
-  if (!session) return kExitUsage;
+  if (!session) return ExitCode::kUsage;
   auto analytics = refresh::OpenAnalytics(*session->workspace);
   if (!analytics) {
     Err("databox query: " + analytics.error().message + "\n");
-    return kExitRunFailed;
+    return ExitCode::kRunFailed;
   }
   auto rows = analytics->connection.Query(args.positionals().front());
   if (!rows) {
     Err("databox query: " + rows.error().message + "\n");
-    return kExitRunFailed;
+    return ExitCode::kRunFailed;
   }
   Out(args.Has("json") ? FormatJsonLines(*rows) : FormatTable(*rows));
-  return kExitOk;
+  return ExitCode::kOk;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/args.h"
+#include "common/exit_code.h"
 
 namespace databox::cli {
 
@@ -18,7 +19,7 @@ struct GlobalOptions {
 //! built yet has no `run`: it says so and exits 2.
 struct Command {
   CommandSpec spec;
-  std::function<int(const GlobalOptions&, const ParsedArgs&)> run;
+  std::function<ExitCode(const GlobalOptions&, const ParsedArgs&)> run;
   std::string not_built_reason;  //!< when `run` is empty: what is missing
 };
 
