@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/command_line.h"
+#include "common/exit_code.h"
 
 namespace databox::cli {
 
@@ -15,7 +16,7 @@ int Main(int argc, char** argv) {
     defaults.config_path = env;
   }
   CommandLine command_line(std::move(defaults));
-  return command_line.Run(std::vector<std::string>(argv + 1, argv + argc));
+  return ExitCodeNumber(command_line.Run(std::vector<std::string>(argv + 1, argv + argc)));
 }
 
 }  // namespace databox::cli

@@ -3,14 +3,7 @@
 
 namespace databox::cli {
 
-//! Exit codes, documented in docs/cli.md.
-enum ExitCode : int {
-  kExitOk = 0,         //!< everything asked for succeeded
-  kExitRunFailed = 1,  //!< a source, inspection or transform failed
-  kExitUsage = 2,      //!< bad usage, invalid configuration or failed preflight
-};
-
-//! Runs the command line; returns the process exit code.
+//! Runs the command line; returns the process exit code (common/exit_code.h, docs/cli.md).
 int Main(int argc, char** argv);
 
 }  // namespace databox::cli

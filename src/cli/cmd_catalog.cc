@@ -10,9 +10,9 @@
 
 #include "catalog/rest/polaris_admin.h"
 #include "catalog/rest/rest_catalog.h"
-#include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "common/exit_code.h"
 #include "http/client.h"
 #include "registry/registry.h"
 
@@ -77,10 +77,10 @@ struct BootstrapArgs {
   std::optional<std::string> role_arn;
 };
 
-int Bootstrap(const GlobalOptions& global, const BootstrapArgs& args) {
+ExitCode Bootstrap(const GlobalOptions& global, const BootstrapArgs& args) {
   auto fail = [](ErrorKind kind, const std::string& message) {
     Err("databox catalog bootstrap: " + message + "\n");
-    return static_cast<int>(kind == ErrorKind::kConfig ? kExitUsage : kExitRunFailed);
+    return kind == ErrorKind::kConfig ? ExitCode::kUsage : ExitCode::kRunFailed;
   };
   auto loaded = registry::LoadRegistry(global.config_path);
   if (!loaded) return fail(ErrorKind::kConfig, loaded.error().message);
@@ -140,7 +140,7 @@ int Bootstrap(const GlobalOptions& global, const BootstrapArgs& args) {
     Out("  " + step.action + ": HTTP " + std::to_string(step.status) + " " + step.outcome + "\n");
   }
   Out("catalog '" + spec.name + "' is ready\n");
-  return static_cast<int>(kExitOk);
+  return ExitCode::kOk;
 }
 
 }  // namespace

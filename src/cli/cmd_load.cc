@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
 #include "cli/table_format.h"
+#include "common/exit_code.h"
 #include "load/source_load.h"
 #include "refresh/analytics.h"
 #include "refresh/live_progress.h"
@@ -39,43 +39,43 @@ struct RefreshArgs {
   bool json = false;
 };
 
-int RunTargeted(const registry::Source& source, const RunArgs& args) {
+ExitCode RunTargeted(const registry::Source& source, const RunArgs& args) {
   const auto& targets_file = args.targets;
   if (!targets_file) {
     Err("databox run " + source.name +
         ": refusing to run without a caller-supplied target list; "
         "pass --targets FILE (one `<code> <text>` per line, see docs/avonet.md)\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   auto targets =
       source::ParseTargets(*targets_file, source.targets.value_or(registry::TargetSettings{}));
   if (!targets) {
     Err("databox run " + source.name + ": " + targets.error().message + "\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   Err("databox run " + source.name + ": " + std::to_string(targets->size()) +
       " targets are valid, but the image search itself is not built yet (issue #5); nothing "
       "was loaded\n");
-  return kExitUsage;
+  return ExitCode::kUsage;
 }
 
-int RunOne(const GlobalOptions& global, const RunArgs& args) {
+ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
   const std::string& name = args.source;
   auto session = OpenSession(global, "run");
-  if (!session) return kExitUsage;
+  if (!session) return ExitCode::kUsage;
   const registry::Source* source = session->registry.FindSource(name);
   if (source == nullptr) {
     Err("databox run: unknown source '" + name + "' (see `databox sources`)\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   if (source->kind == registry::SourceKind::kTargeted) return RunTargeted(*source, args);
   if (args.targets) {
     Err("databox run: --targets applies to targeted sources only\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   if (args.file && source->kind != registry::SourceKind::kFile) {
     Err("databox run: --file applies to file sources (e.g. avonet) only\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   load::SourceLoadOptions options;
   options.resume = args.resume;
@@ -89,7 +89,7 @@ int RunOne(const GlobalOptions& global, const RunArgs& args) {
   run.source = name;
   run.started_at = record.started_at;
   auto loaded = load::LoadSource(*session->workspace, *source, options);
-  refresh::RecordLoadOutcome(loaded, "load", run);
+  refresh::RecordLoadOutcome(loaded, refresh::SourcePhase::kLoad, run);
   // The data is committed either way; stale raw views are reported and fail the run, as in
   // refresh, so that a script notices that `databox query` still shows the previous data.
   std::string views_error;
@@ -104,14 +104,14 @@ int RunOne(const GlobalOptions& global, const RunArgs& args) {
   }
   record.sources.push_back(run);
   record.finished_at = NowIso();
-  record.exit_code = loaded && views_error.empty() ? kExitOk : kExitRunFailed;
+  record.exit_code = loaded && views_error.empty() ? ExitCode::kOk : ExitCode::kRunFailed;
   if (auto appended = refresh::RunHistory(session->registry.project.state_dir).Append(record);
       !appended) {
     Err("databox run: " + appended.error().message + "\n");
   }
   if (!loaded) {
     Err("databox run " + name + ": " + loaded.error().ToString() + "\n");
-    return kExitRunFailed;
+    return ExitCode::kRunFailed;
   }
   Out("source " + name + " loaded, load id " + loaded->load_id + "\n");
   for (const auto& t : loaded->tables) {
@@ -121,9 +121,9 @@ int RunOne(const GlobalOptions& global, const RunArgs& args) {
   for (const auto& note : loaded->notes) Out("  note: " + note + "\n");
   if (!views_error.empty()) {
     Err("databox run " + name + ": " + views_error + "\n");
-    return kExitRunFailed;
+    return ExitCode::kRunFailed;
   }
-  return kExitOk;
+  return ExitCode::kOk;
 }
 
 void PrintPlatformHealth(load::Workspace& workspace) {
@@ -140,9 +140,9 @@ void PrintPlatformHealth(load::Workspace& workspace) {
   Out("\nanalytics.platform_health\n" + FormatTable(*rows));
 }
 
-int Refresh(const GlobalOptions& global, const RefreshArgs& args) {
+ExitCode Refresh(const GlobalOptions& global, const RefreshArgs& args) {
   auto session = OpenSession(global, "refresh");
-  if (!session) return kExitUsage;
+  if (!session) return ExitCode::kUsage;
   refresh::RefreshOptions options;
   options.sources = args.sources;
   options.skip_transform = args.skip_transform;
@@ -152,7 +152,7 @@ int Refresh(const GlobalOptions& global, const RefreshArgs& args) {
   if (!json && ::isatty(STDOUT_FILENO)) {
     live = std::make_unique<refresh::LiveProgress>(stdout);
     options.emit = [&](std::string_view line) { live->OnProtocolLine(line); };
-    options.progress = [&](const std::string& s, const std::string& phase, int64_t requests,
+    options.progress = [&](const std::string& s, load::LoadPhase phase, int64_t requests,
                            int64_t rows) { live->OnProgress(s, phase, requests, rows); };
   } else if (!json) {
     options.emit = [](std::string_view line) { Out(std::string(line) + "\n"); };
@@ -160,13 +160,13 @@ int Refresh(const GlobalOptions& global, const RefreshArgs& args) {
   auto outcome = refresh::RunRefresh(*session->workspace, options);
   if (!outcome) {
     Err("databox refresh: " + outcome.error().message + "\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   if (live) live->Finish();
   if (!outcome->preflight_problems.empty()) {
     Err("databox refresh: preflight failed; nothing was started:\n");
     for (const auto& p : outcome->preflight_problems) Err("  - " + p + "\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   const refresh::RunRecord& record = outcome->record;
   if (json) {
@@ -175,19 +175,24 @@ int Refresh(const GlobalOptions& global, const RefreshArgs& args) {
   }
   Out("\nrun " + record.run_id + "\n");
   for (const auto& s : record.sources) {
-    Out("  " + s.source + ": " + s.status + "  rows=" + std::to_string(s.rows) +
-        (s.error.empty() ? "" : "  [" + s.phase + "] " + s.error) + "\n");
+    const std::string status(refresh::SourceStatusName(s.status));
+    const std::string phase(refresh::SourcePhaseName(s.phase));
+    Out("  " + s.source + ": " + status + "  rows=" + std::to_string(s.rows) +
+        (s.error.empty() ? "" : "  [" + phase + "] " + s.error) + "\n");
     for (const auto& note : s.notes) Out("    note: " + note + "\n");
   }
   for (const auto& p : record.inspection_problems) Out("  inspection: " + p + "\n");
-  Out("  transform: " + record.transform_status +
+  Out("  transform: " + std::string(refresh::TransformStatusName(record.transform_status)) +
       (record.transform_exit_code ? " (exit " + std::to_string(*record.transform_exit_code) + ")"
                                   : "") +
       "\n");
-  if (record.transform_status == "failed" && !record.transform_log_tail.empty()) {
+  if (record.transform_status == refresh::TransformStatus::kFailed &&
+      !record.transform_log_tail.empty()) {
     Err("transform log (tail):\n" + record.transform_log_tail + "\n");
   }
-  if (record.transform_status == "ok") PrintPlatformHealth(*session->workspace);
+  if (record.transform_status == refresh::TransformStatus::kOk) {
+    PrintPlatformHealth(*session->workspace);
+  }
   return outcome->exit_code;
 }
 

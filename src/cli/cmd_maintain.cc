@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
+#include "common/exit_code.h"
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "iceberg/maintenance.h"
@@ -195,10 +195,10 @@ Status MaintainTable(load::Workspace& ws, const iceberg::TableIdentifier& table,
   return Ok();
 }
 
-int Maintain(const GlobalOptions& global, const MaintainArgs& args) {
+ExitCode Maintain(const GlobalOptions& global, const MaintainArgs& args) {
   auto usage = [](const std::string& message) {
     Err("databox maintain: " + message + "\n");
-    return static_cast<int>(kExitUsage);
+    return ExitCode::kUsage;
   };
   if (args.all == args.table.has_value()) {
     return usage("name one table (NAMESPACE.TABLE) or pass --all");
@@ -228,7 +228,7 @@ int Maintain(const GlobalOptions& global, const MaintainArgs& args) {
   }
 
   auto session = OpenSession(global, "maintain");
-  if (!session) return kExitUsage;
+  if (!session) return ExitCode::kUsage;
   auto targets = Targets(*session, args);
   if (!targets) return usage(targets.error().message);
 
@@ -252,7 +252,7 @@ int Maintain(const GlobalOptions& global, const MaintainArgs& args) {
   }
   if (targets->empty()) text += "no raw tables to maintain\n";
   Out(args.json ? json.dump(2) + "\n" : text);
-  return failed == 0 ? kExitOk : kExitRunFailed;
+  return failed == 0 ? ExitCode::kOk : ExitCode::kRunFailed;
 }
 
 }  // namespace

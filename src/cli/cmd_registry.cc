@@ -2,39 +2,39 @@
 #include <memory>
 #include <string>
 
-#include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "common/exit_code.h"
 #include "registry/format.h"
 #include "registry/registry.h"
 
 namespace databox::cli {
 namespace {
 
-int Validate(const GlobalOptions& global) {
+ExitCode Validate(const GlobalOptions& global) {
   const registry::ValidationReport report = registry::Validate(global.config_path);
   if (!report.ok()) {
     Err(report.ToString());
     Err("databox validate: " + std::to_string(report.problems.size()) + " problem(s) in " +
         global.config_path + "\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   Out(global.config_path + ": valid\n");
-  return kExitOk;
+  return ExitCode::kOk;
 }
 
-int ListSources(const GlobalOptions& global, bool json) {
+ExitCode ListSources(const GlobalOptions& global, bool json) {
   auto loaded = registry::LoadRegistry(global.config_path);
   if (!loaded) {
     Err("databox sources: " + loaded.error().message + "\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   if (json) {
     Out(registry::SourcesToJson(*loaded).dump(2) + "\n");
   } else {
     Out(registry::FormatSourcesTable(*loaded));
   }
-  return kExitOk;
+  return ExitCode::kOk;
 }
 
 }  // namespace

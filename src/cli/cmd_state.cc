@@ -5,11 +5,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
 #include "cli/table_format.h"
+#include "common/exit_code.h"
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "iceberg/table_identifier.h"
@@ -43,13 +43,13 @@ struct QueryArgs {
   bool json = false;
 };
 
-int Status(const GlobalOptions& global, bool json_output) {
+ExitCode Status(const GlobalOptions& global, bool json_output) {
   auto session = OpenSession(global, "status");
-  if (!session) return kExitUsage;
+  if (!session) return ExitCode::kUsage;
   auto records = refresh::RunHistory(session->registry.project.state_dir).ReadAll();
   if (!records) {
     Err("databox status: " + records.error().message + "\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   struct Last {
     const refresh::SourceRun* ok = nullptr;
@@ -61,10 +61,10 @@ int Status(const GlobalOptions& global, bool json_output) {
   for (const auto& record : *records) {
     for (const auto& run : record.sources) {
       Last& l = last[run.source];
-      if (run.status == "ok") {
+      if (run.status == refresh::SourceStatus::kOk) {
         l.ok = &run;
         l.ok_at = record.finished_at;
-      } else if (run.status == "failed") {
+      } else if (run.status == refresh::SourceStatus::kFailed) {
         l.failed = &run;
         l.failed_at = record.finished_at;
       }
@@ -89,32 +89,31 @@ int Status(const GlobalOptions& global, bool json_output) {
       text += "  last load: never\n";
     }
     if (l.failed) {
-      entry["last_failure"] = {
-          {"at", l.failed_at}, {"phase", l.failed->phase}, {"error", l.failed->error}};
-      text +=
-          "  last failure: " + l.failed_at + " [" + l.failed->phase + "] " + l.failed->error + "\n";
+      const std::string phase(refresh::SourcePhaseName(l.failed->phase));
+      entry["last_failure"] = {{"at", l.failed_at}, {"phase", phase}, {"error", l.failed->error}};
+      text += "  last failure: " + l.failed_at + " [" + phase + "] " + l.failed->error + "\n";
     } else {
       entry["last_failure"] = nullptr;
     }
     json.push_back(entry);
   }
   Out(json_output ? json.dump(2) + "\n" : text);
-  return kExitOk;
+  return ExitCode::kOk;
 }
 
-int Inspect(const GlobalOptions& global, const InspectArgs& args) {
+ExitCode Inspect(const GlobalOptions& global, const InspectArgs& args) {
   auto ident = iceberg::ParseTableIdentifier(args.table);
   if (!ident) {
     Err("databox inspect: " + ident.error().message + " (expected NAMESPACE.TABLE)\n");
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   auto session = OpenSession(global, "inspect");
-  if (!session) return kExitUsage;
+  if (!session) return ExitCode::kUsage;
   auto& ws = *session->workspace;
   auto table = iceberg::Table::Load(ws.catalog(), ws.file_io(), *ident);
   if (!table) {
     Err("databox inspect: " + table.error().message + "\n");
-    return kExitRunFailed;
+    return ExitCode::kRunFailed;
   }
   // One read of the manifests serves the file lists and the row count.
   auto live = table->Live();
@@ -122,14 +121,14 @@ int Inspect(const GlobalOptions& global, const InspectArgs& args) {
                    : Result<std::string>(std::unexpected(live.error()));
   if (!read) {
     Err("databox inspect: " + read.error().message + "\n");
-    return kExitRunFailed;
+    return ExitCode::kRunFailed;
   }
   const auto& files = live->data;
   auto db = duck::Database::Open("");
   auto conn = duck::Connection::Open(*db);
   if (auto prepared = ws.PrepareDuckDbReads(*conn); !prepared) {
     Err("databox inspect: " + prepared.error().message + "\n");
-    return kExitRunFailed;
+    return ExitCode::kRunFailed;
   }
   auto count = conn->Query("SELECT count(*) FROM (" + *read + ")");
   const int64_t rows = count ? count->GetInt64(0, 0).value_or(-1) : -1;
@@ -191,24 +190,24 @@ int Inspect(const GlobalOptions& global, const InspectArgs& args) {
   }
   json["delete_files"] = delete_list;
   Out(args.json ? json.dump(2) + "\n" : text);
-  return kExitOk;
+  return ExitCode::kOk;
 }
 
-int Query(const GlobalOptions& global, const QueryArgs& args) {
+ExitCode Query(const GlobalOptions& global, const QueryArgs& args) {
   auto session = OpenSession(global, "query");
-  if (!session) return kExitUsage;
+  if (!session) return ExitCode::kUsage;
   auto analytics = refresh::OpenAnalytics(*session->workspace);
   if (!analytics) {
     Err("databox query: " + analytics.error().message + "\n");
-    return kExitRunFailed;
+    return ExitCode::kRunFailed;
   }
   auto rows = analytics->connection.Query(args.sql);
   if (!rows) {
     Err("databox query: " + rows.error().message + "\n");
-    return kExitRunFailed;
+    return ExitCode::kRunFailed;
   }
   Out(args.json ? FormatJsonLines(*rows) : FormatTable(*rows));
-  return kExitOk;
+  return ExitCode::kOk;
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "common/exit_code.h"
+
 namespace databox::cli {
 
 //! Options every command accepts, before or after its name.
@@ -15,7 +17,7 @@ struct GlobalOptions {
 };
 
 //! Runs a command with the values its declaration bound; returns the process exit code.
-using Runner = std::function<int(const GlobalOptions&)>;
+using Runner = std::function<ExitCode(const GlobalOptions&)>;
 
 //! A subcommand. `declare` adds the command's positionals, options and subcommands (each with a
 //! one-line description) to `app`, the subcommand already named and described, binding them to

@@ -112,44 +112,44 @@ CommandLine::CommandLine(GlobalOptions defaults)
   app_.footer(kFooter);
 }
 
-int CommandLine::Run(std::vector<std::string> args) {
+ExitCode CommandLine::Run(std::vector<std::string> args) {
   std::reverse(args.begin(), args.end());  // CLI11 takes the last argument first
   try {
     app_.parse(args);
   } catch (const CLI::CallForHelp&) {
     Out(app_.help());  // the help of the innermost chosen command
-    return kExitOk;
+    return ExitCode::kOk;
   } catch (const CLI::CallForVersion& version) {
     Out(std::string(version.what()) + "\n");
-    return kExitOk;
+    return ExitCode::kOk;
   } catch (const CLI::ParseError& error) {
     return UsageError(error);
   }
   const std::vector<CLI::App*> chosen = app_.get_subcommands();
   if (chosen.empty()) {
     Err(app_.help());
-    return kExitUsage;
+    return ExitCode::kUsage;
   }
   if (chosen.front() == help_) return Help(help_path_);
   return runners_.at(chosen.front())(global_);
 }
 
-int CommandLine::Help(const std::vector<std::string>& path) const {
+ExitCode CommandLine::Help(const std::vector<std::string>& path) const {
   const CLI::App* app = &app_;
   for (const std::string& name : path) {
     const CLI::App* sub = FindSubcommand(*app, name);
     if (sub == nullptr) {
       Err("databox help: unknown command '" + name + "' (see `" + FullName(*app) + " --help`)\n");
-      return kExitUsage;
+      return ExitCode::kUsage;
     }
     app = sub;
   }
   // What app_.help() prints for `databox PATH --help`.
   Out(app->get_formatter()->make_help(app, FullName(*app), CLI::AppFormatMode::Normal));
-  return kExitOk;
+  return ExitCode::kOk;
 }
 
-int CommandLine::UsageError(const CLI::ParseError& error) const {
+ExitCode CommandLine::UsageError(const CLI::ParseError& error) const {
   const std::vector<const CLI::App*> chosen = Chosen(app_);
   const CLI::App* where = chosen.back();
   std::string problem = error.what();
@@ -169,7 +169,7 @@ int CommandLine::UsageError(const CLI::ParseError& error) const {
   }
   const std::string name = FullName(*where);
   Err(name + ": " + problem + " (see `" + name + " --help`)\n");
-  return kExitUsage;
+  return ExitCode::kUsage;
 }
 
 }  // namespace databox::cli

@@ -22,16 +22,16 @@ class CommandLine {
 
   //! Parses `args` (without the program name), then runs the chosen command or prints help or
   //! the version. Returns the process exit code.
-  int Run(std::vector<std::string> args);
+  ExitCode Run(std::vector<std::string> args);
 
   //! The declarations, for tests.
   const CLI::App& app() const { return app_; }
 
  private:
   //! Prints the help of the (sub)command `path` names, as its --help does.
-  int Help(const std::vector<std::string>& path) const;
+  ExitCode Help(const std::vector<std::string>& path) const;
   //! Reports a parse error on standard error; returns the exit code.
-  int UsageError(const CLI::ParseError& error) const;
+  ExitCode UsageError(const CLI::ParseError& error) const;
 
   CLI::App app_;
   GlobalOptions global_;

@@ -91,7 +91,7 @@ class SourceLoad {
 
  private:
   std::string Label(const registry::Resource& r) const { return source::ResourceLabel(source_, r); }
-  void Report(const std::string& phase, const std::string& resource, int64_t rows = 0) {
+  void Report(LoadPhase phase, const std::string& resource, int64_t rows = 0) {
     if (options_.on_progress) {
       options_.on_progress(LoadProgress{source_.name, phase, resource, result_.requests, rows});
     }
@@ -150,7 +150,7 @@ class SourceLoad {
 
 Status SourceLoad::Extract() {
   if (source_.kind == registry::SourceKind::kFile) {
-    Report("extract", source_.name);
+    Report(LoadPhase::kExtract, source_.name);
     source::AvonetInput input;
     input.local_file = options_.file;
     input.work_dir = package_->dir();
@@ -172,7 +172,7 @@ Status SourceLoad::Extract() {
       source::Extractor::Make(source_, &client, source::MakeLoadContext(result_.load_id)));
   for (const registry::Resource& resource : source_.resources) {
     if (!resource.enabled) continue;
-    Report("extract", resource.name);
+    Report(LoadPhase::kExtract, resource.name);
     DATABOX_ASSIGN_OR_RETURN(auto stats,
                              extractor.ExtractToFolder(resource, package_->extract_dir()));
     result_.requests += stats.requests;
@@ -213,7 +213,7 @@ Status SourceLoad::NormalizeResource(const registry::Resource& resource, const R
   };
   DATABOX_RETURN_IF_ERROR(feed(sink));
   DATABOX_RETURN_IF_ERROR(stage());
-  Report("normalize", resource.name, records);
+  Report(LoadPhase::kNormalize, resource.name, records);
   return Ok();
 }
 
@@ -468,7 +468,7 @@ Status SourceLoad::Commit() {
   }
   DATABOX_RETURN_IF_ERROR(PlanSystemTables());
   Failpoint("after-data-files");
-  Report("commit", "");
+  Report(LoadPhase::kCommit, "");
   if (dynamic_cast<catalog::rest::RestCatalog*>(&ws_.catalog()) != nullptr) {
     DATABOX_RETURN_IF_ERROR(CommitRest());
   } else {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "load/load_phase.h"
 #include "load/workspace.h"
 #include "registry/model.h"
 
@@ -36,7 +37,7 @@ struct SourceLoadResult {
 //! Progress callbacks (called on the loading thread).
 struct LoadProgress {
   std::string source;
-  std::string phase;  //!< extract | normalize | commit
+  LoadPhase phase = LoadPhase::kExtract;
   std::string resource;
   int64_t requests = 0;
   int64_t rows = 0;

@@ -1,19 +1,8 @@
 #include "refresh/live_progress.h"
 
+#include <variant>
+
 namespace databox::refresh {
-namespace {
-
-//! The value of `key=` in a protocol line ("" when absent).
-std::string Field(std::string_view line, std::string_view key) {
-  const std::string needle = std::string(key) + "=";
-  auto pos = line.find(needle);
-  if (pos == std::string_view::npos) return "";
-  pos += needle.size();
-  auto end = line.find(' ', pos);
-  return std::string(line.substr(pos, end == std::string_view::npos ? end : end - pos));
-}
-
-}  // namespace
 
 LiveProgress::Row& LiveProgress::RowFor(const std::string& source) {
   if (!rows_.contains(source)) order_.push_back(source);
@@ -21,20 +10,27 @@ LiveProgress::Row& LiveProgress::RowFor(const std::string& source) {
 }
 
 void LiveProgress::OnProtocolLine(std::string_view line) {
-  if (line.starts_with("SOURCE_START")) {
-    RowFor(Field(line, "source")).state = "running";
-  } else if (line.starts_with("SOURCE_END")) {
-    Row& row = RowFor(Field(line, "source"));
-    row.state = Field(line, "status") == "0" ? "done " + Field(line, "seconds") + "s" : "FAILED";
-  } else if (line.starts_with("PHASE_START")) {
-    footer_ = Field(line, "phase") + " running";
-  } else if (line.starts_with("PHASE_END")) {
-    footer_ = Field(line, "phase") + (Field(line, "status") == "0" ? " done" : " FAILED");
+  if (auto event = ParseProtocolLine(line)) {
+    std::visit([this](const auto& e) { Apply(e); }, *event);
   }
   Redraw();
 }
 
-void LiveProgress::OnProgress(const std::string& source, const std::string& phase, int64_t requests,
+void LiveProgress::Apply(const SourceStart& event) { RowFor(event.source).state = "running"; }
+
+void LiveProgress::Apply(const SourceEnd& event) {
+  RowFor(event.source).state = event.ok ? "done " + SecondsText(event.seconds) + "s" : "FAILED";
+}
+
+void LiveProgress::Apply(const PhaseStart& event) {
+  footer_ = std::string(ProtocolPhaseName(event.phase)) + " running";
+}
+
+void LiveProgress::Apply(const PhaseEnd& event) {
+  footer_ = std::string(ProtocolPhaseName(event.phase)) + (event.ok ? " done" : " FAILED");
+}
+
+void LiveProgress::OnProgress(const std::string& source, load::LoadPhase phase, int64_t requests,
                               int64_t rows) {
   Row& row = RowFor(source);
   row.phase = phase;
@@ -48,8 +44,9 @@ void LiveProgress::Redraw() {
   std::size_t lines = 0;
   for (const std::string& source : order_) {
     const Row& row = rows_.at(source);
+    const std::string phase = row.phase ? std::string(load::LoadPhaseName(*row.phase)) : "";
     std::fprintf(out_, "\x1b[2K%-18s %-14s %-10s requests=%-6lld rows=%lld\n", source.c_str(),
-                 row.state.c_str(), row.phase.c_str(), static_cast<long long>(row.requests),
+                 row.state.c_str(), phase.c_str(), static_cast<long long>(row.requests),
                  static_cast<long long>(row.rows));
     ++lines;
   }

@@ -3,14 +3,15 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdio>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "load/source_load.h"
 #include "refresh/analytics.h"
 #include "refresh/inspection.h"
 #include "refresh/preflight.h"
+#include "refresh/protocol.h"
 #include "refresh/transform_runner.h"
 
 namespace databox::refresh {
@@ -39,15 +40,15 @@ Result<std::vector<const registry::Source*>> EligibleSources(
   return out;
 }
 
-void RecordLoadOutcome(const Result<load::SourceLoadResult>& loaded,
-                       const std::string& failed_phase, SourceRun& run) {
+void RecordLoadOutcome(const Result<load::SourceLoadResult>& loaded, SourcePhase failed_phase,
+                       SourceRun& run) {
   if (!loaded) {
-    run.status = "failed";
+    run.status = SourceStatus::kFailed;
     run.phase = failed_phase;
     run.error = loaded.error().message;
     return;
   }
-  run.status = "ok";
+  run.status = SourceStatus::kOk;
   run.load_id = loaded->load_id;
   run.rows = loaded->rows_loaded;
   run.notes = loaded->notes;
@@ -62,122 +63,185 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-std::string Fixed3(double seconds) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", seconds);
-  return buf;
+//! What the stages of one refresh share: its sources (record.sources[i] is sources[i]), the
+//! outcome they fill in, and the lock under which the caller's callbacks run.
+struct RefreshRun {
+  RefreshRun(load::Workspace& ws, const RefreshOptions& opts,
+             std::vector<const registry::Source*> eligible)
+      : workspace(ws), options(opts), sources(std::move(eligible)) {
+    record().command = "refresh";
+    record().started_at = NowIso();
+    record().run_id = record().started_at;
+  }
+
+  RunRecord& record() { return outcome.record; }
+
+  //! Hands `event` to options.emit as its protocol line.
+  void Emit(const ProtocolEvent& event) {
+    if (!options.emit) return;
+    const std::string line = FormatProtocolLine(event);
+    std::lock_guard<std::mutex> guard(lock);
+    options.emit(line);
+  }
+
+  //! Hands a load's progress to options.progress.
+  void Progress(const load::LoadProgress& p) {
+    if (!options.progress) return;
+    std::lock_guard<std::mutex> guard(lock);
+    options.progress(p.source, p.phase, p.requests, p.rows);
+  }
+
+  load::Workspace& workspace;
+  const RefreshOptions& options;
+  const std::vector<const registry::Source*> sources;
+  RefreshOutcome outcome;
+  std::mutex lock;  //!< held while options.emit or options.progress runs
+};
+
+//! Preflight: false (exit kUsage, the problems in the outcome) when anything a refresh needs
+//! is missing; nothing has been started then.
+bool Preflight(RefreshRun& run) {
+  run.outcome.preflight_problems =
+      RunPreflight(run.workspace, PreflightOptions{.check_transform = !run.options.skip_transform});
+  if (run.outcome.preflight_problems.empty()) return true;
+  run.outcome.exit_code = ExitCode::kUsage;
+  return false;
+}
+
+//! Loads sources[i] on the calling thread, between its SOURCE_START and SOURCE_END lines, and
+//! records how it ended (a failure in the phase the load last reported).
+void LoadOne(RefreshRun& run, std::size_t i) {
+  const registry::Source& source = *run.sources[i];
+  SourceRun& source_run = run.record().sources[i];
+  source_run.started_at = NowIso();
+  const auto start = std::chrono::steady_clock::now();
+  run.Emit(SourceStart{.source = source.name, .at = source_run.started_at});
+  load::LoadPhase phase = load::LoadPhase::kExtract;
+  load::SourceLoadOptions load_options;
+  load_options.on_progress = [&](const load::LoadProgress& p) {
+    phase = p.phase;
+    run.Progress(p);
+  };
+  auto loaded = load::LoadSource(run.workspace, source, load_options);
+  source_run.seconds = SecondsSince(start);
+  RecordLoadOutcome(loaded, SourcePhaseOf(phase), source_run);
+  run.Emit(SourceEnd{.source = source.name,
+                     .at = NowIso(),
+                     .ok = loaded.has_value(),
+                     .seconds = source_run.seconds});
+}
+
+//! Schedule: every source in a pool of --max-workers threads (default project.max_workers);
+//! each runs to its end whatever its siblings do.
+void ScheduleLoads(RefreshRun& run) {
+  RunRecord& record = run.record();
+  record.sources.resize(run.sources.size());
+  for (std::size_t i = 0; i < run.sources.size(); ++i) {
+    record.sources[i].source = run.sources[i]->name;
+    record.sources[i].status = SourceStatus::kNotStarted;
+  }
+  const int configured = run.options.max_workers > 0 ? run.options.max_workers
+                                                     : run.workspace.registry().project.max_workers;
+  const int workers = std::max(1, std::min<int>(configured, static_cast<int>(run.sources.size())));
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < run.sources.size(); i = next++) LoadOne(run, i);
+  };
+  std::vector<std::thread> threads;
+  for (int i = 0; i < workers; ++i) threads.emplace_back(work);
+  for (auto& t : threads) t.join();
+}
+
+//! Inspect: reads back what every loaded source committed in this run. True when every source
+//! loaded and passed; a source that fails inspection is failed in phase inspection.
+bool Inspect(RefreshRun& run) {
+  RunRecord& record = run.record();
+  bool all_ok = true;
+  for (std::size_t i = 0; i < run.sources.size(); ++i) {
+    SourceRun& source_run = record.sources[i];
+    if (source_run.status != SourceStatus::kOk) {
+      all_ok = false;
+      continue;
+    }
+    for (const std::string& problem :
+         InspectSource(run.workspace, *run.sources[i], source_run.load_id)) {
+      record.inspection_problems.push_back(problem);
+      source_run.status = SourceStatus::kFailed;
+      source_run.phase = SourcePhase::kInspection;
+      source_run.error = problem;
+      all_ok = false;
+    }
+  }
+  record.inspection_ok = all_ok;
+  return all_ok;
+}
+
+//! The raw views follow the catalog after every refresh, whatever failed. False (and a problem
+//! in the record) when they could not be rebuilt.
+bool RebuildRawViews(RefreshRun& run) {
+  if (auto views = RefreshRawViews(run.workspace); !views) {
+    run.record().inspection_problems.push_back("raw views: " + views.error().message);
+    return false;
+  }
+  return true;
+}
+
+//! How the transform ended, in the record.
+void RecordTransform(const Result<TransformResult>& result, RunRecord& record) {
+  if (!result) {
+    record.transform_status = TransformStatus::kFailed;
+    record.transform_log_tail = result.error().message;
+    return;
+  }
+  record.transform_status = result->ok ? TransformStatus::kOk : TransformStatus::kFailed;
+  record.transform_exit_code = result->exit_code();
+  record.transform_log_tail = result->log_tail;
+}
+
+//! Transform: skipped with --skip-transform, not run unless everything before it passed
+//! (`ready`), otherwise run between its PHASE_START and PHASE_END lines.
+void Transform(RefreshRun& run, bool ready) {
+  RunRecord& record = run.record();
+  if (run.options.skip_transform) {
+    record.transform_status = TransformStatus::kSkipped;
+    return;
+  }
+  if (!ready) return;
+  run.Emit(PhaseStart{.phase = ProtocolPhase::kTransform, .at = NowIso()});
+  // RunTransform regenerates analytics.platform_health from the registry first.
+  RecordTransform(RunTransform(run.workspace), record);
+  run.Emit(PhaseEnd{.phase = ProtocolPhase::kTransform,
+                    .at = NowIso(),
+                    .ok = record.transform_status == TransformStatus::kOk});
+}
+
+//! Record: the run's end and exit code, appended to the run history. A failed append is
+//! reported among the inspection problems (the exit code stays).
+void Record(RefreshRun& run, ExitCode exit_code) {
+  RunRecord& record = run.record();
+  record.finished_at = NowIso();
+  run.outcome.exit_code = exit_code;
+  record.exit_code = exit_code;
+  const RunHistory history(run.workspace.registry().project.state_dir);
+  if (auto appended = history.Append(record); !appended) {
+    record.inspection_problems.push_back(appended.error().message);
+  }
 }
 
 }  // namespace
 
 Result<RefreshOutcome> RunRefresh(load::Workspace& workspace, const RefreshOptions& options) {
-  const registry::Registry& registry = workspace.registry();
-  DATABOX_ASSIGN_OR_RETURN(auto sources, EligibleSources(registry, options.sources));
-  std::mutex lock;
-  auto emit = [&](const std::string& line) {
-    if (!options.emit) return;
-    std::lock_guard<std::mutex> guard(lock);
-    options.emit(line);
-  };
-
-  RefreshOutcome outcome;
-  RunRecord& record = outcome.record;
-  record.command = "refresh";
-  record.started_at = NowIso();
-  record.run_id = record.started_at;
-
-  outcome.preflight_problems =
-      RunPreflight(workspace, PreflightOptions{.check_transform = !options.skip_transform});
-  if (!outcome.preflight_problems.empty()) {
-    outcome.exit_code = 2;
-    return outcome;
-  }
-
-  record.sources.resize(sources.size());
-  for (std::size_t i = 0; i < sources.size(); ++i) {
-    record.sources[i].source = sources[i]->name;
-    record.sources[i].status = "not_started";
-  }
-  const int workers = std::max(
-      1, std::min<int>(options.max_workers > 0 ? options.max_workers : registry.project.max_workers,
-                       static_cast<int>(sources.size())));
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < sources.size(); i = next++) {
-      const registry::Source& source = *sources[i];
-      SourceRun& run = record.sources[i];
-      run.started_at = NowIso();
-      const auto start = std::chrono::steady_clock::now();
-      emit("SOURCE_START source=" + source.name + " at=" + run.started_at);
-      load::SourceLoadOptions load_options;
-      std::string phase = "extract";
-      load_options.on_progress = [&](const load::LoadProgress& p) {
-        phase = p.phase;
-        if (options.progress) {
-          std::lock_guard<std::mutex> guard(lock);
-          options.progress(p.source, p.phase, p.requests, p.rows);
-        }
-      };
-      auto loaded = load::LoadSource(workspace, source, load_options);
-      run.seconds = SecondsSince(start);
-      RecordLoadOutcome(loaded, phase, run);
-      emit("SOURCE_END source=" + source.name + " at=" + NowIso() +
-           " status=" + (loaded ? "0" : "1") + " seconds=" + Fixed3(run.seconds));
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int i = 0; i < workers; ++i) threads.emplace_back(work);
-  for (auto& t : threads) t.join();
-
-  // Inspection of what this run committed.
-  bool all_ok = true;
-  for (std::size_t i = 0; i < sources.size(); ++i) {
-    SourceRun& run = record.sources[i];
-    if (run.status != "ok") {
-      all_ok = false;
-      continue;
-    }
-    for (const std::string& problem : InspectSource(workspace, *sources[i], run.load_id)) {
-      record.inspection_problems.push_back(problem);
-      run.status = "failed";
-      run.phase = "inspection";
-      run.error = problem;
-      all_ok = false;
-    }
-  }
-  record.inspection_ok = all_ok;
-
-  // The raw views follow the catalog after every refresh, whatever failed.
-  if (auto views = RefreshRawViews(workspace); !views) {
-    record.inspection_problems.push_back("raw views: " + views.error().message);
-    all_ok = false;
-  }
-
-  if (options.skip_transform) {
-    record.transform_status = "skipped";
-  } else if (all_ok) {
-    emit("PHASE_START phase=transform at=" + NowIso());
-    // RunTransform regenerates analytics.platform_health from the registry first.
-    Result<TransformResult> result = RunTransform(workspace);
-    if (!result) {
-      record.transform_status = "failed";
-      record.transform_log_tail = result.error().message;
-    } else {
-      record.transform_status = result->ok ? "ok" : "failed";
-      record.transform_exit_code = result->exit_code();
-      record.transform_log_tail = result->log_tail;
-    }
-    emit("PHASE_END phase=transform at=" + NowIso() +
-         " status=" + (record.transform_status == "ok" ? "0" : "1"));
-    if (record.transform_status != "ok") all_ok = false;
-  }
-  record.finished_at = NowIso();
-  outcome.exit_code = all_ok ? 0 : 1;
-  record.exit_code = outcome.exit_code;
-  if (auto appended = RunHistory(registry.project.state_dir).Append(record); !appended) {
-    record.inspection_problems.push_back(appended.error().message);
-  }
-  return outcome;
+  DATABOX_ASSIGN_OR_RETURN(auto sources, EligibleSources(workspace.registry(), options.sources));
+  RefreshRun run(workspace, options, std::move(sources));
+  if (!Preflight(run)) return std::move(run.outcome);
+  ScheduleLoads(run);
+  const bool inspected = Inspect(run);
+  const bool views_rebuilt = RebuildRawViews(run);
+  const bool ready = inspected && views_rebuilt;
+  Transform(run, ready);
+  const bool all_ok = ready && run.record().transform_status != TransformStatus::kFailed;
+  Record(run, all_ok ? ExitCode::kOk : ExitCode::kRunFailed);
+  return std::move(run.outcome);
 }
 
 }  // namespace databox::refresh

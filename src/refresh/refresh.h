@@ -1,6 +1,7 @@
 // The refresh: preflight -> every eligible source concurrently (each runs to its end even when
-// a sibling fails) -> inspection of this run's loads -> the transform, only if all passed.
-// Protocol lines are documented in docs/refresh.md.
+// a sibling fails) -> inspection of this run's loads -> the raw views -> the transform, only if
+// all passed -> one run history record. Protocol lines (refresh/protocol.h) are documented in
+// docs/refresh.md.
 #pragma once
 
 #include <functional>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/exit_code.h"
 #include "load/source_load.h"
 #include "load/workspace.h"
 #include "refresh/run_history.h"
@@ -19,18 +21,19 @@ struct RefreshOptions {
   std::vector<std::string> sources;  //!< --source; empty = every routine source
   int max_workers = 0;               //!< 0 = the registry's project.max_workers
   bool skip_transform = false;
-  //! Protocol lines (SOURCE_START, SOURCE_END, PHASE_START); called under a lock.
+  //! Protocol lines (SOURCE_START, SOURCE_END, PHASE_START, PHASE_END), each without its
+  //! newline, as FormatProtocolLine prints them; called under a lock.
   std::function<void(std::string_view line)> emit;
   //! Live progress events (source, phase, requests, rows); called under the same lock.
-  std::function<void(const std::string& source, const std::string& phase, int64_t requests,
+  std::function<void(const std::string& source, load::LoadPhase phase, int64_t requests,
                      int64_t rows)>
       progress;
 };
 
 struct RefreshOutcome {
   RunRecord record;                             //!< also appended to the run history
-  std::vector<std::string> preflight_problems;  //!< non-empty: nothing was started (exit 2)
-  int exit_code = 0;                            //!< 0 all good, 1 a failure, 2 preflight
+  std::vector<std::string> preflight_problems;  //!< non-empty: nothing was started (kUsage)
+  ExitCode exit_code = ExitCode::kOk;           //!< kRunFailed: a source, inspection, transform
 };
 
 //! Which sources a refresh loads: the routine ones, or those named (which must be routine).
@@ -40,8 +43,8 @@ Result<std::vector<const registry::Source*>> EligibleSources(const registry::Reg
 
 //! Records the outcome of one source load in `run`: status, load id, rows, notes and new
 //! snapshots when it succeeded; `failed_phase` and the (redacted on write) error otherwise.
-void RecordLoadOutcome(const Result<load::SourceLoadResult>& loaded,
-                       const std::string& failed_phase, SourceRun& run);
+void RecordLoadOutcome(const Result<load::SourceLoadResult>& loaded, SourcePhase failed_phase,
+                       SourceRun& run);
 
 //! Runs the refresh. Errors are usage errors only (a named source that is not eligible);
 //! everything else is reported in the outcome.

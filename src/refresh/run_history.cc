@@ -15,9 +15,9 @@ nlohmann::json RunRecord::ToJson() const {
   nlohmann::json sources_json = nlohmann::json::array();
   for (const SourceRun& s : sources) {
     sources_json.push_back({{"source", s.source},
-                            {"status", s.status},
+                            {"status", SourceStatusName(s.status)},
                             {"load_id", s.load_id},
-                            {"phase", s.phase},
+                            {"phase", SourcePhaseName(s.phase)},
                             {"rows", s.rows},
                             {"snapshots", s.snapshots},
                             {"started_at", s.started_at},
@@ -25,53 +25,72 @@ nlohmann::json RunRecord::ToJson() const {
                             {"error", Redact(s.error)},
                             {"notes", s.notes}});
   }
-  nlohmann::json out = {
-      {"run_id", run_id},
-      {"command", command},
-      {"started_at", started_at},
-      {"finished_at", finished_at},
-      {"sources", sources_json},
-      {"inspection", {{"ok", inspection_ok}, {"problems", inspection_problems}}},
-      {"transform", {{"status", transform_status}, {"log_tail", Redact(transform_log_tail)}}},
-      {"exit_code", exit_code}};
+  nlohmann::json out = {{"run_id", run_id},
+                        {"command", command},
+                        {"started_at", started_at},
+                        {"finished_at", finished_at},
+                        {"sources", sources_json},
+                        {"inspection", {{"ok", inspection_ok}, {"problems", inspection_problems}}},
+                        {"transform",
+                         {{"status", TransformStatusName(transform_status)},
+                          {"log_tail", Redact(transform_log_tail)}}},
+                        {"exit_code", ExitCodeNumber(exit_code)}};
   if (transform_exit_code) out["transform"]["exit_code"] = *transform_exit_code;
   return out;
 }
 
+namespace {
+
+// The readers below let nlohmann's exceptions (a missing key, a wrong type) reach
+// RunRecord::FromJson, which turns them into errors.
+
+Result<SourceRun> SourceRunFromJson(const nlohmann::json& s) {
+  SourceRun run;
+  run.source = s.at("source").get<std::string>();
+  DATABOX_ASSIGN_OR_RETURN(run.status, ParseSourceStatus(s.value("status", "failed")));
+  run.load_id = s.value("load_id", "");
+  DATABOX_ASSIGN_OR_RETURN(run.phase, ParseSourcePhase(s.value("phase", "")));
+  run.rows = s.value("rows", int64_t{0});
+  run.snapshots = s.value("snapshots", std::map<std::string, int64_t>{});
+  run.started_at = s.value("started_at", "");
+  run.seconds = s.value("seconds", 0.0);
+  run.error = s.value("error", "");
+  run.notes = s.value("notes", std::vector<std::string>{});
+  return run;
+}
+
+Result<RunRecord> RunRecordFromJson(const nlohmann::json& json) {
+  RunRecord r;
+  r.run_id = json.at("run_id").get<std::string>();
+  r.command = json.value("command", "");
+  r.started_at = json.value("started_at", "");
+  r.finished_at = json.value("finished_at", "");
+  for (const auto& s : json.at("sources")) {
+    DATABOX_ASSIGN_OR_RETURN(SourceRun run, SourceRunFromJson(s));
+    r.sources.push_back(std::move(run));
+  }
+  if (json.contains("inspection")) {
+    r.inspection_ok = json["inspection"].value("ok", false);
+    r.inspection_problems = json["inspection"].value("problems", std::vector<std::string>{});
+  }
+  if (json.contains("transform")) {
+    const nlohmann::json& transform = json["transform"];
+    DATABOX_ASSIGN_OR_RETURN(r.transform_status,
+                             ParseTransformStatus(transform.value("status", "not_run")));
+    if (transform.contains("exit_code")) r.transform_exit_code = transform["exit_code"].get<int>();
+    r.transform_log_tail = transform.value("log_tail", "");
+  }
+  DATABOX_ASSIGN_OR_RETURN(r.exit_code, ParseExitCode(json.value("exit_code", 0)));
+  return r;
+}
+
+}  // namespace
+
 Result<RunRecord> RunRecord::FromJson(const nlohmann::json& json) {
   try {
-    RunRecord r;
-    r.run_id = json.at("run_id").get<std::string>();
-    r.command = json.value("command", "");
-    r.started_at = json.value("started_at", "");
-    r.finished_at = json.value("finished_at", "");
-    for (const auto& s : json.at("sources")) {
-      SourceRun run;
-      run.source = s.at("source").get<std::string>();
-      run.status = s.value("status", "failed");
-      run.load_id = s.value("load_id", "");
-      run.phase = s.value("phase", "");
-      run.rows = s.value("rows", int64_t{0});
-      run.snapshots = s.value("snapshots", std::map<std::string, int64_t>{});
-      run.started_at = s.value("started_at", "");
-      run.seconds = s.value("seconds", 0.0);
-      run.error = s.value("error", "");
-      run.notes = s.value("notes", std::vector<std::string>{});
-      r.sources.push_back(std::move(run));
-    }
-    if (json.contains("inspection")) {
-      r.inspection_ok = json["inspection"].value("ok", false);
-      r.inspection_problems = json["inspection"].value("problems", std::vector<std::string>{});
-    }
-    if (json.contains("transform")) {
-      r.transform_status = json["transform"].value("status", "not_run");
-      if (json["transform"].contains("exit_code")) {
-        r.transform_exit_code = json["transform"]["exit_code"].get<int>();
-      }
-      r.transform_log_tail = json["transform"].value("log_tail", "");
-    }
-    r.exit_code = json.value("exit_code", 0);
-    return r;
+    auto record = RunRecordFromJson(json);
+    if (!record) return std::unexpected(record.error().WithContext("run history record"));
+    return record;
   } catch (const nlohmann::json::exception& e) {
     return MakeError(ErrorKind::kData, std::string("run history record: ") + e.what());
   }

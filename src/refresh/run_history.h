@@ -12,15 +12,17 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/exit_code.h"
+#include "refresh/run_status.h"
 
 namespace databox::refresh {
 
 //! One source within a run.
 struct SourceRun {
   std::string source;
-  std::string status = "failed";  //!< ok | failed | not_started
+  SourceStatus status = SourceStatus::kFailed;
   std::string load_id;
-  std::string phase;  //!< where it failed (extract, normalize, commit, inspection)
+  SourcePhase phase = SourcePhase::kNone;  //!< where it failed
   int64_t rows = 0;
   std::map<std::string, int64_t> snapshots;  //!< table -> new snapshot id
   std::string started_at;                    //!< ISO 8601 UTC
@@ -38,12 +40,14 @@ struct RunRecord {
   std::vector<SourceRun> sources;
   bool inspection_ok = false;
   std::vector<std::string> inspection_problems;
-  std::string transform_status = "not_run";  //!< ok | failed | not_run | skipped
+  TransformStatus transform_status = TransformStatus::kNotRun;
   std::optional<int> transform_exit_code;
   std::string transform_log_tail;
-  int exit_code = 0;
+  ExitCode exit_code = ExitCode::kOk;
 
   nlohmann::json ToJson() const;
+  //! A kData error when a field is missing or has the wrong type, or a status, phase or exit
+  //! code is not one of docs/run_history.md.
   static Result<RunRecord> FromJson(const nlohmann::json& json);
 };
 

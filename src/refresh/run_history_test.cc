@@ -1,0 +1,99 @@
+// The run history record: a line in the documented format (docs/run_history.md) reads into
+// typed states and writes back byte for byte; unknown states make the line unreadable, which
+// ReadAll skips.
+#include "refresh/run_history.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace databox::refresh {
+namespace {
+
+// Written by hand from docs/run_history.md: a refresh in which one source failed to commit and
+// one never started. Keys in nlohmann's (sorted) order, as Append writes them.
+constexpr const char* kRecordLine =
+    R"({"command":"refresh","exit_code":1,"finished_at":"2026-11-30T02:11:30.001Z",)"
+    R"("inspection":{"ok":false,"problems":[]},"run_id":"2026-11-30T02:10:58.659Z",)"
+    R"("sources":[{"error":"","load_id":"1796004658.717857","notes":["day 3 skipped"],)"
+    R"("phase":"","rows":32,"seconds":0.88,"snapshots":{"raw_noaa.daily_weather":123},)"
+    R"("source":"noaa","started_at":"2026-11-30T02:10:58.700Z","status":"ok"},)"
+    R"({"error":"network: HTTP 500","load_id":"","notes":[],"phase":"commit","rows":0,)"
+    R"("seconds":1.5,"snapshots":{},"source":"gbif","started_at":"2026-11-30T02:10:58.701Z",)"
+    R"("status":"failed"},{"error":"","load_id":"","notes":[],"phase":"","rows":0,)"
+    R"("seconds":0.0,"snapshots":{},"source":"usgs","started_at":"","status":"not_started"}],)"
+    R"("started_at":"2026-11-30T02:10:58.659Z","transform":{"log_tail":"","status":"not_run"}})";
+
+TEST(RunHistoryTest, ADocumentedRecordReadsIntoTypedStatesAndWritesBackUnchanged) {
+  auto record = RunRecord::FromJson(nlohmann::json::parse(kRecordLine));
+  ASSERT_TRUE(record.has_value()) << record.error().ToString();
+  ASSERT_EQ(record->sources.size(), 3u);
+  EXPECT_EQ(record->sources[0].status, SourceStatus::kOk);
+  EXPECT_EQ(record->sources[0].phase, SourcePhase::kNone);
+  EXPECT_EQ(record->sources[1].status, SourceStatus::kFailed);
+  EXPECT_EQ(record->sources[1].phase, SourcePhase::kCommit);
+  EXPECT_EQ(record->sources[2].status, SourceStatus::kNotStarted);
+  EXPECT_EQ(record->transform_status, TransformStatus::kNotRun);
+  EXPECT_EQ(record->exit_code, ExitCode::kRunFailed);
+  EXPECT_EQ(record->ToJson().dump(), kRecordLine);
+}
+
+TEST(RunHistoryTest, TheTransformExitCodeAndEveryTransformStatusSurviveAWriteAndARead) {
+  for (TransformStatus status : {TransformStatus::kOk, TransformStatus::kFailed,
+                                 TransformStatus::kNotRun, TransformStatus::kSkipped}) {
+    RunRecord record;
+    record.run_id = "r";
+    record.transform_status = status;
+    record.transform_exit_code = 3;
+    record.exit_code = ExitCode::kUsage;
+    auto read = RunRecord::FromJson(nlohmann::json::parse(record.ToJson().dump()));
+    ASSERT_TRUE(read.has_value()) << read.error().ToString();
+    EXPECT_EQ(read->transform_status, status);
+    EXPECT_EQ(read->transform_exit_code, 3);
+    EXPECT_EQ(read->exit_code, ExitCode::kUsage);
+  }
+}
+
+TEST(RunHistoryTest, UnknownStatesAreDataErrorsNamingTheText) {
+  const struct {
+    const char* pointer;
+    nlohmann::json value;
+    const char* quoted;
+  } cases[] = {
+      {"/sources/0/status", "done", "'done'"},
+      {"/sources/1/phase", "upload", "'upload'"},
+      {"/transform/status", "running", "'running'"},
+      {"/exit_code", 7, "7"},
+  };
+  for (const auto& c : cases) {
+    nlohmann::json json = nlohmann::json::parse(kRecordLine);
+    json[nlohmann::json::json_pointer(c.pointer)] = c.value;
+    auto record = RunRecord::FromJson(json);
+    ASSERT_FALSE(record.has_value()) << c.pointer;
+    EXPECT_EQ(record.error().kind, ErrorKind::kData);
+    EXPECT_TRUE(record.error().message.starts_with("run history record: "))
+        << record.error().message;
+    EXPECT_NE(record.error().message.find(c.quoted), std::string::npos) << record.error().message;
+  }
+}
+
+TEST(RunHistoryTest, ReadAllSkipsALineWithAnUnknownState) {
+  char dir_template[] = "/tmp/run_history_test_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir_template), nullptr);
+  const std::filesystem::path dir = dir_template;
+  nlohmann::json unknown = nlohmann::json::parse(kRecordLine);
+  unknown["sources"][0]["status"] = "done";
+  std::ofstream(dir / "runs.jsonl") << unknown.dump() << "\n" << kRecordLine << "\n";
+
+  auto records = RunHistory(dir).ReadAll();
+  ASSERT_TRUE(records.has_value()) << records.error().ToString();
+  ASSERT_EQ(records->size(), 1u);
+  EXPECT_EQ(records->front().ToJson().dump(), kRecordLine);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace databox::refresh

@@ -1,0 +1,99 @@
+#include "refresh/run_status.h"
+
+#include <initializer_list>
+#include <string>
+
+namespace databox::refresh {
+namespace {
+
+//! The value of `values` whose name is `text`, or a kData error listing the names.
+template <typename Enum, typename NameOf>
+Result<Enum> ParseByName(std::string_view text, std::initializer_list<Enum> values, NameOf name_of,
+                         std::string_view what) {
+  std::string expected;
+  for (Enum value : values) {
+    if (text == name_of(value)) return value;
+    expected += (expected.empty() ? "'" : ", '") + std::string(name_of(value)) + "'";
+  }
+  return MakeError(ErrorKind::kData, "unknown " + std::string(what) + " '" + std::string(text) +
+                                         "': expected one of " + expected);
+}
+
+}  // namespace
+
+std::string_view SourceStatusName(SourceStatus status) {
+  switch (status) {
+    case SourceStatus::kOk:
+      return "ok";
+    case SourceStatus::kFailed:
+      return "failed";
+    case SourceStatus::kNotStarted:
+      return "not_started";
+  }
+  return "failed";
+}
+
+Result<SourceStatus> ParseSourceStatus(std::string_view name) {
+  return ParseByName(name, {SourceStatus::kOk, SourceStatus::kFailed, SourceStatus::kNotStarted},
+                     SourceStatusName, "source status");
+}
+
+std::string_view SourcePhaseName(SourcePhase phase) {
+  switch (phase) {
+    case SourcePhase::kNone:
+      return "";
+    case SourcePhase::kExtract:
+      return "extract";
+    case SourcePhase::kNormalize:
+      return "normalize";
+    case SourcePhase::kCommit:
+      return "commit";
+    case SourcePhase::kLoad:
+      return "load";
+    case SourcePhase::kInspection:
+      return "inspection";
+  }
+  return "";
+}
+
+Result<SourcePhase> ParseSourcePhase(std::string_view name) {
+  return ParseByName(name,
+                     {SourcePhase::kNone, SourcePhase::kExtract, SourcePhase::kNormalize,
+                      SourcePhase::kCommit, SourcePhase::kLoad, SourcePhase::kInspection},
+                     SourcePhaseName, "source phase");
+}
+
+SourcePhase SourcePhaseOf(load::LoadPhase phase) {
+  switch (phase) {
+    case load::LoadPhase::kExtract:
+      return SourcePhase::kExtract;
+    case load::LoadPhase::kNormalize:
+      return SourcePhase::kNormalize;
+    case load::LoadPhase::kCommit:
+      return SourcePhase::kCommit;
+  }
+  return SourcePhase::kLoad;
+}
+
+std::string_view TransformStatusName(TransformStatus status) {
+  switch (status) {
+    case TransformStatus::kOk:
+      return "ok";
+    case TransformStatus::kFailed:
+      return "failed";
+    case TransformStatus::kNotRun:
+      return "not_run";
+    case TransformStatus::kSkipped:
+      return "skipped";
+  }
+  return "not_run";
+}
+
+Result<TransformStatus> ParseTransformStatus(std::string_view name) {
+  return ParseByName(name,
+                     {TransformStatus::kOk, TransformStatus::kFailed, TransformStatus::kNotRun,
+                      TransformStatus::kSkipped},
+                     TransformStatusName, "transform status");
+}
+
+}  // namespace databox::refresh

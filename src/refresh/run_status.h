@@ -1,0 +1,53 @@
+// The states a run record holds (docs/run_history.md): how each source ended, where a failed
+// source failed, and how the transform ended. Each has one name (the text the run history and
+// the refresh summary print) and one parser of that text.
+#pragma once
+
+#include <string_view>
+
+#include "common/error.h"
+#include "load/load_phase.h"
+
+namespace databox::refresh {
+
+//! How one source of a run ended.
+enum class SourceStatus {
+  kOk,          //!< "ok": loaded (and, in a refresh, passed inspection)
+  kFailed,      //!< "failed": see SourceRun::phase and SourceRun::error
+  kNotStarted,  //!< "not_started": the refresh ended before this source ran
+};
+
+//! Where a failed source failed; kNone ("") while it has not failed.
+enum class SourcePhase {
+  kNone,        //!< ""
+  kExtract,     //!< "extract"
+  kNormalize,   //!< "normalize"
+  kCommit,      //!< "commit"
+  kLoad,        //!< "load": `databox run`, which does not follow the load's phases
+  kInspection,  //!< "inspection": loaded, but the tables read back wrong
+};
+
+//! How the transform of a refresh ended.
+enum class TransformStatus {
+  kOk,       //!< "ok"
+  kFailed,   //!< "failed"
+  kNotRun,   //!< "not_run": a source failed, or the run was a `databox run`
+  kSkipped,  //!< "skipped": --skip-transform
+};
+
+std::string_view SourceStatusName(SourceStatus status);
+//! The status named `name`; a kData error for any other text.
+Result<SourceStatus> ParseSourceStatus(std::string_view name);
+
+std::string_view SourcePhaseName(SourcePhase phase);
+//! The phase named `name` ("" is kNone); a kData error for any other text.
+Result<SourcePhase> ParseSourcePhase(std::string_view name);
+
+//! The run-record phase of a source whose load failed during `phase`.
+SourcePhase SourcePhaseOf(load::LoadPhase phase);
+
+std::string_view TransformStatusName(TransformStatus status);
+//! The status named `name`; a kData error for any other text.
+Result<TransformStatus> ParseTransformStatus(std::string_view name);
+
+}  // namespace databox::refresh
