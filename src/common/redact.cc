@@ -7,6 +7,8 @@
 #include <shared_mutex>
 #include <vector>
 
+#include "common/encoding.h"
+
 namespace databox {
 namespace {
 
@@ -43,13 +45,6 @@ void ReplaceAll(std::string& text, std::string_view value) {
     text.replace(pos, value.size(), kMask);
     pos += kMask.size();
   }
-}
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
 }
 
 //! Masks the password of "scheme://user:password@host/...".
@@ -158,42 +153,6 @@ bool IsCredentialHeaderName(std::string_view name) {
 std::string RedactUrl(std::string_view url) {
   std::string out = MaskCredentialParams(Redact(url));
   MaskUserInfo(out);
-  return out;
-}
-
-std::string UrlEncode(std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    auto byte = static_cast<unsigned char>(c);
-    if (std::isalnum(byte) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += c;
-    } else {
-      out += '%';
-      out += kHex[byte >> 4];
-      out += kHex[byte & 0xF];
-    }
-  }
-  return out;
-}
-
-std::string UrlDecode(std::string_view text, bool plus_is_space) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '%' && i + 2 < text.size()) {
-      int high = HexValue(text[i + 1]);
-      int low = HexValue(text[i + 2]);
-      if (high >= 0 && low >= 0) {
-        out += static_cast<char>(high * 16 + low);
-        i += 2;
-        continue;
-      }
-    }
-    out += (c == '+' && plus_is_space) ? ' ' : c;
-  }
   return out;
 }
 

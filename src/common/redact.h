@@ -29,10 +29,4 @@ bool IsCredentialHeaderName(std::string_view name);
 //! a `user:password@` authority, whether or not they were registered.
 std::string RedactUrl(std::string_view url);
 
-//! `text` percent-encoded as in a URL query component (unreserved characters kept).
-std::string UrlEncode(std::string_view text);
-
-//! Percent-decoding of a URL component; "+" becomes a space when `plus_is_space`.
-std::string UrlDecode(std::string_view text, bool plus_is_space = true);
-
 }  // namespace databox

@@ -6,6 +6,8 @@
 #include <thread>
 #include <vector>
 
+#include "common/encoding.h"
+
 namespace databox {
 namespace {
 

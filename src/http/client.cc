@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "common/encoding.h"
 #include "common/redact.h"
 
 namespace databox::http {
@@ -41,7 +42,6 @@ void RegisterRequestSecrets(const Request& request) {
       RegisterSecret(std::string_view(value).substr(space + 1));
     }
   }
-  if (request.aws_sigv4) RegisterSecret(request.aws_sigv4->secret_access_key);
   RegisterQuerySecrets(request.url);
 }
 

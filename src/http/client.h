@@ -53,8 +53,8 @@ ClientOptions ClientOptionsFromSettings(const Settings& settings) {
 //! for other 4xx and for a body over the cap. With Request::allow_error_status the final
 //! non-2xx response is returned instead.
 //!
-//! Values of credential headers (IsCredentialHeaderName) and SigV4 secrets are registered
-//! with RegisterSecret before sending, so they never appear in messages.
+//! Values of credential headers (IsCredentialHeaderName) and of credential query parameters
+//! are registered with RegisterSecret before sending, so they never appear in messages.
 //!
 //! A client is used by one thread at a time (the curl transport holds one connection cache).
 class HttpClient {

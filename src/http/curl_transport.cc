@@ -183,11 +183,6 @@ Result<Response> CurlTransport::Send(const Request& request, const AttemptLimits
       }
       break;
   }
-  if (request.aws_sigv4) {
-    curl_easy_setopt(curl, CURLOPT_AWS_SIGV4, request.aws_sigv4->provider.c_str());
-    curl_easy_setopt(curl, CURLOPT_USERNAME, request.aws_sigv4->access_key_id.c_str());
-    curl_easy_setopt(curl, CURLOPT_PASSWORD, request.aws_sigv4->secret_access_key.c_str());
-  }
 
   CURLcode code = curl_easy_perform(curl);
   // The handle must not keep pointers into this frame's buffers.

@@ -50,13 +50,6 @@ class Headers {
 //! Case-insensitive ASCII comparison, as HTTP field names compare.
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 
-//! Credentials for libcurl's built-in AWS Signature V4 signing (CURLOPT_AWS_SIGV4).
-struct AwsSigV4 {
-  std::string provider;  //!< "aws:amz:<region>:<service>", e.g. "aws:amz:us-east-1:s3"
-  std::string access_key_id;
-  std::string secret_access_key;
-};
-
 struct Request {
   Method method = Method::kGet;
   std::string url;
@@ -74,8 +67,6 @@ struct Request {
   std::optional<bool> idempotent;
   //! Return non-2xx responses as values instead of errors (after retries of 429/5xx).
   bool allow_error_status = false;
-  //! Sign the request with libcurl's SigV4 (curl transport only).
-  std::optional<AwsSigV4> aws_sigv4;
 };
 
 struct Response {

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/encoding.h"
 #include "common/redact.h"
 #include "registry/format.h"
 

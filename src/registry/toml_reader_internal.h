@@ -90,7 +90,4 @@ class TableReader {
   std::set<std::string, std::less<>> known_;
 };
 
-//! Levenshtein distance, for "did you mean" hints.
-std::size_t EditDistance(std::string_view a, std::string_view b);
-
 }  // namespace databox::registry::internal

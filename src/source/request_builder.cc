@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "common/encoding.h"
 #include "common/redact.h"
 
 namespace databox::source {

@@ -1,63 +1,85 @@
 #include "source/xlsx_archive.h"
 
-#include <zlib.h>
+#include <zip.h>
 
 #include <algorithm>
 #include <fstream>
 #include <iterator>
-#include <limits>
 
 namespace databox::source {
 namespace {
 
-constexpr uint32_t kEndOfCentralDirSig = 0x06054b50;
-constexpr uint32_t kCentralEntrySig = 0x02014b50;
-constexpr uint32_t kLocalHeaderSig = 0x04034b50;
-constexpr std::size_t kEndOfCentralDirSize = 22;
-constexpr std::size_t kCentralEntrySize = 46;
-constexpr std::size_t kLocalHeaderSize = 30;
-//! The end record may be followed by a comment of up to 65,535 bytes.
-constexpr std::size_t kMaxCommentSize = 0xffff;
-constexpr uint16_t kMethodStored = 0;
-constexpr uint16_t kMethodDeflate = 8;
-
-uint16_t U16(const std::string& b, std::size_t at) {
-  return static_cast<uint16_t>(static_cast<unsigned char>(b[at]) |
-                               (static_cast<unsigned char>(b[at + 1]) << 8));
-}
-
-uint32_t U32(const std::string& b, std::size_t at) {
-  return static_cast<uint32_t>(U16(b, at)) | (static_cast<uint32_t>(U16(b, at + 2)) << 16);
-}
+struct ZipDiscard {
+  void operator()(zip_t* zip) const { zip_discard(zip); }  // read-only: nothing to write back
+};
+struct ZipFileClose {
+  void operator()(zip_file_t* file) const { zip_fclose(file); }
+};
 
 Error Corrupt(const std::string& where, const std::string& what) {
   return Error{ErrorKind::kData, "xlsx " + where + ": not a readable ZIP archive (" + what +
                                      "); the file is damaged or not an .xlsx workbook"};
 }
 
-//! Raw-deflate `in` into exactly `expected` bytes.
-Result<std::string> Inflate(std::string_view in, uint64_t expected, const std::string& where,
-                            const std::string& name) {
-  std::string out(expected, '\0');
-  z_stream zs{};
-  if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) {
-    return MakeError(ErrorKind::kInternal, "xlsx " + where + ": zlib inflateInit2 failed");
-  }
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  zs.avail_in = static_cast<uInt>(in.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  const int rc = inflate(&zs, Z_FINISH);
-  const uint64_t produced = zs.total_out;
-  inflateEnd(&zs);
-  if (rc != Z_STREAM_END || produced != expected) {
+//! The directory entry at `index`; kData when libzip cannot describe it or it is encrypted.
+Result<ZipEntry> EntryAt(zip_t* zip, zip_uint64_t index, const std::string& where) {
+  zip_stat_t st;
+  zip_stat_init(&st);
+  if (zip_stat_index(zip, index, ZIP_FL_ENC_RAW, &st) != 0) {
     return std::unexpected(Corrupt(
-        where, "entry " + name + " does not inflate to " + std::to_string(expected) + " bytes"));
+        where, "central directory entry " + std::to_string(index) + ": " + zip_strerror(zip)));
+  }
+  ZipEntry entry{.name = st.name == nullptr ? "" : st.name,
+                 .method = st.comp_method,
+                 .crc32 = st.crc,
+                 .compressed = st.comp_size,
+                 .uncompressed = st.size};
+  if ((st.valid & ZIP_STAT_ENCRYPTION_METHOD) != 0 && st.encryption_method != ZIP_EM_NONE) {
+    return std::unexpected(Corrupt(where, "entry " + entry.name + " is encrypted"));
+  }
+  return entry;
+}
+
+//! Reads the open entry `file` into exactly the size its directory entry declares, then one byte
+//! more: that read must meet the end of the entry, where libzip checks the CRC-32. So at most
+//! one byte past the declared size is ever inflated, whatever the compressed data holds.
+Result<std::string> ReadExactly(zip_file_t* file, const ZipEntry& entry, const std::string& where) {
+  std::string out(entry.uncompressed, '\0');
+  uint64_t done = 0;
+  zip_int64_t n = 1;
+  while (done < out.size() && (n = zip_fread(file, out.data() + done, out.size() - done)) > 0) {
+    done += static_cast<uint64_t>(n);
+  }
+  char extra = 0;
+  if (n > 0) n = zip_fread(file, &extra, 1);
+  if (n < 0) {
+    zip_error_t* error = zip_file_get_error(file);
+    if (zip_error_code_zip(error) == ZIP_ER_CRC) {
+      return std::unexpected(Corrupt(where, "CRC-32 mismatch in " + entry.name));
+    }
+    return std::unexpected(
+        Corrupt(where, "entry " + entry.name + " is unreadable: " + zip_error_strerror(error)));
+  }
+  if (done != out.size() || n > 0) {
+    return std::unexpected(Corrupt(where, "entry " + entry.name + " does not inflate to " +
+                                              std::to_string(entry.uncompressed) + " bytes"));
   }
   return out;
 }
 
 }  // namespace
+
+struct ZipArchive::Impl {
+  std::string bytes;  //!< the whole archive; libzip reads it in place
+  std::string where;  //!< file name for messages
+  std::unique_ptr<zip_t, ZipDiscard> zip;
+  std::vector<ZipEntry> entries;  //!< central directory, in archive order (libzip's indexes)
+};
+
+ZipArchive::ZipArchive(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ZipArchive::ZipArchive(ZipArchive&&) noexcept = default;
+ZipArchive& ZipArchive::operator=(ZipArchive&&) noexcept = default;
+ZipArchive::~ZipArchive() = default;
 
 Result<ZipArchive> ZipArchive::Open(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -73,106 +95,67 @@ Result<ZipArchive> ZipArchive::Open(const std::filesystem::path& path) {
 }
 
 Result<ZipArchive> ZipArchive::FromBytes(std::string bytes, std::string where) {
-  if (bytes.size() < kEndOfCentralDirSize) {
-    return std::unexpected(Corrupt(where, "too short"));
+  auto impl = std::make_unique<Impl>();
+  impl->bytes = std::move(bytes);
+  impl->where = std::move(where);
+  zip_error_t error;
+  zip_error_init(&error);
+  zip_source_t* source =
+      zip_source_buffer_create(impl->bytes.data(), impl->bytes.size(), 0, &error);
+  if (source != nullptr) {
+    impl->zip.reset(zip_open_from_source(source, ZIP_RDONLY, &error));
+    if (impl->zip == nullptr) zip_source_free(source);
   }
-  // The end record is the last signature match that leaves room for its fixed part.
-  std::size_t eocd = std::string::npos;
-  const std::size_t lowest = bytes.size() > kEndOfCentralDirSize + kMaxCommentSize
-                                 ? bytes.size() - kEndOfCentralDirSize - kMaxCommentSize
-                                 : 0;
-  for (std::size_t at = bytes.size() - kEndOfCentralDirSize + 1; at-- > lowest;) {
-    if (U32(bytes, at) == kEndOfCentralDirSig) {
-      eocd = at;
-      break;
-    }
+  if (impl->zip == nullptr) {
+    Error corrupt = Corrupt(impl->where, zip_error_strerror(&error));
+    zip_error_fini(&error);
+    return std::unexpected(std::move(corrupt));
   }
-  if (eocd == std::string::npos)
-    return std::unexpected(Corrupt(where, "no end of central directory"));
-  const uint16_t count = U16(bytes, eocd + 10);
-  const uint32_t cd_size = U32(bytes, eocd + 12);
-  const uint32_t cd_offset = U32(bytes, eocd + 16);
-  if (count == 0xffff || cd_offset == 0xffffffff) {
-    return std::unexpected(Corrupt(where, "ZIP64 archives are not supported"));
+  zip_error_fini(&error);
+  const zip_int64_t count = zip_get_num_entries(impl->zip.get(), 0);
+  impl->entries.reserve(static_cast<std::size_t>(std::max<zip_int64_t>(count, 0)));
+  for (zip_int64_t i = 0; i < count; ++i) {
+    DATABOX_ASSIGN_OR_RETURN(ZipEntry entry, EntryAt(impl->zip.get(), i, impl->where));
+    impl->entries.push_back(std::move(entry));
   }
-  if (uint64_t{cd_offset} + cd_size > eocd) {
-    return std::unexpected(Corrupt(where, "central directory outside the file"));
-  }
-  std::vector<ZipEntry> entries;
-  entries.reserve(count);
-  std::size_t at = cd_offset;
-  for (uint16_t i = 0; i < count; ++i) {
-    if (at + kCentralEntrySize > eocd || U32(bytes, at) != kCentralEntrySig) {
-      return std::unexpected(Corrupt(where, "central directory entry " + std::to_string(i)));
-    }
-    const uint16_t flags = U16(bytes, at + 8);
-    ZipEntry e;
-    e.method = U16(bytes, at + 10);
-    e.crc32 = U32(bytes, at + 16);
-    e.compressed = U32(bytes, at + 20);
-    e.uncompressed = U32(bytes, at + 24);
-    const uint16_t name_len = U16(bytes, at + 28);
-    const uint16_t extra_len = U16(bytes, at + 30);
-    const uint16_t comment_len = U16(bytes, at + 32);
-    e.local_offset = U32(bytes, at + 42);
-    if (at + kCentralEntrySize + name_len > eocd) {
-      return std::unexpected(Corrupt(where, "entry name outside the directory"));
-    }
-    e.name = bytes.substr(at + kCentralEntrySize, name_len);
-    if ((flags & 0x1) != 0) {
-      return std::unexpected(Corrupt(where, "entry " + e.name + " is encrypted"));
-    }
-    entries.push_back(std::move(e));
-    at += kCentralEntrySize + name_len + extra_len + comment_len;
-  }
-  return ZipArchive(std::move(bytes), std::move(where), std::move(entries));
+  return ZipArchive(std::move(impl));
 }
 
+const std::vector<ZipEntry>& ZipArchive::entries() const { return impl_->entries; }
+
 bool ZipArchive::Contains(const std::string& name) const {
-  return std::any_of(entries_.begin(), entries_.end(),
+  return std::any_of(impl_->entries.begin(), impl_->entries.end(),
                      [&](const ZipEntry& e) { return e.name == name; });
 }
 
 Result<std::string> ZipArchive::Read(const std::string& name, uint64_t max_bytes) const {
-  const auto it = std::find_if(entries_.begin(), entries_.end(),
+  const std::string& where = impl_->where;
+  const auto it = std::find_if(impl_->entries.begin(), impl_->entries.end(),
                                [&](const ZipEntry& e) { return e.name == name; });
-  if (it == entries_.end()) {
-    return MakeError(ErrorKind::kNotFound, "xlsx " + where_ + ": no entry " + name);
+  if (it == impl_->entries.end()) {
+    return MakeError(ErrorKind::kNotFound, "xlsx " + where + ": no entry " + name);
   }
   const ZipEntry& e = *it;
   if (e.uncompressed > max_bytes) {
-    return MakeError(ErrorKind::kData, "xlsx " + where_ + ": entry " + name + " has " +
+    return MakeError(ErrorKind::kData, "xlsx " + where + ": entry " + name + " has " +
                                            std::to_string(e.uncompressed) +
                                            " bytes, more than the limit of " +
                                            std::to_string(max_bytes));
   }
-  const uint64_t lh = e.local_offset;
-  if (lh + kLocalHeaderSize > bytes_.size() || U32(bytes_, lh) != kLocalHeaderSig) {
-    return std::unexpected(Corrupt(where_, "local header of " + name));
-  }
-  const uint64_t data = lh + kLocalHeaderSize + U16(bytes_, lh + 26) + U16(bytes_, lh + 28);
-  if (data + e.compressed > bytes_.size()) {
-    return std::unexpected(Corrupt(where_, "entry " + name + " runs past the end"));
-  }
-  const std::string_view stored(bytes_.data() + data, e.compressed);
-  std::string out;
-  if (e.method == kMethodStored) {
-    if (e.compressed != e.uncompressed) {
-      return std::unexpected(Corrupt(where_, "stored entry " + name + " changes size"));
-    }
-    out.assign(stored);
-  } else if (e.method == kMethodDeflate) {
-    DATABOX_ASSIGN_OR_RETURN(out, Inflate(stored, e.uncompressed, where_, name));
-  } else {
+  if (e.method != ZIP_CM_STORE && e.method != ZIP_CM_DEFLATE) {
     return std::unexpected(
-        Corrupt(where_, "entry " + name + " uses compression method " + std::to_string(e.method)));
+        Corrupt(where, "entry " + name + " uses compression method " + std::to_string(e.method)));
   }
-  const uLong crc =
-      crc32(0L, reinterpret_cast<const Bytef*>(out.data()), static_cast<uInt>(out.size()));
-  if (static_cast<uint32_t>(crc) != e.crc32) {
-    return std::unexpected(Corrupt(where_, "CRC-32 mismatch in " + name));
+  if (e.method == ZIP_CM_STORE && e.compressed != e.uncompressed) {
+    return std::unexpected(Corrupt(where, "stored entry " + name + " changes size"));
   }
-  return out;
+  const auto index = static_cast<zip_uint64_t>(it - impl_->entries.begin());
+  std::unique_ptr<zip_file_t, ZipFileClose> file(zip_fopen_index(impl_->zip.get(), index, 0));
+  if (file == nullptr) {
+    return std::unexpected(
+        Corrupt(where, "entry " + name + " cannot be opened: " + zip_strerror(impl_->zip.get())));
+  }
+  return ReadExactly(file.get(), e, where);
 }
 
 }  // namespace databox::source

@@ -1,9 +1,12 @@
-// The ZIP container of an XLSX workbook: the entry list and the bytes of one entry. Only what
-// XLSX files use: stored and deflated entries, no ZIP64, no encryption, no multi-disk archives.
+// The ZIP container of an XLSX workbook, read with libzip: the entry list and the bytes of one
+// entry. Only what XLSX files use: stored and deflated entries, no encryption. An entry is read
+// only up to the size its directory entry declares (and never past a caller's limit), and its
+// CRC-32 is checked, so a damaged archive or a zip bomb is an error, not a huge allocation.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,19 +21,23 @@ struct ZipEntry {
   uint32_t crc32 = 0;         //!< of the uncompressed bytes
   uint64_t compressed = 0;    //!< bytes stored in the archive
   uint64_t uncompressed = 0;  //!< bytes after inflating
-  uint64_t local_offset = 0;  //!< offset of the entry's local file header
 };
 
-//! A ZIP archive held in memory. Move-only value; no fallible work in the constructor.
+//! A ZIP archive held in memory. Move-only value; no fallible work in the constructor. Used by
+//! one thread at a time (libzip's archive handle is not shared between threads).
 class ZipArchive {
  public:
   //! Reads `path` and its central directory. kIo when the file cannot be read, kData when it is
-  //! not a ZIP archive (or uses ZIP64, which no workbook of the sizes we load needs).
+  //! not a readable ZIP archive or holds an encrypted entry.
   static Result<ZipArchive> Open(const std::filesystem::path& path);
   //! The same over bytes already in memory (`where` names them in messages).
   static Result<ZipArchive> FromBytes(std::string bytes, std::string where);
 
-  const std::vector<ZipEntry>& entries() const { return entries_; }
+  ZipArchive(ZipArchive&&) noexcept;
+  ZipArchive& operator=(ZipArchive&&) noexcept;
+  ~ZipArchive();
+
+  const std::vector<ZipEntry>& entries() const;
   //! True when an entry has this exact name.
   bool Contains(const std::string& name) const;
   //! The uncompressed bytes of entry `name`, checked against its size and CRC-32. kNotFound
@@ -38,12 +45,10 @@ class ZipArchive {
   Result<std::string> Read(const std::string& name, uint64_t max_bytes = uint64_t{256} << 20) const;
 
  private:
-  ZipArchive(std::string bytes, std::string where, std::vector<ZipEntry> entries)
-      : bytes_(std::move(bytes)), where_(std::move(where)), entries_(std::move(entries)) {}
+  struct Impl;  //!< the bytes, libzip's handle on them, the entries
+  explicit ZipArchive(std::unique_ptr<Impl> impl);
 
-  std::string bytes_;              //!< the whole archive
-  std::string where_;              //!< file name for messages
-  std::vector<ZipEntry> entries_;  //!< central directory, in archive order
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace databox::source

@@ -79,33 +79,67 @@ inline void PutU32(std::string& out, uint32_t v) {
   PutU16(out, v >> 16);
 }
 
-//! A ZIP archive of stored (uncompressed) entries.
-inline std::string StoredZip(const std::vector<std::pair<std::string, std::string>>& entries) {
+//! One entry as RawZip writes it: the fields of both its headers, as given (they may lie).
+struct RawZipEntry {
+  std::string name;
+  std::string data;     //!< the bytes stored in the archive (compressed or not)
+  uint16_t method = 0;  //!< 0 stored, 8 deflate, anything else
+  uint16_t flags = 0;   //!< general purpose flags (bit 0: encrypted)
+  uint32_t crc = 0;     //!< CRC-32 claimed for the uncompressed bytes
+  uint32_t size = 0;    //!< uncompressed size claimed
+};
+
+inline uint32_t Crc32(const std::string& data) {
+  return static_cast<uint32_t>(
+      crc32(0L, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size())));
+}
+
+//! `data` raw-deflated (no zlib header), as ZIP stores it.
+inline std::string RawDeflate(const std::string& data) {
+  z_stream zs{};
+  EXPECT_EQ(deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY),
+            Z_OK);
+  std::string out(deflateBound(&zs, static_cast<uLong>(data.size())), '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.avail_in = static_cast<uInt>(data.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+//! A ZIP archive of `entries`, headers written from their fields (APPNOTE 4.3: local headers
+//! and data, central directory, end record).
+inline std::string RawZip(const std::vector<RawZipEntry>& entries) {
   std::string out;
   std::string central;
-  for (const auto& [name, data] : entries) {
-    const auto crc = static_cast<uint32_t>(
-        crc32(0L, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size())));
+  for (const RawZipEntry& e : entries) {
     const auto offset = static_cast<uint32_t>(out.size());
     PutU32(out, 0x04034b50);
-    for (uint32_t v : {20u, 0u, 0u, 0u, 0u}) PutU16(out, v);  // version, flags, method, time, date
-    PutU32(out, crc);
-    PutU32(out, static_cast<uint32_t>(data.size()));
-    PutU32(out, static_cast<uint32_t>(data.size()));
-    PutU16(out, static_cast<uint32_t>(name.size()));
+    for (uint32_t v : {20u, uint32_t{e.flags}, uint32_t{e.method}, 0u, 0u}) {
+      PutU16(out, v);  // version, flags, method, time, date
+    }
+    PutU32(out, e.crc);
+    PutU32(out, static_cast<uint32_t>(e.data.size()));
+    PutU32(out, e.size);
+    PutU16(out, static_cast<uint32_t>(e.name.size()));
     PutU16(out, 0);
-    out += name;
-    out += data;
+    out += e.name;
+    out += e.data;
     PutU32(central, 0x02014b50);
-    for (uint32_t v : {20u, 20u, 0u, 0u, 0u, 0u}) PutU16(central, v);
-    PutU32(central, crc);
-    PutU32(central, static_cast<uint32_t>(data.size()));
-    PutU32(central, static_cast<uint32_t>(data.size()));
-    PutU16(central, static_cast<uint32_t>(name.size()));
+    for (uint32_t v : {20u, 20u, uint32_t{e.flags}, uint32_t{e.method}, 0u, 0u}) {
+      PutU16(central, v);
+    }
+    PutU32(central, e.crc);
+    PutU32(central, static_cast<uint32_t>(e.data.size()));
+    PutU32(central, e.size);
+    PutU16(central, static_cast<uint32_t>(e.name.size()));
     for (uint32_t v : {0u, 0u, 0u, 0u}) PutU16(central, v);  // extra, comment, disk, attributes
     PutU32(central, 0);
     PutU32(central, offset);
-    central += name;
+    central += e.name;
   }
   const auto central_offset = static_cast<uint32_t>(out.size());
   out += central;
@@ -118,6 +152,18 @@ inline std::string StoredZip(const std::vector<std::pair<std::string, std::strin
   PutU32(out, central_offset);
   PutU16(out, 0);
   return out;
+}
+
+//! A ZIP archive of stored (uncompressed) entries.
+inline std::string StoredZip(const std::vector<std::pair<std::string, std::string>>& entries) {
+  std::vector<RawZipEntry> raw;
+  for (const auto& [name, data] : entries) {
+    raw.push_back({.name = name,
+                   .data = data,
+                   .crc = Crc32(data),
+                   .size = static_cast<uint32_t>(data.size())});
+  }
+  return RawZip(raw);
 }
 
 inline void WriteBytes(const std::filesystem::path& path, const std::string& bytes) {

@@ -55,6 +55,61 @@ TEST(ZipArchiveTest, RejectsNonZipAndCorruptEntries) {
   EXPECT_THAT(read.error().message, HasSubstr("CRC-32"));
 }
 
+TEST(ZipArchiveTest, ReadsDeflatedEntriesAndStopsAtTheDeclaredSize) {
+  const std::string text(100000, 'z');
+  const std::string deflated = testing::RawDeflate(text);
+  auto archive = ZipArchive::FromBytes(
+      testing::RawZip({{.name = "ok.xml",
+                        .data = deflated,
+                        .method = 8,
+                        .crc = testing::Crc32(text),
+                        .size = static_cast<uint32_t>(text.size())},
+                       // A bomb: 100,000 bytes inflate from an entry that claims 10.
+                       {.name = "bomb.xml",
+                        .data = deflated,
+                        .method = 8,
+                        .crc = testing::Crc32(text.substr(0, 10)),
+                        .size = 10}}),
+      "t.xlsx");
+  ASSERT_TRUE(archive.has_value()) << archive.error().ToString();
+  auto ok = archive->Read("ok.xml");
+  ASSERT_TRUE(ok.has_value()) << ok.error().ToString();
+  EXPECT_EQ(*ok, text);
+  auto bomb = archive->Read("bomb.xml");
+  ASSERT_FALSE(bomb.has_value());
+  EXPECT_EQ(bomb.error().kind, ErrorKind::kData);
+  EXPECT_THAT(bomb.error().message, HasSubstr("bomb.xml does not inflate to 10 bytes"));
+  auto capped = archive->Read("ok.xml", 99999);
+  ASSERT_FALSE(capped.has_value());
+  EXPECT_THAT(capped.error().message, HasSubstr("more than the limit of 99999"));
+}
+
+TEST(ZipArchiveTest, RejectsDamagedArchivesAndEntries) {
+  const std::string zip = StoredZip({{"a.txt", "hello"}});
+  auto truncated = ZipArchive::FromBytes(zip.substr(0, zip.size() - 10), "cut.xlsx");
+  ASSERT_FALSE(truncated.has_value());
+  EXPECT_EQ(truncated.error().kind, ErrorKind::kData);
+  EXPECT_THAT(truncated.error().message, HasSubstr("cut.xlsx: not a readable ZIP archive"));
+
+  auto encrypted = ZipArchive::FromBytes(
+      testing::RawZip({{.name = "s.xml", .data = "x", .flags = 1, .crc = 0, .size = 1}}), "t");
+  ASSERT_FALSE(encrypted.has_value());
+  EXPECT_THAT(encrypted.error().message, HasSubstr("entry s.xml is encrypted"));
+
+  auto archive = ZipArchive::FromBytes(
+      testing::RawZip({{.name = "bz.xml", .data = "x", .method = 12, .crc = 0, .size = 1},
+                       {.name = "garbage.xml", .data = "not deflate", .method = 8, .size = 5}}),
+      "t");
+  ASSERT_TRUE(archive.has_value()) << archive.error().ToString();
+  auto bzip2 = archive->Read("bz.xml");
+  ASSERT_FALSE(bzip2.has_value());
+  EXPECT_THAT(bzip2.error().message, HasSubstr("uses compression method 12"));
+  auto garbage = archive->Read("garbage.xml");
+  ASSERT_FALSE(garbage.has_value());
+  EXPECT_EQ(garbage.error().kind, ErrorKind::kData);
+  EXPECT_THAT(garbage.error().message, HasSubstr("garbage.xml"));
+}
+
 TEST(ListSheetsTest, FindsTheWorkbookThroughRelationshipsAndDecodesNames) {
   const std::string rels =
       R"(<?xml version="1.0"?><Relationships xmlns="x"><Relationship Id="r1" )"
@@ -78,6 +133,24 @@ TEST(ListSheetsTest, NoWorkbookPartIsAnError) {
   auto sheets = ListSheets(*archive);
   ASSERT_FALSE(sheets.has_value());
   EXPECT_EQ(sheets.error().kind, ErrorKind::kData);
+}
+
+TEST(ListSheetsTest, AWorkbookPartThatIsNotWellFormedXmlIsAnError) {
+  const std::string bad = R"(<workbook><sheets><sheet name="A"></sheets></workbook>)";
+  auto archive = ZipArchive::FromBytes(StoredZip({{"xl/workbook.xml", bad}}), "t");
+  ASSERT_TRUE(archive.has_value());
+  auto sheets = ListSheets(*archive);
+  ASSERT_FALSE(sheets.has_value());
+  EXPECT_EQ(sheets.error().kind, ErrorKind::kData);
+  EXPECT_THAT(sheets.error().message, HasSubstr("xl/workbook.xml is not well-formed XML (line 1"));
+
+  auto bad_rels = ZipArchive::FromBytes(
+      StoredZip({{"_rels/.rels", "<Relationships><Relationship"}, {"xl/workbook.xml", "<w/>"}}),
+      "t");
+  ASSERT_TRUE(bad_rels.has_value());
+  auto from_bad_rels = ListSheets(*bad_rels);
+  ASSERT_FALSE(from_bad_rels.has_value());
+  EXPECT_THAT(from_bad_rels.error().message, HasSubstr("_rels/.rels is not well-formed XML"));
 }
 
 TEST(ListSheetsTest, SecondSheetAddedToADuckDbWorkbook) {

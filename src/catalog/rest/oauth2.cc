@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/rest/rest_error.h"
+#include "common/encoding.h"
 #include "common/redact.h"
 
 namespace databox::catalog::rest {

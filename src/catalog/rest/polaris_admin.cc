@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/rest/rest_error.h"
-#include "common/redact.h"
+#include "common/encoding.h"
 
 namespace databox::catalog::rest {
 namespace {

@@ -1,6 +1,6 @@
 #include "catalog/rest/rest_paths.h"
 
-#include "common/redact.h"
+#include "common/encoding.h"
 
 namespace databox::catalog::rest {
 

@@ -14,6 +14,7 @@
 #include <system_error>
 
 #include "fileio/durable.h"
+#include "fileio/fd.h"
 #include "fileio/location.h"
 
 namespace databox::fileio {
@@ -31,28 +32,6 @@ std::unexpected<Error> ErrnoError(std::string_view what, std::string_view path, 
                              "; check that the path exists and is accessible to this user");
 }
 
-//! Closes a file descriptor on scope exit.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-  //! Closes now and reports the error close(2) gives (it can report deferred write errors).
-  Status Close(std::string_view path) {
-    int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0) return ErrnoError("close", path, errno);
-    return Ok();
-  }
-
- private:
-  int fd_;  //!< -1 once closed
-};
-
 //! Writes a fsync'ed temporary file beside `final_path` with `fill`; returns its path.
 Result<std::string> WriteTemp(const fs::path& final_path,
                               const std::function<Status(int fd, std::string_view tmp)>& fill) {
@@ -65,7 +44,10 @@ Result<std::string> WriteTemp(const fs::path& final_path,
     return ErrnoError("create a temporary file in the folder of", final_path.native(), errno);
   Status written = fill(fd.get(), tmp);
   if (written && ::fsync(fd.get()) != 0) written = ErrnoError("fsync", tmp, errno);
-  if (written) written = fd.Close(tmp);
+  if (written) {
+    // close(2) can report a deferred write error.
+    if (const int err = fd.Close(); err != 0) written = ErrnoError("close", tmp, err);
+  }
   if (!written) {
     ::unlink(tmp.c_str());
     return std::unexpected(written.error());

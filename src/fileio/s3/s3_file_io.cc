@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "common/redact.h"
+#include "fileio/fd.h"
 #include "fileio/location.h"
 #include "fileio/s3/s3_errors.h"
 #include "fileio/s3/sigv4.h"
@@ -22,21 +23,6 @@ namespace {
 //! S3 allows at most this many parts in one multipart upload.
 constexpr uint64_t kMaxParts = 10000;
 constexpr std::string_view kOctetStream = "application/octet-stream";
-
-//! Closes a file descriptor on scope exit.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 std::unexpected<Error> LocalError(std::string_view what, std::string_view path, int err) {
   return MakeError(err == ENOENT ? ErrorKind::kNotFound : ErrorKind::kIo,

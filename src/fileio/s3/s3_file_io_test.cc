@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 
+#include "common/encoding.h"
 #include "common/redact.h"
 #include "fileio/s3/s3_errors.h"
 #include "fileio/s3/s3_xml.h"
@@ -187,15 +188,17 @@ class FakeS3 final : public http::Transport {
     // Complete: the listed parts in order, with the ETags we gave out.
     std::string assembled;
     int expected = 1;
-    std::vector<std::string_view> numbers = XmlElements(request.body, "PartNumber");
-    std::vector<std::string_view> etags = XmlElements(request.body, "ETag");
-    EXPECT_EQ(numbers.size(), etags.size());
-    for (std::size_t i = 0; i < numbers.size(); ++i, ++expected) {
-      EXPECT_EQ(std::string(numbers[i]), std::to_string(expected));
-      EXPECT_EQ(XmlUnescape(etags[i]), "\"etag-" + std::to_string(expected) + "\"");
+    Result<std::vector<std::string>> numbers = XmlTexts(request.body, "PartNumber");
+    Result<std::vector<std::string>> etags = XmlTexts(request.body, "ETag");
+    EXPECT_TRUE(numbers && etags) << request.body;
+    if (!numbers || !etags) return ErrorXml(400, "MalformedXML");
+    EXPECT_EQ(numbers->size(), etags->size());
+    for (std::size_t i = 0; i < numbers->size(); ++i, ++expected) {
+      EXPECT_EQ((*numbers)[i], std::to_string(expected));
+      EXPECT_EQ((*etags)[i], "\"etag-" + std::to_string(expected) + "\"");
       assembled += uploads_[id][expected];
     }
-    EXPECT_EQ(numbers.size(), uploads_[id].size());
+    EXPECT_EQ(numbers->size(), uploads_[id].size());
     objects[key] = assembled;
     uploads_.erase(id);
     return Xml(200, "<CompleteMultipartUploadResult><Key>" + key +

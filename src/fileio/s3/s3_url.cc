@@ -1,6 +1,6 @@
 #include "fileio/s3/s3_url.h"
 
-#include "fileio/s3/sigv4.h"
+#include "common/encoding.h"
 
 namespace databox::fileio::s3 {
 
@@ -82,10 +82,10 @@ S3Target S3Endpoint::For(std::string_view bucket, std::string_view key,
                          std::string_view canonical_query) const {
   S3Target target;
   bool path_style = path_style_ || bucket.find('.') != std::string_view::npos;
-  std::string encoded_key = UriEncode(key, false);
+  std::string encoded_key = UrlEncode(key, /*keep_slash=*/true);
   if (path_style) {
     target.host = host_;
-    target.canonical_uri = base_path_ + "/" + UriEncode(bucket, true);
+    target.canonical_uri = base_path_ + "/" + UrlEncode(bucket);
     // "/bucket" lists the bucket; "/bucket/key" names an object.
     if (!key.empty()) target.canonical_uri += "/" + encoded_key;
   } else {

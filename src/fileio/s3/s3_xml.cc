@@ -3,57 +3,19 @@
 #include <charconv>
 #include <chrono>
 
+#include "common/xml.h"
+
 namespace databox::fileio::s3 {
 namespace {
 
-//! Whether `xml[pos]` starts the tag `<name` followed by a delimiter (not a longer name).
-bool IsOpenTag(std::string_view xml, std::size_t pos, std::string_view name) {
-  std::size_t end = pos + 1 + name.size();
-  if (end >= xml.size() || xml.compare(pos + 1, name.size(), name) != 0) return false;
-  char next = xml[end];
-  return next == '>' || next == '/' || next == ' ' || next == '\t' || next == '\r' || next == '\n';
-}
-
-void AppendUtf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
+//! Parses the body of an S3 response; `what` names it in the error.
+Result<XmlDocument> ParseResponse(std::string_view xml, std::string_view what) {
+  Result<XmlDocument> doc = XmlDocument::Parse(xml, what);
+  if (!doc) {
+    return MakeError(ErrorKind::kData,
+                     doc.error().message + "; check that the endpoint is an S3-compatible service");
   }
-}
-
-//! Decodes one entity body ("amp", "#38", "#x26"); nullopt when unknown.
-std::optional<std::string> DecodeEntity(std::string_view entity) {
-  if (entity == "amp") return "&";
-  if (entity == "lt") return "<";
-  if (entity == "gt") return ">";
-  if (entity == "quot") return "\"";
-  if (entity == "apos") return "'";
-  if (entity.size() < 2 || entity[0] != '#') return std::nullopt;
-  int base = 10;
-  std::string_view digits = entity.substr(1);
-  if (digits[0] == 'x' || digits[0] == 'X') {
-    base = 16;
-    digits.remove_prefix(1);
-  }
-  uint32_t cp = 0;
-  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), cp, base);
-  if (ec != std::errc() || end != digits.data() + digits.size() || cp > 0x10FFFF) {
-    return std::nullopt;
-  }
-  std::string out;
-  AppendUtf8(out, cp);
-  return out;
+  return doc;
 }
 
 Result<uint64_t> ParseSize(std::string_view text, std::string_view key) {
@@ -69,62 +31,10 @@ Result<uint64_t> ParseSize(std::string_view text, std::string_view key) {
 
 }  // namespace
 
-std::vector<std::string_view> XmlElements(std::string_view xml, std::string_view name) {
-  std::vector<std::string_view> out;
-  std::size_t pos = 0;
-  while ((pos = xml.find('<', pos)) != std::string_view::npos) {
-    if (!IsOpenTag(xml, pos, name)) {
-      ++pos;
-      continue;
-    }
-    std::size_t tag_end = xml.find('>', pos);
-    if (tag_end == std::string_view::npos) break;
-    if (xml[tag_end - 1] == '/') {  // <name/>
-      out.emplace_back();
-      pos = tag_end + 1;
-      continue;
-    }
-    std::string close = "</" + std::string(name) + ">";
-    std::size_t close_pos = xml.find(close, tag_end + 1);
-    if (close_pos == std::string_view::npos) break;
-    out.push_back(xml.substr(tag_end + 1, close_pos - tag_end - 1));
-    pos = close_pos + close.size();
-  }
-  return out;
-}
-
-std::optional<std::string> XmlText(std::string_view xml, std::string_view name) {
-  std::vector<std::string_view> found = XmlElements(xml, name);
-  if (found.empty()) return std::nullopt;
-  return XmlUnescape(found.front());
-}
-
-std::string XmlUnescape(std::string_view text) {
-  constexpr std::string_view kCdataOpen = "<![CDATA[";
-  constexpr std::string_view kCdataClose = "]]>";
-  std::string out;
-  out.reserve(text.size());
-  std::size_t i = 0;
-  while (i < text.size()) {
-    if (text.substr(i).starts_with(kCdataOpen)) {
-      std::size_t end = text.find(kCdataClose, i + kCdataOpen.size());
-      if (end == std::string_view::npos) end = text.size();
-      out += text.substr(i + kCdataOpen.size(), end - i - kCdataOpen.size());
-      i = std::min(text.size(), end + kCdataClose.size());
-      continue;
-    }
-    if (text[i] == '&') {
-      std::size_t semi = text.find(';', i);
-      if (semi != std::string_view::npos) {
-        if (auto decoded = DecodeEntity(text.substr(i + 1, semi - i - 1))) {
-          out += *decoded;
-          i = semi + 1;
-          continue;
-        }
-      }
-    }
-    out += text[i++];
-  }
+Result<std::vector<std::string>> XmlTexts(std::string_view xml, std::string_view name) {
+  DATABOX_ASSIGN_OR_RETURN(XmlDocument doc, ParseResponse(xml, "S3 XML document"));
+  std::vector<std::string> out;
+  for (const XmlElement& element : doc.Find(name)) out.push_back(element.Text());
   return out;
 }
 
@@ -194,29 +104,32 @@ std::optional<int64_t> ParseS3Timestamp(std::string_view text) {
 }
 
 Result<ListPage> ParseListObjectsV2(std::string_view xml) {
-  if (XmlElements(xml, "ListBucketResult").empty()) {
+  DATABOX_ASSIGN_OR_RETURN(XmlDocument doc, ParseResponse(xml, "S3 listing response"));
+  const std::vector<XmlElement> results = doc.Find("ListBucketResult");
+  if (results.empty()) {
     return MakeError(ErrorKind::kData,
                      "S3 listing response is not a ListBucketResult document; check that the "
                      "endpoint is an S3-compatible service");
   }
+  const XmlElement& result = results.front();
   ListPage page;
-  for (std::string_view contents : XmlElements(xml, "Contents")) {
+  for (const XmlElement& contents : result.Find("Contents")) {
     ListedObject object;
-    std::optional<std::string> key = XmlText(contents, "Key");
+    std::optional<std::string> key = contents.FindText("Key");
     if (!key) {
       return MakeError(ErrorKind::kData, "S3 listing has an entry without a Key");
     }
     object.key = std::move(*key);
-    if (std::optional<std::string> size = XmlText(contents, "Size")) {
+    if (std::optional<std::string> size = contents.FindText("Size")) {
       DATABOX_ASSIGN_OR_RETURN(object.size, ParseSize(*size, object.key));
     }
-    if (std::optional<std::string> modified = XmlText(contents, "LastModified")) {
+    if (std::optional<std::string> modified = contents.FindText("LastModified")) {
       object.modified_ms = ParseS3Timestamp(*modified);
     }
     page.objects.push_back(std::move(object));
   }
-  page.truncated = XmlText(xml, "IsTruncated").value_or("false") == "true";
-  page.next_continuation_token = XmlText(xml, "NextContinuationToken").value_or("");
+  page.truncated = result.FindText("IsTruncated").value_or("false") == "true";
+  page.next_continuation_token = result.FindText("NextContinuationToken").value_or("");
   if (page.truncated && page.next_continuation_token.empty()) {
     return MakeError(ErrorKind::kData,
                      "S3 listing says it is truncated but gives no NextContinuationToken");
@@ -225,20 +138,25 @@ Result<ListPage> ParseListObjectsV2(std::string_view xml) {
 }
 
 Result<std::string> ParseUploadId(std::string_view xml) {
-  std::optional<std::string> id = XmlText(xml, "UploadId");
-  if (!id || id->empty()) {
+  DATABOX_ASSIGN_OR_RETURN(XmlDocument doc,
+                           ParseResponse(xml, "S3's CreateMultipartUpload response"));
+  const std::vector<XmlElement> ids = doc.Find("UploadId");
+  std::string id = ids.empty() ? "" : ids.front().Text();
+  if (id.empty()) {
     return MakeError(ErrorKind::kData,
                      "S3 answered CreateMultipartUpload without an UploadId; the server's "
                      "response is malformed");
   }
-  return *id;
+  return id;
 }
 
 std::optional<S3ErrorBody> ParseS3Error(std::string_view xml) {
-  std::vector<std::string_view> errors = XmlElements(xml, "Error");
+  Result<XmlDocument> doc = XmlDocument::Parse(xml, "S3 error response");
+  if (!doc) return std::nullopt;
+  const std::vector<XmlElement> errors = doc->Find("Error");
   if (errors.empty()) return std::nullopt;
-  return S3ErrorBody{.code = XmlText(errors.front(), "Code").value_or(""),
-                     .message = XmlText(errors.front(), "Message").value_or("")};
+  return S3ErrorBody{.code = errors.front().FindText("Code").value_or(""),
+                     .message = errors.front().FindText("Message").value_or("")};
 }
 
 std::string CompleteMultipartUploadXml(const std::vector<CompletedPart>& parts) {

@@ -1,6 +1,7 @@
-// The few S3 XML documents we read and write, parsed minimally: S3 responses are flat,
-// unprefixed elements, so we look for elements by name and decode their text. Unknown elements,
-// attributes, namespaces, comments and the XML declaration are ignored.
+// The few S3 XML documents we read and write. Responses are parsed by common/xml.h (libxml2);
+// elements are found by local name at any depth, so namespaces and unknown elements, attributes
+// and comments do not matter. A body that is not well-formed XML is a kData error naming the
+// response, libxml2's first complaint and its line.
 #pragma once
 
 #include <cstdint>
@@ -13,14 +14,10 @@
 
 namespace databox::fileio::s3 {
 
-//! The inner text of every `<name>` element (with or without attributes; `<name/>` gives ""),
-//! in document order, entities not yet decoded. Elements of the same name must not nest.
-std::vector<std::string_view> XmlElements(std::string_view xml, std::string_view name);
-//! The decoded text of the first `<name>` element, if any.
-std::optional<std::string> XmlText(std::string_view xml, std::string_view name);
-//! Decodes &amp; &lt; &gt; &quot; &apos; and numeric character references (to UTF-8), and the
-//! contents of CDATA sections. Unknown entities are kept as written.
-std::string XmlUnescape(std::string_view text);
+//! The decoded text (entities, character references and CDATA resolved) of every element
+//! named `name` in the XML document `xml` (`<name/>` gives ""), in document order. Elements of
+//! the same name must not nest. kData when `xml` is not well-formed XML.
+Result<std::vector<std::string>> XmlTexts(std::string_view xml, std::string_view name);
 //! Escapes & < > " ' for element text.
 std::string XmlEscape(std::string_view text);
 
@@ -42,11 +39,12 @@ struct ListPage {
   std::string next_continuation_token;  //!< set when truncated
 };
 
-//! Parses a ListObjectsV2 result; kData when it is not one or a size is not a number, or when
-//! it claims truncation without a continuation token (we would loop forever).
+//! Parses a ListObjectsV2 result; kData when it is not well-formed XML or not a
+//! ListBucketResult, when a size is not a number, or when it claims truncation without a
+//! continuation token (we would loop forever).
 Result<ListPage> ParseListObjectsV2(std::string_view xml);
 
-//! The UploadId of an InitiateMultipartUploadResult; kData when absent.
+//! The UploadId of an InitiateMultipartUploadResult; kData when absent or not well-formed XML.
 Result<std::string> ParseUploadId(std::string_view xml);
 
 //! The Code and Message of an S3 <Error> document.
@@ -54,7 +52,8 @@ struct S3ErrorBody {
   std::string code;     //!< "NoSuchKey", "SlowDown", ... (empty when the body is not an Error)
   std::string message;  //!< the server's explanation
 };
-//! The error document in `xml`, if the body is one.
+//! The error document in `xml`, if the body is one (nullopt for any other body, well-formed or
+//! not: error responses may come from proxies, in HTML or plain text).
 std::optional<S3ErrorBody> ParseS3Error(std::string_view xml);
 
 //! One uploaded part, for CompleteMultipartUpload.

@@ -1,9 +1,12 @@
 #include "fileio/s3/s3_xml.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 namespace databox::fileio::s3 {
 namespace {
+
+using ::testing::HasSubstr;
 
 // Shaped like the ListObjectsV2 example in the S3 API reference, plus an escaped key.
 constexpr std::string_view kListPage = R"(<?xml version="1.0" encoding="UTF-8"?>
@@ -75,12 +78,33 @@ TEST(S3XmlTest, RejectsMalformedListings) {
             ErrorKind::kData);
 }
 
+TEST(S3XmlTest, ResponsesThatAreNotWellFormedXmlAreDataErrors) {
+  Result<ListPage> truncated = ParseListObjectsV2("<ListBucketResult><Contents><Key>k</Key>");
+  ASSERT_FALSE(truncated);
+  EXPECT_EQ(truncated.error().kind, ErrorKind::kData);
+  EXPECT_THAT(truncated.error().message, HasSubstr("S3 listing response is not well-formed XML"));
+  EXPECT_THAT(truncated.error().message, HasSubstr("line 1"));
+  EXPECT_THAT(truncated.error().message, HasSubstr("S3-compatible service"));
+
+  Result<std::string> id =
+      ParseUploadId("<InitiateMultipartUploadResult><UploadId>x</Upload></Initiate>");
+  ASSERT_FALSE(id);
+  EXPECT_EQ(id.error().kind, ErrorKind::kData);
+  EXPECT_THAT(id.error().message, HasSubstr("CreateMultipartUpload response is not well-formed"));
+
+  // Error bodies from proxies and load balancers are often not XML: no S3 error, no failure.
+  EXPECT_FALSE(ParseS3Error(""));
+  EXPECT_FALSE(ParseS3Error("Service Unavailable"));
+  EXPECT_FALSE(ParseS3Error("<html><body>502 Bad Gateway<hr></body></html>"));
+}
+
 TEST(S3XmlTest, ElementNamesMatchExactlyAndAttributesAreSkipped) {
-  std::string_view xml = "<Keys>no</Keys><Key a=\"1\">yes</Key><KeyCount>3</KeyCount><Key/>";
-  std::vector<std::string_view> keys = XmlElements(xml, "Key");
-  ASSERT_EQ(keys.size(), 2u);
-  EXPECT_EQ(keys[0], "yes");
-  EXPECT_EQ(keys[1], "");
+  std::string_view xml = "<r><Keys>no</Keys><Key a=\"1\">yes</Key><KeyCount>3</KeyCount><Key/></r>";
+  Result<std::vector<std::string>> keys = XmlTexts(xml, "Key");
+  ASSERT_TRUE(keys) << keys.error().ToString();
+  ASSERT_EQ(keys->size(), 2u);
+  EXPECT_EQ((*keys)[0], "yes");
+  EXPECT_EQ((*keys)[1], "");
 }
 
 TEST(S3XmlTest, UploadIdAndErrors) {
@@ -100,9 +124,17 @@ TEST(S3XmlTest, UploadIdAndErrors) {
   EXPECT_FALSE(ParseS3Error("<CompleteMultipartUploadResult/>"));
 }
 
-TEST(S3XmlTest, UnescapeHandlesCdataAndUnknownEntities) {
-  EXPECT_EQ(XmlUnescape("<![CDATA[a<b]]>&amp;&bogus;&#65;"), "a<b&&bogus;A");
-  EXPECT_EQ(XmlUnescape("&#x1F600;"), "\xF0\x9F\x98\x80");
+TEST(S3XmlTest, TextDecodesCdataAndReferencesAndRefusesUnknownEntities) {
+  EXPECT_EQ(XmlTexts("<v><![CDATA[a<b]]>&amp;&#65;</v>", "v").value(),
+            std::vector<std::string>{"a<b&A"});
+  EXPECT_EQ(XmlTexts("<v>&#x1F600;</v>", "v").value(),
+            std::vector<std::string>{"\xF0\x9F\x98\x80"});
+  // An undeclared entity is not well-formed XML (the hand-written scanner kept it as written).
+  Result<std::vector<std::string>> bogus = XmlTexts("<v>&bogus;</v>", "v");
+  ASSERT_FALSE(bogus);
+  EXPECT_EQ(bogus.error().kind, ErrorKind::kData);
+  EXPECT_THAT(bogus.error().message, HasSubstr("not well-formed XML"));
+  EXPECT_THAT(bogus.error().message, HasSubstr("bogus"));
 }
 
 TEST(S3XmlTest, CompleteBodyListsPartsWithEscapedEtags) {

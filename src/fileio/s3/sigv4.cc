@@ -7,16 +7,12 @@
 #include <cctype>
 #include <ctime>
 
+#include "common/encoding.h"
+
 namespace databox::fileio::s3 {
 namespace {
 
 constexpr std::string_view kAlgorithm = "AWS4-HMAC-SHA256";
-constexpr std::string_view kHexDigits = "0123456789abcdef";
-constexpr std::string_view kUpperHexDigits = "0123456789ABCDEF";
-
-bool IsUnreserved(unsigned char c) {
-  return std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~';
-}
 
 std::string Lower(std::string_view text) {
   std::string out(text);
@@ -57,35 +53,10 @@ std::string HmacSha256(std::string_view key, std::string_view data) {
   return std::string(reinterpret_cast<const char*>(digest), length);
 }
 
-std::string HexEncode(std::string_view bytes) {
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (unsigned char c : bytes) {
-    out += kHexDigits[c >> 4];
-    out += kHexDigits[c & 0xF];
-  }
-  return out;
-}
-
-std::string UriEncode(std::string_view text, bool encode_slash) {
-  std::string out;
-  out.reserve(text.size());
-  for (unsigned char c : text) {
-    if (IsUnreserved(c) || (c == '/' && !encode_slash)) {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kUpperHexDigits[c >> 4];
-      out += kUpperHexDigits[c & 0xF];
-    }
-  }
-  return out;
-}
-
 std::string CanonicalQuery(std::vector<std::pair<std::string, std::string>> params) {
   for (auto& [name, value] : params) {
-    name = UriEncode(name, true);
-    value = UriEncode(value, true);
+    name = UrlEncode(name);
+    value = UrlEncode(value);
   }
   std::ranges::sort(params);
   std::string out;

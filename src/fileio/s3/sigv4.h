@@ -3,7 +3,8 @@
 // The signer is deterministic: callers supply the timestamp, the canonical URI (the path as it
 // is sent, already percent-encoded: S3 does not encode it twice) and the headers to sign. See
 // docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-header-based-auth.html; the unit tests check the
-// four example requests published there.
+// four example requests published there. URI encoding is common/encoding.h's UrlEncode (strict
+// RFC 3986, as SigV4 requires): an object key keeps its "/", query names and values do not.
 #pragma once
 
 #include <chrono>
@@ -22,15 +23,10 @@ inline constexpr std::string_view kEmptyPayloadSha256 =
 std::string Sha256Hex(std::string_view data);
 //! Raw (32-byte) HMAC-SHA256 of `data` under `key`.
 std::string HmacSha256(std::string_view key, std::string_view data);
-//! Lower-case hex of raw bytes.
-std::string HexEncode(std::string_view bytes);
 
-//! SigV4 URI encoding: every byte except A-Z a-z 0-9 - _ . ~ becomes %XX (upper-case hex);
-//! "/" is kept unless `encode_slash` (object keys keep it, query values do not).
-std::string UriEncode(std::string_view text, bool encode_slash);
-
-//! The canonical query string: names and values URI-encoded, sorted by encoded name then value,
-//! "name=value" joined by "&" (a valueless parameter such as "uploads" becomes "uploads=").
+//! The canonical query string: names and values URI-encoded ("/" included), sorted by encoded
+//! name then value, "name=value" joined by "&" (a valueless parameter such as "uploads" becomes
+//! "uploads=").
 //! The result is also what must be sent on the wire, so the server sees the signed form.
 std::string CanonicalQuery(std::vector<std::pair<std::string, std::string>> params);
 

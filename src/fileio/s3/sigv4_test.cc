@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/encoding.h"
+
 namespace databox::fileio::s3 {
 namespace {
 
@@ -38,7 +40,7 @@ TEST(SigV4Test, AwsExampleGetObjectWithRange) {
 TEST(SigV4Test, AwsExamplePutObjectWithEncodedKeyAndPayload) {
   std::string payload_hash = Sha256Hex("Welcome to Amazon S3.");
   ASSERT_EQ(payload_hash, "44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072");
-  std::string uri = "/" + UriEncode("test$file.text", false);
+  std::string uri = "/" + UrlEncode("test$file.text", /*keep_slash=*/true);
   SigningRequest request{.method = "PUT",
                          .canonical_uri = uri,
                          .canonical_query = "",
@@ -103,10 +105,10 @@ TEST(SigV4Test, SessionTokenAndHeaderValuesChangeTheSignature) {
 }
 
 TEST(SigV4Test, UriEncodeKeepsOnlyUnreservedAndOptionallySlash) {
-  EXPECT_EQ(UriEncode("a b/c~d_e.f-g", false), "a%20b/c~d_e.f-g");
-  EXPECT_EQ(UriEncode("a/b", true), "a%2Fb");
-  EXPECT_EQ(UriEncode("x+y=z&*", true), "x%2By%3Dz%26%2A");
-  EXPECT_EQ(UriEncode("\xc3\xa9", true), "%C3%A9");
+  EXPECT_EQ(UrlEncode("a b/c~d_e.f-g", /*keep_slash=*/true), "a%20b/c~d_e.f-g");
+  EXPECT_EQ(UrlEncode("a/b"), "a%2Fb");
+  EXPECT_EQ(UrlEncode("x+y=z&*"), "x%2By%3Dz%26%2A");
+  EXPECT_EQ(UrlEncode("\xc3\xa9"), "%C3%A9");
   EXPECT_EQ(CanonicalQuery({{"uploadId", "a/b+c=="}, {"partNumber", "2"}}),
             "partNumber=2&uploadId=a%2Fb%2Bc%3D%3D");
 }
