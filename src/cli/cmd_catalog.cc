@@ -7,11 +7,11 @@
 #include <string_view>
 
 #include "catalog/rest/polaris_admin.h"
-#include "catalog/rest/rest_catalog.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "http/client.h"
+#include "platform/catalog_options.h"
 #include "registry/registry.h"
 
 namespace databox::cli {
@@ -85,7 +85,7 @@ int Bootstrap(const GlobalOptions& global, const ParsedArgs& args) {
                 "the Polaris catalog needs an s3:// [project.warehouse] location, not " +
                     project.warehouse.location);
   }
-  auto rest = catalog::rest::OptionsFromSettings(project.catalog);
+  auto rest = platform::RestCatalogOptionsFromSettings(project.catalog);
   if (!rest) return fail(rest.error().kind, rest.error().message);
 
   const std::string management =
