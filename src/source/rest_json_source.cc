@@ -17,8 +17,7 @@ std::string ShortRowsNote(const registry::Source& source, const registry::Resour
   return note;
 }
 
-}  // namespace
-
+//! The enabled resources of `source`, in registry order.
 std::vector<const registry::Resource*> EnabledResources(const registry::Source& source) {
   std::vector<const registry::Resource*> enabled;
   for (const registry::Resource& resource : source.resources) {
@@ -26,6 +25,8 @@ std::vector<const registry::Resource*> EnabledResources(const registry::Source& 
   }
   return enabled;
 }
+
+}  // namespace
 
 Result<StepReport> RestJsonSource::Extract(const Package& package,
                                            const ExtractProgress& progress) {

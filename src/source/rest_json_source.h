@@ -31,7 +31,4 @@ class RestJsonSource final : public Source {
   ClientMaker make_client_;
 };
 
-//! The enabled resources of `source`, in registry order.
-std::vector<const registry::Resource*> EnabledResources(const registry::Source& source);
-
 }  // namespace databox::source
