@@ -55,6 +55,7 @@ catalog_start() {
   _catalog_run_start "$1-catalog.out" ||
     { cat "$1-catalog.out"; fail "the $catalog_server REST catalog did not start"; }
   grep -q "^CATALOG_KIND=" "$catalog_env_file" || fail "no CATALOG_KIND in $catalog_env_file"
+  grep -h " ready on " "$1-catalog.out" || true  # which server, port, start-up time, Java
   if [ "$catalog_server" = fallback ]; then
     grep -q '^CATALOG_FALLBACK=1' "$catalog_env_file" ||
       fail "start-polaris did not start the FALLBACK (this test drives the no-auth fallback)"

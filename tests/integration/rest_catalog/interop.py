@@ -2,6 +2,7 @@
 
 usage: interop.py CATALOG_ENV S3_ENV check-ours NS TABLE | make-theirs NS TABLE
                                     | nessie-history NS TABLE COMMITS
+                                    | nessie-one-commit NS TABLE...
   CATALOG_ENV, S3_ENV: the KEY=VALUE files scripts/services wrote (nessie.env or polaris.env,
                and s3.env).
   check-ours:  load the table our client created; check columns id (long, required),
@@ -13,6 +14,8 @@ usage: interop.py CATALOG_ENV S3_ENV check-ours NS TABLE | make-theirs NS TABLE
                reads each one's metadata file with pyiceberg, and checks COMMITS distinct
                snapshots in one line (sequence numbers 1..COMMITS in log order) and the last
                one current.
+  nessie-one-commit: the newest commit in Nessie's log that touches NS.TABLE touches every
+               table named, each with one PUT (an atomic multi-table transaction).
 Exits non-zero with a message on any failure.
 """
 import json
@@ -43,25 +46,41 @@ def s3_properties(s3):
             "s3.force-virtual-addressing": "false"}
 
 
-def nessie_table_puts(cat, ns, name):
-    """The PUT operations on ns.name in the branch's commit log, oldest first."""
+def nessie_log(cat):
+    """The branch's commit log with each commit's operations, newest first."""
     base = f"{cat['NESSIE_API_URL']}/trees/{urllib.parse.quote(cat['NESSIE_BRANCH'])}/history"
-    puts, token = [], None
+    entries, token = [], None
     while True:
         query = {"fetch": "ALL", "max-records": "200"}
         if token:
             query["page-token"] = token
         with urllib.request.urlopen(f"{base}?{urllib.parse.urlencode(query)}", timeout=30) as r:
             page = json.load(r)
-        for entry in page.get("logEntries", []):
-            for op in entry.get("operations") or []:
-                if op.get("type") == "PUT" and op["key"]["elements"] == [ns, name]:
-                    puts.append(op["content"])
+        entries += page.get("logEntries", [])
         if not page.get("hasMore"):
-            break
+            return entries
         token = page["token"]
-    puts.reverse()
-    return puts
+
+
+def puts_of(entry, ns, name):
+    return [op["content"] for op in entry.get("operations") or []
+            if op.get("type") == "PUT" and op["key"]["elements"] == [ns, name]]
+
+
+def nessie_table_puts(cat, ns, name):
+    """The PUT operations on ns.name in the branch's commit log, oldest first."""
+    return [put for entry in reversed(nessie_log(cat)) for put in puts_of(entry, ns, name)]
+
+
+def check_nessie_one_commit(cat, ns, names):
+    newest = next((e for e in nessie_log(cat) if puts_of(e, ns, names[0])), None)
+    if newest is None:
+        sys.exit(f"FAIL: no commit in Nessie's log touches {ns}.{names[0]}")
+    counts = {name: len(puts_of(newest, ns, name)) for name in names}
+    if any(count != 1 for count in counts.values()):
+        sys.exit(f"FAIL: Nessie commit {newest['commitMeta']['hash']} puts {counts}: the "
+                 "transaction was not one commit")
+    print(f"Nessie commit {newest['commitMeta']['hash'][:12]} holds {', '.join(names)}")
 
 
 def check_nessie_history(cat, s3, ns, name, commits):
@@ -106,6 +125,9 @@ def main():
     if mode == "nessie-history":
         ns, name, commits = sys.argv[4:7]
         check_nessie_history(cat, s3, ns, name, int(commits))
+        return
+    if mode == "nessie-one-commit":
+        check_nessie_one_commit(cat, sys.argv[4], sys.argv[5:])
         return
     ns, name = sys.argv[4:6]
     catalog = RestCatalog("interop", **{
