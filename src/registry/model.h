@@ -214,6 +214,10 @@ struct TargetSettings {
   int max_targets = 500;
   std::string code_pattern = "^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$";
   int max_text_chars = 300;
+  int max_images_per_target = 500;  //!< 1..500: more search results for one target abort the run
+  int request_max_attempts = 6;     //!< 1..6: tries per request (first one included)
+  int detail_workers = 3;           //!< 1..4: detail pages fetched in parallel
+  std::string contact;  //!< named in the User-Agent of live requests (e.g. an e-mail address)
 };
 
 struct Source {
