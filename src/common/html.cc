@@ -13,15 +13,15 @@ namespace {
 constexpr int kParseOptions =
     HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_RECOVER;
 
-const xmlChar* Xml(const std::string& text) { return reinterpret_cast<const xmlChar*>(text.c_str()); }
+const xmlChar* Xml(const std::string& text) {
+  return reinterpret_cast<const xmlChar*>(text.c_str());
+}
 
 std::string_view View(const xmlChar* text) {
   return text == nullptr ? std::string_view() : reinterpret_cast<const char*>(text);
 }
 
-bool IsAsciiSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
+bool IsAsciiSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 
 //! Calls `add` for every element at or below `first` and its following siblings, in pre-order.
 void VisitElements(const xmlNode* first, const std::function<void(const xmlNode*)>& add) {
@@ -141,8 +141,8 @@ Result<HtmlDocument> HtmlDocument::Parse(std::string_view html, std::string_view
                                            std::to_string(html.size()) + " bytes)");
   }
   if (html.empty()) return HtmlDocument(nullptr);
-  return HtmlDocument(htmlReadMemory(html.data(), static_cast<int>(html.size()), nullptr, "UTF-8",
-                                     kParseOptions));
+  return HtmlDocument(
+      htmlReadMemory(html.data(), static_cast<int>(html.size()), nullptr, "UTF-8", kParseOptions));
 }
 
 std::optional<HtmlElement> HtmlDocument::root() const {

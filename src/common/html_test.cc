@@ -33,8 +33,7 @@ TEST(HtmlDocumentTest, RepairsAFragmentAndWalksItInDocumentOrder) {
 }
 
 TEST(HtmlDocumentTest, ClassesAreWhitespaceSeparatedTokens) {
-  HtmlDocument doc =
-      ParseOrDie("<div class=\"photoswipe-gallery field\n\tfield--item\">x</div>");
+  HtmlDocument doc = ParseOrDie("<div class=\"photoswipe-gallery field\n\tfield--item\">x</div>");
   auto div = doc.root()->FirstDescendant([](const HtmlElement& e) { return e.name() == "div"; });
   ASSERT_TRUE(div.has_value());
   EXPECT_TRUE(div->HasClass("field"));
@@ -82,7 +81,8 @@ TEST(ResolveUrlTest, FollowsRfc3986) {
 }
 
 TEST(ResolveUrlTest, JoinsWhatLibxml2CannotParseAsText) {
-  EXPECT_EQ(ResolveUrl("https://www.fws.gov/", "/caf\xC3\xA9 x"), "https://www.fws.gov/caf\xC3\xA9 x");
+  EXPECT_EQ(ResolveUrl("https://www.fws.gov/", "/caf\xC3\xA9 x"),
+            "https://www.fws.gov/caf\xC3\xA9 x");
   EXPECT_EQ(ResolveUrl("https://www.fws.gov/a/b", "c d"), "https://www.fws.gov/a/c d");
   EXPECT_EQ(ResolveUrl("https://www.fws.gov/", "https://example.org/a b"),
             "https://example.org/a b");

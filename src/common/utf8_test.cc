@@ -7,10 +7,10 @@ namespace {
 
 TEST(Utf8Test, ValidatesStrictly) {
   EXPECT_TRUE(IsValidUtf8("Caf\xC3\xA9 \xF0\x9F\x90\xA6"));
-  EXPECT_FALSE(IsValidUtf8("\xC3"));                  // truncated
-  EXPECT_FALSE(IsValidUtf8("\xC0\xAF"));              // overlong
-  EXPECT_FALSE(IsValidUtf8("\xED\xA0\x80"));          // surrogate
-  EXPECT_FALSE(IsValidUtf8("\xF4\x90\x80\x80"));      // past U+10FFFF
+  EXPECT_FALSE(IsValidUtf8("\xC3"));              // truncated
+  EXPECT_FALSE(IsValidUtf8("\xC0\xAF"));          // overlong
+  EXPECT_FALSE(IsValidUtf8("\xED\xA0\x80"));      // surrogate
+  EXPECT_FALSE(IsValidUtf8("\xF4\x90\x80\x80"));  // past U+10FFFF
 }
 
 TEST(Utf8Test, LengthCountsCodePoints) {

@@ -407,8 +407,9 @@ write_disposition = "append"
   EXPECT_EQ(t.detail_workers, 3);
   EXPECT_EQ(t.contact, "");
 
-  TempConfig set(with("[source.targets]\nmax_images_per_target = 5\nrequest_max_attempts = 1\n"
-                      "detail_workers = 4\ncontact = \"ops@example.org\"\n"));
+  TempConfig set(
+      with("[source.targets]\nmax_images_per_target = 5\nrequest_max_attempts = 1\n"
+           "detail_workers = 4\ncontact = \"ops@example.org\"\n"));
   auto loaded_set = LoadRegistry(set.path(), {.env = NoEnv});
   ASSERT_TRUE(loaded_set.has_value()) << loaded_set.error().message;
   const TargetSettings& s = *loaded_set->FindSource("usfws")->targets;
@@ -417,8 +418,9 @@ write_disposition = "append"
   EXPECT_EQ(s.detail_workers, 4);
   EXPECT_EQ(s.contact, "ops@example.org");
 
-  TempConfig bad(with("[source.targets]\nmax_images_per_target = 501\nrequest_max_attempts = 7\n"
-                      "detail_workers = 0\n"));
+  TempConfig bad(
+      with("[source.targets]\nmax_images_per_target = 501\nrequest_max_attempts = 7\n"
+           "detail_workers = 0\n"));
   const ValidationReport report = Validate(bad.path(), {.env = NoEnv});
   EXPECT_TRUE(HasProblem(report, 8, "max_images_per_target")) << report.ToString();
   EXPECT_TRUE(HasProblem(report, 9, "request_max_attempts")) << report.ToString();
