@@ -29,7 +29,6 @@
 #include "source/client_factory.h"
 #include "source/extractor.h"
 #include "source/file_source.h"
-#include "source/usfws_rows.h"
 
 namespace databox::load {
 namespace {
@@ -98,9 +97,6 @@ class SourceLoad {
     }
   }
   Status Extract();
-  Status ExtractTargeted();
-  //! The resources this load writes: the registry's, or the tables a targeted source declares.
-  std::vector<const registry::Resource*> Resources() const;
   Status NormalizeAndStage();
   //! Feeds every record of one resource to a sink.
   using RecordFeed = std::function<Status(const source::RecordSink&)>;
@@ -135,9 +131,6 @@ class SourceLoad {
   const SourceLoadOptions& options_;
   std::optional<LoadPackage> package_;
   std::optional<source::AvonetExtract> file_extract_;  //!< kind = file: the validated rows
-  //! kind = targeted: the tables the source declares and the rows of its run, by table.
-  std::vector<registry::Resource> targeted_resources_;
-  std::map<std::string, std::vector<source::Json>> targeted_rows_;
   std::optional<duck::Database> db_;
   std::optional<duck::Connection> conn_;
   //! Tables of merge resources: staged in DuckDB, where deduplication and the merge run SQL.
@@ -155,60 +148,7 @@ class SourceLoad {
   SourceLoadResult result_;
 };
 
-std::vector<const registry::Resource*> SourceLoad::Resources() const {
-  std::vector<const registry::Resource*> out;
-  const auto& list =
-      source_.kind == registry::SourceKind::kTargeted ? targeted_resources_ : source_.resources;
-  for (const registry::Resource& r : list) {
-    if (r.enabled) out.push_back(&r);
-  }
-  return out;
-}
-
-// The image search runs to its end (or aborts) before anything is normalized, so an abort leaves
-// both tables untouched.
-Status SourceLoad::ExtractTargeted() {
-  Report(LoadPhase::kExtract, source_.name);
-  targeted_resources_ = source::UsfwsResources();
-  for (const registry::Resource& declared : targeted_resources_) {
-    if (std::ranges::none_of(source_.resources, [&](const registry::Resource& r) {
-          return r.name == declared.name;
-        })) {
-      return MakeError(ErrorKind::kConfig, "source " + source_.name +
-                                               ": the registry does not "
-                                               "declare the table " +
-                                               declared.name +
-                                               "; add a [[source.resource]] named so");
-    }
-  }
-  source::RecordedWaits replay_waits;
-  const bool replay = ws_.registry().replay();
-  DATABOX_ASSIGN_OR_RETURN(
-      auto search,
-      source::UsfwsImageSearch::Make(options_.targeted->targets, options_.targeted->options,
-                                     source::UsfwsTransports(ws_.registry().project, source_),
-                                     replay ? &replay_waits : nullptr));
-  auto rows = search.Rows();
-  if (replay && !replay_waits.Summary().empty()) {
-    result_.notes.push_back("replay: retry waits recorded, not slept: " + replay_waits.Summary());
-  }
-  if (!rows) return std::unexpected(rows.error().WithContext("source " + source_.name));
-  const int64_t unavailable = std::ranges::count_if((*rows)->records, [](const source::Json& r) {
-    return r["detail_fetch_status"] == "unavailable_after_retries";
-  });
-  if (unavailable > 0) {
-    result_.notes.push_back(std::to_string(unavailable) +
-                            " image record(s) kept as unavailable_after_retries: their media page "
-                            "failed every attempt");
-  }
-  result_.notes.push_back("run id " + search.run_id());
-  targeted_rows_[std::string(source::kRunsTable)] = (*rows)->runs;
-  targeted_rows_[std::string(source::kRecordsTable)] = (*rows)->records;
-  return Ok();
-}
-
 Status SourceLoad::Extract() {
-  if (source_.kind == registry::SourceKind::kTargeted) return ExtractTargeted();
   if (source_.kind == registry::SourceKind::kFile) {
     Report(LoadPhase::kExtract, source_.name);
     source::AvonetInput input;
@@ -287,17 +227,10 @@ Status SourceLoad::NormalizeAndStage() {
   DATABOX_ASSIGN_OR_RETURN(auto staging, StagingArea::Make(&*conn_, "stage"));
   staging_.emplace(std::move(staging));
   DATABOX_RETURN_IF_ERROR(duck::RegisterChunkScan(*conn_));
-  for (const registry::Resource* declared : Resources()) {
-    const registry::Resource& resource = *declared;
+  for (const registry::Resource& resource : source_.resources) {
+    if (!resource.enabled) continue;
     RecordFeed feed;
-    if (source_.kind == registry::SourceKind::kTargeted) {
-      feed = [&](const source::RecordSink& sink) -> Status {
-        for (auto& record : targeted_rows_[resource.name]) {
-          DATABOX_RETURN_IF_ERROR(sink(std::move(record)));
-        }
-        return Ok();
-      };
-    } else if (file_extract_) {
+    if (file_extract_) {
       if (resource.name != file_extract_->table) continue;
       feed = [&](const source::RecordSink& sink) -> Status {
         for (auto& record : file_extract_->records)
@@ -320,9 +253,10 @@ Status SourceLoad::NormalizeAndStage() {
 // A merge batch must not hold a key twice: keep the last (or first) record per key, or fail,
 // as the resource's merge_duplicates says; child rows of dropped records go with them.
 Status SourceLoad::DeduplicateMergeBatches() {
-  for (const registry::Resource* declared : Resources()) {
-    const registry::Resource& resource = *declared;
-    if (resource.write_disposition != registry::WriteDisposition::kMerge) continue;
+  for (const registry::Resource& resource : source_.resources) {
+    if (!resource.enabled || resource.write_disposition != registry::WriteDisposition::kMerge) {
+      continue;
+    }
     auto staged = staging_->tables().find(resource.name);
     if (staged == staging_->tables().end()) continue;
     const std::string keys = duck::QuoteIdentifierList(resource.primary_key);
@@ -642,16 +576,12 @@ std::string RawNamespace(const registry::Source& source) { return "raw_" + sourc
 
 Result<SourceLoadResult> LoadSource(Workspace& workspace, const registry::Source& source,
                                     const SourceLoadOptions& options) {
-  if (source.kind == registry::SourceKind::kTargeted && !options.targeted) {
+  if (source.kind == registry::SourceKind::kTargeted) {
     return MakeError(ErrorKind::kConfig,
                      "source " + source.name +
-                         " runs only with caller-supplied targets: `databox run " + source.name +
-                         " --targets FILE`");
-  }
-  if (source.kind == registry::SourceKind::kTargeted && options.resume) {
-    return MakeError(ErrorKind::kConfig, "source " + source.name +
-                                             ": --resume applies to rest_json sources; run it "
-                                             "again");
+                         ": targeted sources (image search) are not built yet; the target list "
+                         "can be checked with `databox run " +
+                         source.name + " --targets FILE`");
   }
   if (source.kind == registry::SourceKind::kFile && options.resume) {
     return MakeError(ErrorKind::kConfig,
