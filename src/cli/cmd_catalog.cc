@@ -14,6 +14,7 @@
 #include "cli/output.h"
 #include "common/exit_code.h"
 #include "http/client.h"
+#include "platform/catalog_options.h"
 #include "registry/registry.h"
 
 namespace databox::cli {
@@ -95,7 +96,7 @@ ExitCode Bootstrap(const GlobalOptions& global, const BootstrapArgs& args) {
                 "the Polaris catalog needs an s3:// [project.warehouse] location, not " +
                     project.warehouse.location);
   }
-  auto rest = catalog::rest::OptionsFromSettings(project.catalog);
+  auto rest = platform::RestCatalogOptionsFromSettings(project.catalog);
   if (!rest) return fail(rest.error().kind, rest.error().message);
 
   const std::string management =

@@ -1,6 +1,7 @@
 #include "cli/session.h"
 
 #include "cli/output.h"
+#include "platform/workspace.h"
 #include "registry/registry.h"
 
 namespace databox::cli {
@@ -13,7 +14,7 @@ std::unique_ptr<Session> OpenSession(const GlobalOptions& global, const std::str
     return nullptr;
   }
   session->registry = std::move(*loaded);
-  auto workspace = load::Workspace::Open(session->registry);
+  auto workspace = platform::OpenWorkspace(session->registry);
   if (!workspace) {
     Err("databox " + command + ": " + workspace.error().message + "\n");
     return nullptr;

@@ -88,6 +88,22 @@ class Catalog {
   //! Adds a table whose metadata file already exists; kAlreadyExists if the name is taken.
   virtual Result<LoadedTable> RegisterTable(const TableIdentifier& table,
                                             std::string_view metadata_location) = 0;
+
+  // What differs between catalogs when a writer creates a table together with its first data.
+
+  //! The metadata a new table starts from (fresh field ids, the location the catalog chooses)
+  //! without creating it: data files may be written under its location first, then a commit
+  //! with AssertCreate, CreateTableUpdates(metadata) and the first snapshot creates the table
+  //! with its data in one step. A REST catalog asks the server (stage-create); the others use
+  //! their default location <warehouse>/<namespace levels>/<table>.
+  virtual Result<TableMetadata> PrepareCreateTable(const TableIdentifier& table,
+                                                   const Schema& schema, const PartitionSpec& spec,
+                                                   const SortOrder& sort_order,
+                                                   const Properties& properties) = 0;
+  //! Whether CommitTransaction accepts commits that create their table (AssertCreate). When
+  //! false, a writer commits each new table alone (CommitTable) and only changes to existing
+  //! tables together.
+  virtual bool TransactionsCreateTables() const = 0;
 };
 
 }  // namespace databox::iceberg

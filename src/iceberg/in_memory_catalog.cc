@@ -128,6 +128,14 @@ Result<LoadedTable> InMemoryCatalog::LoadTable(const TableIdentifier& table) {
   return it->second;
 }
 
+Result<TableMetadata> InMemoryCatalog::PrepareCreateTable(const TableIdentifier& table,
+                                                          const Schema& schema,
+                                                          const PartitionSpec& spec,
+                                                          const SortOrder& sort_order,
+                                                          const Properties& properties) {
+  return NewTableMetadata(schema, spec, sort_order, DefaultTableLocation(table), properties);
+}
+
 Result<LoadedTable> InMemoryCatalog::CreateTable(const TableIdentifier& table, const Schema& schema,
                                                  const PartitionSpec& spec,
                                                  const SortOrder& sort_order,

@@ -44,6 +44,12 @@ class InMemoryCatalog final : public Catalog {
   Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override;
   Result<LoadedTable> RegisterTable(const TableIdentifier& table,
                                     std::string_view metadata_location) override;
+  //! NewTableMetadata at the default location.
+  Result<TableMetadata> PrepareCreateTable(const TableIdentifier& table, const Schema& schema,
+                                           const PartitionSpec& spec, const SortOrder& sort_order,
+                                           const Properties& properties) override;
+  //! True: a transaction may create tables.
+  bool TransactionsCreateTables() const override { return true; }
 
  private:
   //! A planned commit: the table's pointer before and after.

@@ -73,6 +73,12 @@ class InterposingCatalog final : public Catalog {
   Result<LoadedTable> RegisterTable(const TableIdentifier& t, std::string_view location) override {
     return inner_.RegisterTable(t, location);
   }
+  Result<TableMetadata> PrepareCreateTable(const TableIdentifier& t, const Schema& s,
+                                           const PartitionSpec& spec, const SortOrder& order,
+                                           const Properties& p) override {
+    return inner_.PrepareCreateTable(t, s, spec, order, p);
+  }
+  bool TransactionsCreateTables() const override { return inner_.TransactionsCreateTables(); }
 
  private:
   Catalog& inner_;

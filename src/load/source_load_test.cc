@@ -19,6 +19,7 @@
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "iceberg/table_scan.h"
+#include "platform/workspace.h"
 #include "registry/registry.h"
 #include "source/avonet_test_support.h"
 #include "source/file_source.h"
@@ -72,7 +73,7 @@ class SourceLoadTest : public ::testing::Test {
     project.catalog.uri = (dir_ / "catalog.sqlite").string();
     project.warehouse.location = (dir_ / "warehouse").string();
     project.analytics.database = dir_ / "databox.duckdb";
-    auto ws = Workspace::Open(registry_);
+    auto ws = platform::OpenWorkspace(registry_);
     ASSERT_TRUE(ws) << ws.error().message;
     workspace_ = std::move(*ws);
   }
@@ -347,6 +348,26 @@ TEST_F(SourceLoadTest, AppendTablesDoubleOnReload) {
   Load("noaa");
   EXPECT_EQ(Scalar("raw_noaa", "stations", "SELECT count(*) FROM t"),
             std::to_string(2 * std::stoll(once)));
+}
+
+TEST_F(SourceLoadTest, TargetedSourcesAndResumedFileSourcesAreRefusedBeforeAnyPackage) {
+  auto usfws = LoadSource(*workspace_, *registry_.FindSource("usfws"));
+  ASSERT_FALSE(usfws);
+  EXPECT_EQ(usfws.error().kind, ErrorKind::kConfig);
+  EXPECT_EQ(usfws.error().message,
+            "source usfws: targeted sources (image search) are not built yet; the target list "
+            "can be checked with `databox run usfws --targets FILE`");
+
+  SourceLoadOptions resume;
+  resume.resume = true;
+  auto avonet = LoadSource(*workspace_, *registry_.FindSource("avonet"), resume);
+  ASSERT_FALSE(avonet);
+  EXPECT_EQ(avonet.error().kind, ErrorKind::kConfig);
+  EXPECT_EQ(avonet.error().message,
+            "source avonet: --resume applies to HTTP sources; run it again");
+
+  EXPECT_FALSE(fs::exists(workspace_->loads_dir() / "usfws"));
+  EXPECT_FALSE(fs::exists(workspace_->loads_dir() / "avonet"));
 }
 
 TEST_F(SourceLoadTest, ReloadingIsIdempotentForMergeAndReplaceAndWritesOneStatusRowPerLoad) {

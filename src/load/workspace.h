@@ -1,5 +1,7 @@
-// The open handles of one project: its state folder, storage and catalog, built from the
-// registry. Everything that loads, inspects or queries tables starts from a Workspace.
+// The open handles of one project: its state folder, storage, catalog and sources. Everything
+// that loads, inspects or queries tables starts from a Workspace. It holds interfaces only:
+// which catalog, storage and transport stand behind them is the composition root's choice
+// (platform::OpenWorkspace builds one from the registry).
 #pragma once
 
 #include <filesystem>
@@ -10,33 +12,33 @@
 #include "common/error.h"
 #include "duck/connection.h"
 #include "fileio/file_io.h"
-#include "fileio/s3/credentials.h"
 #include "iceberg/catalog.h"
+#include "load/duckdb_s3.h"
 #include "registry/model.h"
+#include "source/source.h"
 
 namespace databox::load {
 
-//! How DuckDB reaches an s3:// warehouse: the fields of a DuckDB S3 secret (httpfs).
-struct DuckDbS3Access {
-  std::string endpoint;   //!< host[:port], no scheme; empty = AWS
-  bool use_ssl = true;    //!< false for an http:// endpoint
-  std::string url_style;  //!< "path" or "vhost"
-  std::string region;
-  std::string key_id;
-  std::string secret;
-  std::string session_token;  //!< empty when the credentials have none
+//! What a workspace is made of.
+struct WorkspaceParts {
+  std::unique_ptr<iceberg::Catalog> catalog;       //!< never null
+  std::shared_ptr<fileio::FileIO> file_io;         //!< reaches every location of the warehouse
+  std::unique_ptr<source::SourceFactory> sources;  //!< never null
+  //! How DuckDB reads an s3:// warehouse; null for a local warehouse.
+  std::shared_ptr<const DuckDbS3Provider> duckdb_s3;
 };
 
 class Workspace {
  public:
-  //! Creates the state folder if missing and opens the catalog: the embedded SQLite one for
-  //! `type = "sql"`, an Iceberg REST catalog (Polaris) for `type = "rest"`. An s3:// warehouse
-  //! gets S3 storage with static credentials (registry secrets or DATABOX_AWS_*).
-  static Result<std::unique_ptr<Workspace>> Open(const registry::Registry& registry);
+  //! `registry` must outlive the workspace and its state folder must exist.
+  Workspace(const registry::Registry& registry, WorkspaceParts parts)
+      : registry_(&registry), parts_(std::move(parts)) {}
 
   const registry::Registry& registry() const { return *registry_; }
-  iceberg::Catalog& catalog() { return *catalog_; }
-  std::shared_ptr<fileio::FileIO> file_io() const { return file_io_; }
+  iceberg::Catalog& catalog() { return *parts_.catalog; }
+  std::shared_ptr<fileio::FileIO> file_io() const { return parts_.file_io; }
+  //! Makes the Source of one load.
+  const source::SourceFactory& sources() const { return *parts_.sources; }
   //! The project's state folder (absolute).
   const std::filesystem::path& state_dir() const { return registry_->project.state_dir; }
   //! Root of the load packages: <state_dir>/loads.
@@ -53,19 +55,8 @@ class Workspace {
   Result<std::optional<DuckDbS3Access>> DuckDbS3() const;
 
  private:
-  Workspace(const registry::Registry* registry, std::shared_ptr<fileio::FileIO> file_io,
-            std::unique_ptr<iceberg::Catalog> catalog,
-            std::shared_ptr<fileio::s3::CredentialsProvider> s3_credentials)
-      : registry_(registry),
-        file_io_(std::move(file_io)),
-        catalog_(std::move(catalog)),
-        s3_credentials_(std::move(s3_credentials)) {}
-
-  const registry::Registry* registry_;         //!< outlives the workspace
-  std::shared_ptr<fileio::FileIO> file_io_;    //!< routes local paths (and s3:// later)
-  std::unique_ptr<iceberg::Catalog> catalog_;  //!< never null
-  //! The s3:// warehouse's credentials; null for a local warehouse.
-  std::shared_ptr<fileio::s3::CredentialsProvider> s3_credentials_;
+  const registry::Registry* registry_;  //!< outlives the workspace
+  WorkspaceParts parts_;
 };
 
 }  // namespace databox::load

@@ -17,6 +17,7 @@
 #include "iceberg/table_operations.h"
 #include "iceberg/table_scan.h"
 #include "load/workspace.h"
+#include "platform/workspace.h"
 #include "refresh/analytics.h"
 #include "registry/registry.h"
 
@@ -85,7 +86,7 @@ class ProjectFixture : public ::testing::Test {
     auto registry = registry::LoadRegistry(dir_ / "databox.toml");
     ASSERT_TRUE(registry.has_value()) << registry.error().ToString();
     registry_ = std::make_unique<registry::Registry>(std::move(*registry));
-    auto workspace = load::Workspace::Open(*registry_);
+    auto workspace = platform::OpenWorkspace(*registry_);
     ASSERT_TRUE(workspace.has_value()) << workspace.error().ToString();
     workspace_ = std::move(*workspace);
     auto db = duck::Database::Open("", {.threads = 1});

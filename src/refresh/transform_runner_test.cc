@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "common/redact.h"
+#include "platform/workspace.h"
 #include "refresh/analytics.h"
 #include "refresh/analytics_test_support.h"
 #include "refresh/transform_runner_process.h"
@@ -30,7 +31,7 @@ class TransformRunnerTest : public testing::ProjectFixture {
     auto registry = registry::LoadRegistry(dir_ / "databox.toml");
     ASSERT_TRUE(registry.has_value()) << registry.error().ToString();
     *registry_ = std::move(*registry);
-    auto workspace = load::Workspace::Open(*registry_);
+    auto workspace = platform::OpenWorkspace(*registry_);
     ASSERT_TRUE(workspace.has_value()) << workspace.error().ToString();
     workspace_ = std::move(*workspace);
   }

@@ -88,8 +88,8 @@ Result<std::vector<Json>> ReadAvonetWorkbook(const std::filesystem::path& path,
 //! Where the workbook comes from for one run.
 struct AvonetInput {
   std::optional<std::filesystem::path> local_file;  //!< `--file PATH`: no download
-  http::HttpClient* client = nullptr;               //!< downloads (MakeFileClient); not owned
-  std::filesystem::path work_dir;  //!< the download goes to <work_dir>/<source>.xlsx
+  http::HttpClient* client = nullptr;  //!< downloads (no redirects followed); not owned
+  std::filesystem::path work_dir;      //!< the download goes to <work_dir>/<source>.xlsx
 };
 
 //! The validated table, ready for one atomic replace.

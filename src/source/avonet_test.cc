@@ -8,6 +8,7 @@
 #include "duck/test_support.h"
 #include "registry/registry.h"
 #include "source/avonet_test_support.h"
+#include "source/pinned_file_source.h"
 #include "source/source_test_support.h"
 #include "source/xlsx_test_support.h"
 
@@ -355,6 +356,51 @@ TEST_F(ExtractAvonetTest, FailedValidationReturnsNoRecords) {
   auto got = ExtractAvonet(source, input, MakeLoadContext("1.5"));
   ASSERT_FALSE(got.has_value());
   EXPECT_THAT(got.error().message, HasSubstr("row count check failed"));
+}
+
+// PinnedFileSource: the source::Source of kind file around ExtractAvonet.
+TEST_F(ExtractAvonetTest, PinnedFileSourceWithALocalFileMakesNoClientAndFeedsTheRecords) {
+  Write(Rows(2), Header());
+  const registry::Source source = Pinned(2);
+  int clients_made = 0;
+  PinnedFileSource pinned(source, path_, [&]() -> Result<http::HttpClient> {
+    ++clients_made;
+    return MakeError(ErrorKind::kNotFound, "no recording");
+  });
+  EXPECT_TRUE(pinned.CanRun().has_value());
+  EXPECT_FALSE(pinned.Resumable());
+  EXPECT_TRUE(pinned.Resources().empty()) << "nothing to feed before extraction";
+  const Package package{"1.5", dir_.path() / "package", dir_.path() / "package" / "extract"};
+  std::vector<std::string> progress;
+  auto extracted =
+      pinned.Extract(package, [&](const std::string& name, int64_t) { progress.push_back(name); });
+  ASSERT_TRUE(extracted.has_value()) << extracted.error().ToString();
+  EXPECT_EQ(clients_made, 0);
+  EXPECT_EQ(progress, std::vector<std::string>{"avonet"});
+  ASSERT_EQ(pinned.Resources().size(), 1u);
+  EXPECT_EQ(pinned.Resources()[0], &source.resources[0]);
+  std::vector<Json> records;
+  auto fed = pinned.Feed(source.resources[0], package, [&](Json record) {
+    records.push_back(std::move(record));
+    return Ok();
+  });
+  ASSERT_TRUE(fed.has_value()) << fed.error().ToString();
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0]["avibase_id"], "AVIBASE-00000001");
+}
+
+TEST_F(ExtractAvonetTest, PinnedFileSourceWithoutAFileReportsWhyNoClientCouldBeMade) {
+  Write(Rows(2), Header());
+  const registry::Source source = Pinned(2);
+  PinnedFileSource pinned(source, std::nullopt, []() -> Result<http::HttpClient> {
+    return MakeError(ErrorKind::kNotFound, "source avonet: replay needs recordings in /r/avonet");
+  });
+  const Package package{"1.5", dir_.path() / "package", dir_.path() / "package" / "extract"};
+  auto extracted = pinned.Extract(package, [](const std::string&, int64_t) {});
+  ASSERT_FALSE(extracted.has_value());
+  EXPECT_EQ(extracted.error().kind, ErrorKind::kNotFound);
+  EXPECT_THAT(extracted.error().message, HasSubstr("replay needs recordings"));
+  EXPECT_TRUE(pinned.Resources().empty());
 }
 
 }  // namespace

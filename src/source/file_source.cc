@@ -8,7 +8,6 @@
 
 #include "common/redact.h"
 #include "fileio/durable.h"
-#include "source/client_factory.h"
 
 namespace databox::source {
 namespace {
@@ -166,16 +165,6 @@ Result<DownloadedFile> DownloadPinnedFile(http::HttpClient& client,
   DATABOX_ASSIGN_OR_RETURN(out.facts.md5, Md5Hex(answer->body));
   DATABOX_RETURN_IF_ERROR(WriteAtomically(dest, answer->body));
   return out;
-}
-
-Result<http::HttpClient> MakeFileClient(const registry::ProjectSettings& project,
-                                        const registry::Source& source) {
-  if (project.http.replay_dir) return MakeSourceClient(project, source);
-  http::CurlOptions curl;
-  curl.user_agent = project.http.user_agent;
-  curl.verify_tls = project.http.verify_tls;
-  curl.follow_redirects = false;
-  return http::HttpClient::Make(SourceClientOptions(project, source), curl);
 }
 
 }  // namespace databox::source

@@ -47,16 +47,11 @@ struct DownloadedFile {
 //! prefix; the Location's query (a signature) is registered as a secret and never appears in
 //! messages; the signed URL must then answer 2xx directly. Without a redirect_prefix the URL
 //! must answer 2xx directly. A body larger than size_bytes is refused while it arrives.
-//! `client` must not follow redirects itself (MakeFileClient). Errors start with `label`.
+//! `client` must not follow redirects itself (platform::MakeFileClient). Errors start with
+//! `label`.
 Result<DownloadedFile> DownloadPinnedFile(http::HttpClient& client,
                                           const registry::FileSettings& file,
                                           std::string_view label,
                                           const std::filesystem::path& dest);
-
-//! The HTTP client of a file source: the source's timeouts and retries, redirects not followed
-//! (DownloadPinnedFile checks the one redirect itself). Replay mode: answered from
-//! <replay>/<source>/ like other sources.
-Result<http::HttpClient> MakeFileClient(const registry::ProjectSettings& project,
-                                        const registry::Source& source);
 
 }  // namespace databox::source

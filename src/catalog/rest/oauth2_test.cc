@@ -133,27 +133,5 @@ TEST(OAuth2SettingsTest, MissingPartsAreConfigErrors) {
   EXPECT_EQ(OAuth2Tokens::Make(no_secret).error().kind, ErrorKind::kConfig);
 }
 
-TEST(OptionsFromSettingsTest, SplitsCredential) {
-  registry::CatalogSettings settings;
-  settings.type = registry::CatalogType::kRest;
-  settings.name = "lake";
-  settings.uri = "http://h/api/catalog";
-  settings.credential = registry::Secret("POLARIS_CREDENTIAL", "id1:se:cret", true);
-  auto options = OptionsFromSettings(settings);
-  ASSERT_TRUE(options.has_value()) << options.error().ToString();
-  EXPECT_EQ(options->client_id, "id1");
-  EXPECT_EQ(options->client_secret, "se:cret");
-  EXPECT_EQ(options->warehouse, "lake");
-  EXPECT_EQ(options->scope, "PRINCIPAL_ROLE:ALL");
-
-  settings.credential = registry::Secret("POLARIS_CREDENTIAL", "nocolon", true);
-  auto bad = OptionsFromSettings(settings);
-  ASSERT_FALSE(bad.has_value());
-  EXPECT_EQ(bad.error().kind, ErrorKind::kConfig);
-  EXPECT_THAT(bad.error().message, Not(HasSubstr("nocolon")));
-  settings.credential = registry::Secret("POLARIS_CREDENTIAL", "", false);
-  EXPECT_THAT(OptionsFromSettings(settings).error().message, HasSubstr("POLARIS_CREDENTIAL"));
-}
-
 }  // namespace
 }  // namespace databox::catalog::rest

@@ -71,42 +71,6 @@ Status ValidateCommit(const iceberg::TableCommit& commit) {
 
 }  // namespace
 
-Result<RestCatalogOptions> OptionsFromSettings(const registry::CatalogSettings& settings) {
-  if (settings.type != registry::CatalogType::kRest) {
-    return MakeError(ErrorKind::kConfig, "catalog '" + settings.name + "' is not of type rest");
-  }
-  if (settings.uri.empty()) {
-    return MakeError(ErrorKind::kConfig,
-                     "catalog '" + settings.name + "': type rest needs uri (the REST base URI)");
-  }
-  RestCatalogOptions options;
-  options.name = settings.name;
-  options.uri = settings.uri;
-  options.warehouse = settings.warehouse.empty() ? settings.name : settings.warehouse;
-  if (!settings.scope.empty()) options.scope = settings.scope;
-  options.oauth2_server_uri = settings.oauth2_server_uri;
-  options.realm = settings.realm;
-  options.http = http::ClientOptionsFromSettings(settings.http);
-  if (!settings.credential.empty()) {
-    if (!settings.credential.resolved()) {
-      return MakeError(ErrorKind::kConfig, "catalog '" + settings.name + "': the credential ${" +
-                                               settings.credential.env_var() +
-                                               "} is not set in the environment or .env file");
-    }
-    const std::string& value = settings.credential.Reveal();
-    const auto colon = value.find(':');
-    if (colon == std::string::npos) {
-      return MakeError(ErrorKind::kConfig, "catalog '" + settings.name + "': the credential ${" +
-                                               settings.credential.env_var() +
-                                               "} must be \"client_id:client_secret\"");
-    }
-    options.client_id = value.substr(0, colon);
-    options.client_secret = value.substr(colon + 1);
-    RegisterSecret(options.client_secret);
-  }
-  return options;
-}
-
 Result<std::unique_ptr<RestCatalog>> RestCatalog::Open(RestCatalogOptions options,
                                                        std::shared_ptr<http::Transport> transport) {
   if (options.uri.empty()) {
@@ -425,6 +389,16 @@ Result<iceberg::LoadedTable> RestCatalog::StageCreateTable(const iceberg::TableI
                                                            const iceberg::Properties& properties,
                                                            std::optional<std::string> location) {
   return PostCreate(table, schema, spec, sort_order, properties, location, /*stage=*/true);
+}
+
+Result<iceberg::TableMetadata> RestCatalog::PrepareCreateTable(
+    const iceberg::TableIdentifier& table, const iceberg::Schema& schema,
+    const iceberg::PartitionSpec& spec, const iceberg::SortOrder& sort_order,
+    const iceberg::Properties& properties) {
+  DATABOX_ASSIGN_OR_RETURN(
+      iceberg::LoadedTable staged,
+      StageCreateTable(table, schema, spec, sort_order, properties, std::nullopt));
+  return std::move(staged.metadata);
 }
 
 Result<iceberg::LoadedTable> RestCatalog::CommitTable(const iceberg::TableCommit& commit) {

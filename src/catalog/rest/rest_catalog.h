@@ -27,7 +27,6 @@
 #include "catalog/rest/storage_credentials.h"
 #include "http/client.h"
 #include "iceberg/catalog.h"
-#include "registry/model.h"
 
 namespace databox::catalog::rest {
 
@@ -50,10 +49,6 @@ struct RestCatalogOptions {
   http::ClientOptions http;
   OAuth2Tokens::Clock clock;  //!< token expiry clock; steady_clock when null (tests inject one)
 };
-
-//! Options from the registry: name, uri, warehouse, credential "client_id:client_secret"
-//! (kConfig if it has no ':' or is unresolved), scope, oauth2_server_uri, realm.
-Result<RestCatalogOptions> OptionsFromSettings(const registry::CatalogSettings& settings);
 
 //! What GET /v1/config answered.
 struct RestConfig {
@@ -118,6 +113,15 @@ class RestCatalog final : public iceberg::Catalog {
                      const iceberg::TableIdentifier& to) override;
   Result<iceberg::LoadedTable> RegisterTable(const iceberg::TableIdentifier& table,
                                              std::string_view metadata_location) override;
+  //! StageCreateTable at the location the server chooses: its metadata.
+  Result<iceberg::TableMetadata> PrepareCreateTable(const iceberg::TableIdentifier& table,
+                                                    const iceberg::Schema& schema,
+                                                    const iceberg::PartitionSpec& spec,
+                                                    const iceberg::SortOrder& sort_order,
+                                                    const iceberg::Properties& properties) override;
+  //! False: Polaris rejects a staged create in /transactions/commit, and Iceberg's reference
+  //! adapter loads every table of a transaction first (404 for a new one).
+  bool TransactionsCreateTables() const override { return false; }
 
  private:
   RestCatalog(RestCatalogOptions options, http::HttpClient client,

@@ -258,6 +258,22 @@ TEST_F(RestCatalogTest, CreateAndStageCreateRequests) {
             ErrorKind::kAlreadyExists);
 }
 
+TEST_F(RestCatalogTest, PrepareCreateTableIsAStageCreateAtTheServersLocation) {
+  auto catalog = Open();
+  fake_->On(std::string("POST ") + kNs + "/raw/tables", 200,
+            LoadResult(ServerTable(), "s3://bucket/wh/raw/birds/metadata/00000-a.metadata.json"));
+  auto prepared = catalog->PrepareCreateTable({{"raw"}, "birds"}, BirdSchema(), {}, {}, {});
+  ASSERT_TRUE(prepared.has_value()) << prepared.error().ToString();
+  EXPECT_EQ(prepared->location, "s3://bucket/wh/raw/birds");
+  auto posts = fake_->RequestsTo(std::string("POST ") + kNs + "/raw/tables");
+  ASSERT_EQ(posts.size(), 1u);
+  json body = json::parse(posts[0].body);
+  EXPECT_EQ(body["stage-create"], true);
+  EXPECT_FALSE(body.contains("location"));
+  // Transactions cannot create tables (Polaris, the reference adapter).
+  EXPECT_FALSE(catalog->TransactionsCreateTables());
+}
+
 TEST_F(RestCatalogTest, CommitSendsRequirementsAndUpdates) {
   auto catalog = Open();
   auto metadata = ServerTable();

@@ -58,6 +58,14 @@ std::string SqlCatalog::DefaultTableLocation(const iceberg::TableIdentifier& tab
   return fileio::JoinLocation(location, table.name);
 }
 
+Result<iceberg::TableMetadata> SqlCatalog::PrepareCreateTable(
+    const iceberg::TableIdentifier& table, const iceberg::Schema& schema,
+    const iceberg::PartitionSpec& spec, const iceberg::SortOrder& sort_order,
+    const iceberg::Properties& properties) {
+  return iceberg::NewTableMetadata(schema, spec, sort_order, DefaultTableLocation(table),
+                                   properties);
+}
+
 Status SqlCatalog::CreateNamespace(const iceberg::Namespace& ns,
                                    const iceberg::Properties& properties) {
   DATABOX_RETURN_IF_ERROR(iceberg::ValidateNamespace(ns));

@@ -69,6 +69,14 @@ class SqlCatalog final : public iceberg::Catalog {
                      const iceberg::TableIdentifier& to) override;
   Result<iceberg::LoadedTable> RegisterTable(const iceberg::TableIdentifier& table,
                                              std::string_view metadata_location) override;
+  //! NewTableMetadata at DefaultTableLocation(table); nothing is written.
+  Result<iceberg::TableMetadata> PrepareCreateTable(const iceberg::TableIdentifier& table,
+                                                    const iceberg::Schema& schema,
+                                                    const iceberg::PartitionSpec& spec,
+                                                    const iceberg::SortOrder& sort_order,
+                                                    const iceberg::Properties& properties) override;
+  //! True: one SQLite transaction swaps every pointer, creates included.
+  bool TransactionsCreateTables() const override { return true; }
 
  private:
   //! A commit whose metadata file is written and which only awaits its swap.

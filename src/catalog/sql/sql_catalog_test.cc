@@ -181,6 +181,18 @@ TEST_F(SqlCatalogTest, CommitWithAssertCreateCreatesTableAtDefaultLocation) {
   EXPECT_EQ(catalog_->CommitTable(create).error().kind, ErrorKind::kConflict);
 }
 
+TEST_F(SqlCatalogTest, PrepareCreateTablePlacesTheTableUnderTheWarehouseAndCreatesNothing) {
+  ASSERT_TRUE(catalog_->CreateNamespace({"raw_birds"}, {}).has_value());
+  auto prepared =
+      catalog_->PrepareCreateTable({{"raw_birds"}, "sightings"}, BirdSchema(), {}, {}, {});
+  ASSERT_TRUE(prepared.has_value()) << prepared.error().ToString();
+  EXPECT_EQ(prepared->location, warehouse_ + "/raw_birds/sightings");
+  EXPECT_FALSE(catalog_->TableExists({{"raw_birds"}, "sightings"}).value());
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "warehouse" / "raw_birds"));
+  // One SQLite transaction swaps every pointer: a transaction may create tables.
+  EXPECT_TRUE(catalog_->TransactionsCreateTables());
+}
+
 TEST_F(SqlCatalogTest, LosingTheSwapIsAConflictAndLeavesTheWinner) {
   iceberg::TableIdentifier id{{"ns"}, "t"};
   iceberg::LoadedTable v0 = CreateBirds("ns", "t");

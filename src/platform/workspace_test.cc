@@ -1,8 +1,8 @@
-// Workspace::PrepareDuckDbReads: what a DuckDB connection gets to read an s3:// warehouse. The
-// secret's settings are read back from DuckDB's own duckdb_secrets() (which redacts the key), so
-// the expectations do not come from our code. Reading real S3 objects is covered by
+// OpenWorkspace + Workspace::PrepareDuckDbReads: what a DuckDB connection gets to read an s3://
+// warehouse. The secret's settings are read back from DuckDB's own duckdb_secrets() (which redacts
+// the key), so the expectations do not come from our code. Reading real S3 objects is covered by
 // tests/integration/refresh_rest (moto).
-#include "load/workspace.h"
+#include "platform/workspace.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,7 +12,7 @@
 #include "duck/connection.h"
 #include "duck/database.h"
 
-namespace databox::load {
+namespace databox::platform {
 namespace {
 
 namespace fs = std::filesystem;
@@ -42,7 +42,7 @@ class WorkspaceDuckDbTest : public ::testing::Test {
 
   //! Opens the workspace and a fresh in-memory DuckDB connection prepared by it.
   duck::Connection Prepared() {
-    auto ws = Workspace::Open(registry_);
+    auto ws = OpenWorkspace(registry_);
     EXPECT_TRUE(ws.has_value()) << ws.error().ToString();
     workspace_ = std::move(*ws);
     auto db = duck::Database::Open("");
@@ -58,7 +58,7 @@ class WorkspaceDuckDbTest : public ::testing::Test {
   static constexpr const char* kSecretValue = "wJalrWorkspaceTestSecretValue";
   fs::path dir_;
   registry::Registry registry_;
-  std::unique_ptr<Workspace> workspace_;
+  std::unique_ptr<load::Workspace> workspace_;
   std::optional<duck::Database> db_;
 };
 
@@ -106,4 +106,4 @@ TEST_F(WorkspaceDuckDbTest, HttpsEndpointKeepsTls) {
 }
 
 }  // namespace
-}  // namespace databox::load
+}  // namespace databox::platform

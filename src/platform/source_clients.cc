@@ -1,10 +1,10 @@
-#include "source/client_factory.h"
+#include "platform/source_clients.h"
 
 #include <memory>
 
 #include "http/replay.h"
 
-namespace databox::source {
+namespace databox::platform {
 namespace {
 
 std::chrono::milliseconds Millis(double seconds) {
@@ -46,4 +46,14 @@ Result<http::HttpClient> MakeSourceClient(const registry::ProjectSettings& proje
   return http::HttpClient::Make(options, curl);
 }
 
-}  // namespace databox::source
+Result<http::HttpClient> MakeFileClient(const registry::ProjectSettings& project,
+                                        const registry::Source& source) {
+  if (project.http.replay_dir) return MakeSourceClient(project, source);
+  http::CurlOptions curl;
+  curl.user_agent = project.http.user_agent;
+  curl.verify_tls = project.http.verify_tls;
+  curl.follow_redirects = false;
+  return http::HttpClient::Make(SourceClientOptions(project, source), curl);
+}
+
+}  // namespace databox::platform

@@ -10,12 +10,19 @@
 #include <sstream>
 
 #include "duck/test_support.h"
+#include "platform/source_clients.h"
 #include "registry/registry.h"
-#include "source/client_factory.h"
 #include "source/extractor.h"
 
-namespace databox::source {
+namespace databox::platform {
 namespace {
+
+using source::Extractor;
+using source::ExtractRecords;
+using source::Json;
+using source::LoadContext;
+using source::ReadPageIndex;
+using source::RecordsFromFolder;
 
 const std::filesystem::path kExample =
     std::filesystem::path(DATABOX_SOURCE_DIR) / "examples/databox/databox.toml";
@@ -219,4 +226,4 @@ TEST(ReplayExampleTest, UsgsSitesRdbGivesSiteRowsWithHeaderNames) {
 }
 
 }  // namespace
-}  // namespace databox::source
+}  // namespace databox::platform

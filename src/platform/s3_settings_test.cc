@@ -1,13 +1,15 @@
-#include "fileio/s3/s3_config.h"
+#include "platform/s3_settings.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <map>
 
-namespace databox::fileio::s3 {
+namespace databox::platform {
 namespace {
 
+using fileio::s3::EnvLookup;
+using fileio::s3::S3Options;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -27,31 +29,31 @@ TEST_F(S3ConfigTest, SettingsWinAndEnvironmentFillsGaps) {
   registry::S3Settings settings;
   settings.region = "us-west-2";
   settings.path_style = true;
-  S3Options options = OptionsFromSettings(settings, Env());
+  S3Options options = S3OptionsFromSettings(settings, Env());
   EXPECT_EQ(options.endpoint, "http://127.0.0.1:9000");
   EXPECT_EQ(options.region, "us-west-2");
   EXPECT_TRUE(options.path_style);
   settings.endpoint = "https://s3.example";
-  EXPECT_EQ(OptionsFromSettings(settings, Env()).endpoint, "https://s3.example");
+  EXPECT_EQ(S3OptionsFromSettings(settings, Env()).endpoint, "https://s3.example");
 
-  S3Options env_only = OptionsFromEnv(Env());
+  S3Options env_only = S3OptionsFromEnv(Env());
   EXPECT_EQ(env_only.region, "eu-west-1");
   EXPECT_TRUE(env_only.path_style);
   vars_.clear();
-  EXPECT_EQ(OptionsFromEnv(Env()).region, "us-east-1");
-  EXPECT_FALSE(OptionsFromEnv(Env()).path_style);
+  EXPECT_EQ(S3OptionsFromEnv(Env()).region, "us-east-1");
+  EXPECT_FALSE(S3OptionsFromEnv(Env()).path_style);
 }
 
 TEST_F(S3ConfigTest, CredentialsFromRegistrySecretsOrEnvironment) {
   registry::S3Settings settings;
   settings.access_key_id = registry::Secret("MY_KEY_ID", "AKIDREG", true);
   settings.secret_access_key = registry::Secret("MY_SECRET", "registry-secret-1", true);
-  auto provider = CredentialsFromSettings(settings, Env());
+  auto provider = S3CredentialsFromSettings(settings, Env());
   ASSERT_TRUE(provider) << provider.error().ToString();
   EXPECT_EQ((*provider)->Get().value().access_key_id, "AKIDREG");
 
   settings.secret_access_key = registry::Secret("MY_SECRET", "", false);
-  auto unresolved = CredentialsFromSettings(settings, Env());
+  auto unresolved = S3CredentialsFromSettings(settings, Env());
   ASSERT_FALSE(unresolved);
   EXPECT_EQ(unresolved.error().kind, ErrorKind::kConfig);
   EXPECT_THAT(unresolved.error().message, HasSubstr("${MY_SECRET}"));
@@ -59,13 +61,13 @@ TEST_F(S3ConfigTest, CredentialsFromRegistrySecretsOrEnvironment) {
 
   vars_ = {{"DATABOX_AWS_ACCESS_KEY_ID", "AKIDENV"},
            {"DATABOX_AWS_SECRET_ACCESS_KEY", "env-secret-2"}};
-  auto from_env = CredentialsFromSettings(registry::S3Settings{}, Env());
+  auto from_env = S3CredentialsFromSettings(registry::S3Settings{}, Env());
   ASSERT_TRUE(from_env);
   EXPECT_EQ((*from_env)->Get().value().access_key_id, "AKIDENV");
   vars_.clear();
-  EXPECT_EQ(CredentialsFromSettings(registry::S3Settings{}, Env()).error().kind,
+  EXPECT_EQ(S3CredentialsFromSettings(registry::S3Settings{}, Env()).error().kind,
             ErrorKind::kConfig);
 }
 
 }  // namespace
-}  // namespace databox::fileio::s3
+}  // namespace databox::platform

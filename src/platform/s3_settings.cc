@@ -1,8 +1,16 @@
-#include "fileio/s3/s3_config.h"
+#include "platform/s3_settings.h"
 
-namespace databox::fileio::s3 {
+#include "http/client.h"
 
-S3Options OptionsFromSettings(const registry::S3Settings& settings, const EnvLookup& env) {
+namespace databox::platform {
+
+using fileio::s3::Credentials;
+using fileio::s3::CredentialsProvider;
+using fileio::s3::EnvLookup;
+using fileio::s3::S3Options;
+using fileio::s3::StaticCredentialsProvider;
+
+S3Options S3OptionsFromSettings(const registry::S3Settings& settings, const EnvLookup& env) {
   S3Options options;
   options.endpoint =
       settings.endpoint.empty() ? env("DATABOX_S3_ENDPOINT").value_or("") : settings.endpoint;
@@ -13,7 +21,7 @@ S3Options OptionsFromSettings(const registry::S3Settings& settings, const EnvLoo
   return options;
 }
 
-S3Options OptionsFromEnv(const EnvLookup& env) {
+S3Options S3OptionsFromEnv(const EnvLookup& env) {
   S3Options options;
   options.endpoint = env("DATABOX_S3_ENDPOINT").value_or("");
   std::string region = env("DATABOX_AWS_REGION").value_or("");
@@ -22,12 +30,12 @@ S3Options OptionsFromEnv(const EnvLookup& env) {
   return options;
 }
 
-Result<std::shared_ptr<CredentialsProvider>> CredentialsFromSettings(
+Result<std::shared_ptr<CredentialsProvider>> S3CredentialsFromSettings(
     const registry::S3Settings& settings, const EnvLookup& env) {
   const registry::Secret& id = settings.access_key_id;
   const registry::Secret& secret = settings.secret_access_key;
   if (id.empty() && secret.empty()) {
-    DATABOX_ASSIGN_OR_RETURN(Credentials credentials, CredentialsFromEnv(env));
+    DATABOX_ASSIGN_OR_RETURN(Credentials credentials, fileio::s3::CredentialsFromEnv(env));
     DATABOX_ASSIGN_OR_RETURN(auto provider, StaticCredentialsProvider::Make(credentials));
     return std::shared_ptr<CredentialsProvider>(std::move(provider));
   }
@@ -48,4 +56,4 @@ Result<std::shared_ptr<CredentialsProvider>> CredentialsFromSettings(
   return std::shared_ptr<CredentialsProvider>(std::move(provider));
 }
 
-}  // namespace databox::fileio::s3
+}  // namespace databox::platform

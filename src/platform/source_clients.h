@@ -1,4 +1,4 @@
-// The HTTP client of one source, built from the registry's [project.http] and the source's
+// The HTTP clients of sources, built from the registry's [project.http] and the source's
 // overrides: live (libcurl) or, in replay mode, answered from <replay>/<source name>/.
 #pragma once
 
@@ -6,7 +6,7 @@
 #include "http/client.h"
 #include "registry/model.h"
 
-namespace databox::source {
+namespace databox::platform {
 
 //! Client options (timeouts, retries, backoff) for `source` under `project`.
 http::ClientOptions SourceClientOptions(const registry::ProjectSettings& project,
@@ -19,4 +19,10 @@ Result<http::HttpClient> MakeSourceClient(const registry::ProjectSettings& proje
                                           const registry::Source& source,
                                           http::RetryTiming* timing = nullptr);
 
-}  // namespace databox::source
+//! The HTTP client of a file source: the source's timeouts and retries, redirects not followed
+//! (DownloadPinnedFile checks the one redirect itself). Replay mode: answered from
+//! <replay>/<source>/ like other sources.
+Result<http::HttpClient> MakeFileClient(const registry::ProjectSettings& project,
+                                        const registry::Source& source);
+
+}  // namespace databox::platform

@@ -1,0 +1,167 @@
+#include "load/table_plan.h"
+
+#include <chrono>
+
+#include "duck/quote.h"
+#include "iceberg/commit.h"
+#include "iceberg/data_files.h"
+#include "iceberg/merge.h"
+#include "iceberg/schema_evolution.h"
+#include "iceberg/table_update.h"
+#include "load/staging.h"
+#include "load/system_tables.h"
+
+namespace databox::load {
+namespace {
+
+bool IsMerge(const registry::Resource& resource) {
+  return resource.write_disposition == registry::WriteDisposition::kMerge;
+}
+
+}  // namespace
+
+iceberg::SnapshotChange TablePlanner::Change() const {
+  iceberg::SnapshotChange change;
+  change.load_id = load_id_;
+  return change;
+}
+
+iceberg::TableIdentifier TablePlanner::Ident(const std::string& table) const {
+  return iceberg::TableIdentifier{{RawNamespace(source_)}, table};
+}
+
+void TablePlanner::Add(std::unique_ptr<iceberg::SnapshotOperation> op, TableOutcome outcome) {
+  plan_.outcomes.push_back(std::move(outcome));
+  plan_.ops.push_back(std::move(op));
+}
+
+Result<int64_t> TablePlanner::CountRows(const NormalizedTable& table) {
+  if (table.rows) return *table.rows;  // only buffered (append/replace) tables know their count
+  DATABOX_ASSIGN_OR_RETURN(auto counted, conn_.Query("SELECT count(*) FROM " + table.relation));
+  return counted.GetInt64(0, 0);
+}
+
+Status TablePlanner::PlanTable(const NormalizedTable& table) {
+  const iceberg::TableIdentifier ident = Ident(table.name);
+  DATABOX_ASSIGN_OR_RETURN(iceberg::Schema incoming, IcebergSchemaFor(*table.schema));
+  DATABOX_ASSIGN_OR_RETURN(int64_t rows, CountRows(table));
+  const std::string select_sql = "SELECT * FROM " + table.relation;
+  TableOutcome outcome;
+  outcome.table = RawNamespace(source_) + "." + table.name;
+  outcome.disposition = registry::ToString(table.resource->write_disposition);
+  outcome.rows = rows;
+
+  std::unique_ptr<iceberg::SnapshotOperation> op;
+  DATABOX_ASSIGN_OR_RETURN(bool exists, ws_.catalog().TableExists(ident));
+  if (!exists) {
+    DATABOX_ASSIGN_OR_RETURN(op, NewTableAppend(ident, incoming, select_sql));
+  } else {
+    DATABOX_ASSIGN_OR_RETURN(op, PlanExistingTable(table, incoming, select_sql));
+  }
+  plan_.rows_loaded += rows;
+  Add(std::move(op), std::move(outcome));
+  return Ok();
+}
+
+Result<std::unique_ptr<iceberg::SnapshotOperation>> TablePlanner::NewTableAppend(
+    const iceberg::TableIdentifier& ident, const iceberg::Schema& schema,
+    const std::string& select_sql) {
+  DATABOX_ASSIGN_OR_RETURN(
+      iceberg::TableMetadata metadata,
+      ws_.catalog().PrepareCreateTable(ident, schema, iceberg::PartitionSpec::Unpartitioned(),
+                                       iceberg::SortOrder::Unsorted(), {}));
+  DATABOX_ASSIGN_OR_RETURN(auto files,
+                           iceberg::WriteDataFiles(conn_, *ws_.file_io(), metadata, select_sql));
+  auto op = iceberg::SnapshotOperation::Append(ident, ws_.file_io(), Change());
+  op->CreateIfMissing(iceberg::CreateTableUpdates(metadata));
+  op->AddFiles(std::move(files));
+  plan_.creates.insert(op.get());
+  return op;
+}
+
+Status TablePlanner::EvolveSchema(iceberg::Table& table, const iceberg::Schema& incoming) {
+  DATABOX_ASSIGN_OR_RETURN(
+      auto merged, iceberg::UnionByName(table.schema(), incoming, table.metadata().last_column_id));
+  if (merged.SameStructure(table.schema())) return Ok();
+  iceberg::SchemaUpdate evolve(table.identifier(), incoming);
+  DATABOX_RETURN_IF_ERROR(iceberg::CommitChange(ws_.catalog(), *ws_.file_io(), evolve));
+  return table.Refresh();
+}
+
+Result<std::unique_ptr<iceberg::SnapshotOperation>> TablePlanner::PlanExistingTable(
+    const NormalizedTable& normalized, const iceberg::Schema& incoming,
+    const std::string& select_sql) {
+  const registry::Resource& resource = *normalized.resource;
+  DATABOX_ASSIGN_OR_RETURN(
+      auto table, iceberg::Table::Load(ws_.catalog(), ws_.file_io(), Ident(normalized.name)));
+  DATABOX_RETURN_IF_ERROR(EvolveSchema(table, incoming));
+  iceberg::RowChangeOptions options;
+  options.snapshot = Change();
+  if (resource.merge_mode) {
+    options.mode = *resource.merge_mode == registry::MergeMode::kMergeOnRead
+                       ? iceberg::RowChangeMode::kMergeOnRead
+                       : iceberg::RowChangeMode::kCopyOnWrite;
+  }
+  if (IsMerge(resource) && normalized.name == resource.name) {
+    return iceberg::PrepareMerge(conn_, table, select_sql, options);
+  }
+  if (IsMerge(resource)) return PlanMergeChild(table, resource, select_sql, options);
+  DATABOX_ASSIGN_OR_RETURN(
+      auto files, iceberg::WriteDataFiles(conn_, *ws_.file_io(), table.metadata(), select_sql));
+  auto op = resource.write_disposition == registry::WriteDisposition::kReplace
+                ? table.NewReplaceAll(Change())
+                : table.NewAppend(Change());
+  op->AddFiles(std::move(files));
+  return op;
+}
+
+// Drops the children of every root row this load replaces, then adds the new children.
+Result<std::unique_ptr<iceberg::SnapshotOperation>> TablePlanner::PlanMergeChild(
+    const iceberg::Table& table, const registry::Resource& resource, const std::string& select_sql,
+    const iceberg::RowChangeOptions& options) {
+  const std::string root = resource.name;
+  DATABOX_ASSIGN_OR_RETURN(bool root_exists, ws_.catalog().TableExists(Ident(root)));
+  DATABOX_ASSIGN_OR_RETURN(
+      auto files, iceberg::WriteDataFiles(conn_, *ws_.file_io(), table.metadata(), select_sql));
+  std::unique_ptr<iceberg::SnapshotOperation> op;
+  if (root_exists) {
+    DATABOX_ASSIGN_OR_RETURN(auto root_table,
+                             iceberg::Table::Load(ws_.catalog(), ws_.file_io(), Ident(root)));
+    DATABOX_ASSIGN_OR_RETURN(std::string root_rows, root_table.ReadSql());
+    const std::string keys = duck::QuoteIdentifierList(resource.primary_key);
+    const std::string predicate = "_dlt_root_id IN (SELECT _dlt_id FROM (" + root_rows +
+                                  ") WHERE (" + keys + ") IN (SELECT (" + keys + ") FROM " +
+                                  tables_.MergeRows(root) + "))";
+    DATABOX_ASSIGN_OR_RETURN(op, iceberg::PrepareDeleteWhere(conn_, table, predicate, options));
+  } else {
+    op = table.NewAppend(Change());
+  }
+  op->AddFiles(std::move(files));
+  return op;
+}
+
+Status TablePlanner::PlanSystemTables() {
+  const auto now = std::chrono::system_clock::now();
+  for (const SystemTable& system :
+       SystemTablesFor(load_id_, source_.name, plan_.rows_loaded, now)) {
+    const iceberg::TableIdentifier ident = Ident(system.name);
+    DATABOX_RETURN_IF_ERROR(conn_.Execute(system.stage_sql));
+    const std::string select_sql = "SELECT * FROM " + system.relation;
+    std::unique_ptr<iceberg::SnapshotOperation> op;
+    DATABOX_ASSIGN_OR_RETURN(bool exists, ws_.catalog().TableExists(ident));
+    if (!exists) {
+      DATABOX_ASSIGN_OR_RETURN(op, NewTableAppend(ident, system.schema, select_sql));
+    } else {
+      DATABOX_ASSIGN_OR_RETURN(auto table,
+                               iceberg::Table::Load(ws_.catalog(), ws_.file_io(), ident));
+      DATABOX_ASSIGN_OR_RETURN(
+          auto files, iceberg::WriteDataFiles(conn_, *ws_.file_io(), table.metadata(), select_sql));
+      op = table.NewAppend(Change());
+      op->AddFiles(std::move(files));
+    }
+    Add(std::move(op), TableOutcome{RawNamespace(source_) + "." + system.name, "append", 1, {}});
+  }
+  return Ok();
+}
+
+}  // namespace databox::load

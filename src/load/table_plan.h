@@ -1,0 +1,86 @@
+// Planning the commit of one source load: for every raw table the snapshot operation that
+// brings this load's rows into it, with its data files already written under the table's
+// location, and this load's rows of the system tables. Nothing but new columns is committed
+// here; load_commit.h commits the plan.
+//
+// A new table is created by the commit that adds its first data (assert-create): the catalog
+// prepares its metadata (iceberg::Catalog::PrepareCreateTable) and the files are written under
+// it. An existing table first gets the load's new columns, committed on their own (optional
+// columns only, no rows change), so that the data files are written with the evolved field ids.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "duck/connection.h"
+#include "iceberg/merge.h"
+#include "iceberg/snapshot_producer.h"
+#include "iceberg/table_operations.h"
+#include "iceberg/table_scan.h"
+#include "load/normalized_tables.h"
+#include "load/source_load.h"
+#include "load/workspace.h"
+#include "registry/model.h"
+
+namespace databox::load {
+
+//! The planned changes of one load, one per table, in commit order.
+struct LoadPlan {
+  std::vector<TableOutcome> outcomes;  //!< data tables in name order, then the system tables
+  //! outcomes[i]'s change; snapshot ids are known once committed.
+  std::vector<std::unique_ptr<iceberg::SnapshotOperation>> ops;
+  std::set<const iceberg::TableChange*> creates;  //!< changes that create their table
+  int64_t rows_loaded = 0;                        //!< rows planned into data tables
+};
+
+class TablePlanner {
+ public:
+  //! Every reference must outlive the planner.
+  TablePlanner(Workspace& workspace, duck::Connection& conn, const registry::Source& source,
+               const NormalizedTables& tables, std::string load_id)
+      : ws_(workspace),
+        conn_(conn),
+        source_(source),
+        tables_(tables),
+        load_id_(std::move(load_id)) {}
+
+  //! Plans one data table as its resource's write disposition says (docs/load_package.md).
+  Status PlanTable(const NormalizedTable& table);
+  //! Plans this load's row of _dlt_loads and _dlt_load_status (rows_loaded = the rows planned
+  //! into data tables so far).
+  Status PlanSystemTables();
+  //! The plan so far; the planner is done with it.
+  LoadPlan TakePlan() { return std::move(plan_); }
+
+ private:
+  iceberg::SnapshotChange Change() const;
+  iceberg::TableIdentifier Ident(const std::string& table) const;
+  //! `table`'s row count: known, or counted by DuckDB.
+  Result<int64_t> CountRows(const NormalizedTable& table);
+  //! A table created by its first append (the files written under the prepared metadata).
+  Result<std::unique_ptr<iceberg::SnapshotOperation>> NewTableAppend(
+      const iceberg::TableIdentifier& ident, const iceberg::Schema& schema,
+      const std::string& select_sql);
+  //! Commits the columns `incoming` adds to `table` (if any) and refreshes it.
+  Status EvolveSchema(iceberg::Table& table, const iceberg::Schema& incoming);
+  Result<std::unique_ptr<iceberg::SnapshotOperation>> PlanExistingTable(
+      const NormalizedTable& table, const iceberg::Schema& incoming, const std::string& select_sql);
+  //! dlt's delete-insert for a merge resource's child table.
+  Result<std::unique_ptr<iceberg::SnapshotOperation>> PlanMergeChild(
+      const iceberg::Table& table, const registry::Resource& resource,
+      const std::string& select_sql, const iceberg::RowChangeOptions& options);
+  void Add(std::unique_ptr<iceberg::SnapshotOperation> op, TableOutcome outcome);
+
+  Workspace& ws_;
+  duck::Connection& conn_;
+  const registry::Source& source_;
+  const NormalizedTables& tables_;
+  const std::string load_id_;
+  LoadPlan plan_;
+};
+
+}  // namespace databox::load

@@ -1,0 +1,54 @@
+#include "platform/catalog_options.h"
+
+#include "common/redact.h"
+#include "http/client.h"
+
+namespace databox::platform {
+
+Result<catalog::rest::RestCatalogOptions> RestCatalogOptionsFromSettings(
+    const registry::CatalogSettings& settings) {
+  if (settings.type != registry::CatalogType::kRest) {
+    return MakeError(ErrorKind::kConfig, "catalog '" + settings.name + "' is not of type rest");
+  }
+  if (settings.uri.empty()) {
+    return MakeError(ErrorKind::kConfig,
+                     "catalog '" + settings.name + "': type rest needs uri (the REST base URI)");
+  }
+  catalog::rest::RestCatalogOptions options;
+  options.name = settings.name;
+  options.uri = settings.uri;
+  options.warehouse = settings.warehouse.empty() ? settings.name : settings.warehouse;
+  if (!settings.scope.empty()) options.scope = settings.scope;
+  options.oauth2_server_uri = settings.oauth2_server_uri;
+  options.realm = settings.realm;
+  options.http = http::ClientOptionsFromSettings(settings.http);
+  if (!settings.credential.empty()) {
+    if (!settings.credential.resolved()) {
+      return MakeError(ErrorKind::kConfig, "catalog '" + settings.name + "': the credential ${" +
+                                               settings.credential.env_var() +
+                                               "} is not set in the environment or .env file");
+    }
+    const std::string& value = settings.credential.Reveal();
+    const auto colon = value.find(':');
+    if (colon == std::string::npos) {
+      return MakeError(ErrorKind::kConfig, "catalog '" + settings.name + "': the credential ${" +
+                                               settings.credential.env_var() +
+                                               "} must be \"client_id:client_secret\"");
+    }
+    options.client_id = value.substr(0, colon);
+    options.client_secret = value.substr(colon + 1);
+    RegisterSecret(options.client_secret);
+  }
+  return options;
+}
+
+catalog::sql::SqlCatalogOptions SqlCatalogOptionsFromSettings(
+    const registry::ProjectSettings& project) {
+  catalog::sql::SqlCatalogOptions options;
+  options.name = project.catalog.name;
+  options.uri = project.catalog.uri;
+  options.warehouse = project.warehouse.location;
+  return options;
+}
+
+}  // namespace databox::platform

@@ -1,0 +1,81 @@
+// Source: what the loader sees of a source, whatever its kind. A load asks its Source to
+// extract into the load package's folder (docs/load_package.md), then to feed the records of
+// each resource to the normalizer, one record at a time. A source that keeps everything it
+// extracted in the package can feed a package again without extracting (`databox run S
+// --resume`). Kinds: REST JSON pages (rest_json_source.h), a pinned file (pinned_file_source.h),
+// explicit targets (targeted_source.h).
+//
+// Sources are made per load by a SourceFactory, which the composition root (platform/)
+// implements: it knows how to reach the network (live or replayed HTTP clients).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "http/client.h"
+#include "registry/model.h"
+#include "source/records.h"
+
+namespace databox::source {
+
+//! The load package a source extracts into and feeds from.
+struct Package {
+  std::string load_id;                //!< dlt-style load id of the load
+  std::filesystem::path dir;          //!< the package folder (a file source's download goes here)
+  std::filesystem::path extract_dir;  //!< <dir>/extract: raw pages, one folder per resource
+};
+
+//! What a step of a source adds to the load's result.
+struct StepReport {
+  int64_t requests = 0;            //!< HTTP requests sent
+  std::vector<std::string> notes;  //!< skipped-and-reported items (e.g. a failed day)
+};
+
+//! Called as extraction moves on: the resource about to be extracted (the source's name when
+//! it is extracted as a whole) and the requests sent so far.
+using ExtractProgress = std::function<void(const std::string& name, int64_t requests)>;
+
+class Source {
+ public:
+  virtual ~Source() = default;
+
+  //! Ok when the source can run as asked; else kConfig saying what is missing or not built.
+  //! Asked before the load takes its lock or creates its package.
+  virtual Status CanRun() const = 0;
+  //! Whether a package whose extraction finished can be fed again without extracting.
+  virtual bool Resumable() const = 0;
+  //! Extracts every enabled resource into `package`. Nothing is fed yet.
+  virtual Result<StepReport> Extract(const Package& package, const ExtractProgress& progress) = 0;
+  //! The resources Feed gives records of, in registry order (enabled ones only).
+  virtual std::vector<const registry::Resource*> Resources() const = 0;
+  //! Feeds every record of `resource` (one of Resources()) from what extraction left in
+  //! `package` to `sink`; an error from the sink stops the feed and is returned.
+  virtual Result<StepReport> Feed(const registry::Resource& resource, const Package& package,
+                                  const RecordSink& sink) = 0;
+};
+
+//! Makes the HTTP client a source extracts with; called only when one is needed (never for a
+//! resumed package or a local file).
+using ClientMaker = std::function<Result<http::HttpClient>()>;
+
+//! What one load asks of its source beyond the registry.
+struct SourceInput {
+  std::optional<std::filesystem::path> file;  //!< kind = file: publish this local file
+};
+
+//! Makes the Source of one load. Thread-safe: concurrent loads of a refresh share it.
+class SourceFactory {
+ public:
+  virtual ~SourceFactory() = default;
+  //! `source` must outlive the Source made.
+  virtual Result<std::unique_ptr<Source>> Make(const registry::Source& source,
+                                               const SourceInput& input) const = 0;
+};
+
+}  // namespace databox::source
