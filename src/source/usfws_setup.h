@@ -1,5 +1,5 @@
 // What a load of the USFWS image source needs from the registry and the command line: the
-// caller's request (targets and run options) and the transports its workers fetch through.
+// caller's request (targets and run options), and the retry clock of a replayed run.
 #pragma once
 
 #include <chrono>
@@ -23,13 +23,6 @@ struct TargetedRequest {
 //! Run options from [source.targets] (max_images_per_target, request_max_attempts,
 //! detail_workers, contact); run id and loaded_at are the caller's.
 UsfwsRunOptions UsfwsOptionsFromRegistry(const registry::TargetSettings& settings);
-
-//! The transports of one run of `source`. Replay mode: one ReplayTransport over
-//! <replay_dir>/<source name>/, loaded on the first call and shared (it is thread-safe); a
-//! request it does not hold is a transport error, retried like one. Live: a new libcurl
-//! transport per call (one per worker), TLS verified as [project.http] says.
-TransportMaker UsfwsTransports(const registry::ProjectSettings& project,
-                               const registry::Source& source);
 
 //! The retry clock of a replayed run: a recording answers at once, so waiting would only slow
 //! the run down. Waits are recorded instead of slept (and reported, so a replay still shows the
