@@ -198,6 +198,24 @@ TEST_F(UsfwsE2e, PublicInterfaceRecordingGivesOneRunAndTwoRecords) {
   EXPECT_EQ(missing["species_tag_urls_json"], "[]");
   EXPECT_EQ(missing["subject_tags_json"], "[]");
 
+  // Columns in the documented order, then the loader's.
+  std::vector<std::string> record_columns;
+  for (const json& field : tables["image_records"]["fields"]) record_columns.push_back(field[0]);
+  ASSERT_EQ(record_columns.size(), 41u);
+  EXPECT_EQ(record_columns[0], "run_id");
+  EXPECT_EQ(record_columns[1], "species_code");
+  EXPECT_EQ(record_columns[4], "media_id");
+  EXPECT_EQ(record_columns[6], "source_page_url");
+  EXPECT_EQ(record_columns[7], "search_result_page_href");
+  EXPECT_EQ(record_columns[17], "detail_fetch_status");
+  EXPECT_EQ(record_columns[34], "scientific_name_tags_json");
+  EXPECT_EQ(record_columns[37], "_search_endpoint");
+  EXPECT_EQ(record_columns[38], "_loaded_at");
+  EXPECT_EQ(record_columns[39], "_dlt_load_id");
+  EXPECT_EQ(record_columns[40], "_dlt_id");
+  EXPECT_EQ(tables["image_search_runs"]["fields"][0][0], "run_id");
+  EXPECT_EQ(tables["image_search_runs"]["fields"][12][0], "_loaded_at");
+
   // Types and keys as the spec gives them: text, bigint (long), timestamptz; NOT NULL on keys.
   for (const json& field : tables["image_search_runs"]["fields"]) {
     const std::string name = field[0];
@@ -265,7 +283,7 @@ TEST_F(UsfwsE2e, InputsAreCheckedBeforeAnythingRuns) {
   RunResult other = Databox({"run", "ebird", "--run-id", "x"});
   EXPECT_EQ(other.exit_code, 2);
   EXPECT_TRUE(Contains(other.err, "apply to targeted sources")) << other.err;
-  EXPECT_FALSE(fs::exists(dir_ / ".databox" / "catalog.sqlite"));
+  EXPECT_FALSE(fs::exists(dir_ / ".databox" / "loads" / "usfws"));  // no load package was made
 }
 
 }  // namespace

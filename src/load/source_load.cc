@@ -221,8 +221,9 @@ std::string RawNamespace(const registry::Source& source) { return "raw_" + sourc
 
 Result<SourceLoadResult> LoadSource(Workspace& workspace, const registry::Source& source,
                                     const SourceLoadOptions& options) {
-  DATABOX_ASSIGN_OR_RETURN(std::unique_ptr<source::Source> runner,
-                           workspace.sources().Make(source, source::SourceInput{options.file, options.targeted}));
+  DATABOX_ASSIGN_OR_RETURN(
+      std::unique_ptr<source::Source> runner,
+      workspace.sources().Make(source, source::SourceInput{options.file, options.targeted}));
   DATABOX_RETURN_IF_ERROR(runner->CanRun());
   if (options.resume && !runner->Resumable()) {
     return MakeError(ErrorKind::kConfig,

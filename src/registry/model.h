@@ -191,6 +191,9 @@ struct Resource {
   //! unset: the table's write.merge.mode property (copy-on-write when it has none)
   std::optional<MergeMode> merge_mode;
   std::map<std::string, ColumnHint> columns;  //!< output column name -> hint
+  //! The order of the hinted columns in the table, when it matters (a source's own tables, such
+  //! as USFWS's); empty: by name. Never read from the registry file.
+  std::vector<std::string> column_order;
   std::string transform;  //!< DuckDB SQL over relation `records(record JSON)`; empty = identity
   std::vector<std::string> child_tables;      //!< normalized child tables, "<name>__<field>"
   std::optional<int64_t> max_response_bytes;  //!< refuse larger responses

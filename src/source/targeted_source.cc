@@ -40,8 +40,8 @@ Result<StepReport> TargetedSource::Extract(const Package&, const ExtractProgress
   if (progress) progress(source_->name, 0);
   RecordedWaits replay_waits;
   DATABOX_ASSIGN_OR_RETURN(auto search,
-                           UsfwsImageSearch::Make(request_->targets, request_->options,
-                                                  transports_, replay_ ? &replay_waits : nullptr));
+                           UsfwsImageSearch::Make(request_->targets, request_->options, transports_,
+                                                  replay_ ? &replay_waits : nullptr));
   auto rows = search.Rows();
   if (!rows) return std::unexpected(rows.error().WithContext("source " + source_->name));
   StepReport report;

@@ -44,8 +44,8 @@ class TargetedSource final : public Source {
   std::optional<TargetedRequest> request_;
   TransportMaker transports_;
   bool replay_ = false;
-  std::vector<registry::Resource> resources_;         //!< UsfwsResources()
-  std::map<std::string, std::vector<Json>> rows_;     //!< by table; set by Extract
+  std::vector<registry::Resource> resources_;      //!< UsfwsResources()
+  std::map<std::string, std::vector<Json>> rows_;  //!< by table; set by Extract
 };
 
 }  // namespace databox::source

@@ -80,6 +80,7 @@ registry::Resource Declare(std::string_view name, std::vector<std::string> key,
   for (const Column& column : columns) {
     const bool is_key = std::ranges::find(key, column.name) != key.end();
     resource.columns[column.name] = registry::ColumnHint{column.type, !is_key, 0};
+    resource.column_order.emplace_back(column.name);
   }
   resource.primary_key = std::move(key);
   return resource;

@@ -20,7 +20,7 @@ inline constexpr std::string_view kRecordsTable = "image_records";
 
 //! image_search_runs (key run_id) and image_records (key run_id, species_code,
 //! source_page_url): write disposition merge, every column typed (text, bigint, timestamp),
-//! NOT NULL only on the keys.
+//! NOT NULL only on the keys; columns in the documented order (Resource::column_order).
 std::vector<registry::Resource> UsfwsResources();
 
 //! What the run row says besides its counts.

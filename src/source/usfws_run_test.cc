@@ -126,6 +126,7 @@ TEST(UsfwsRunTest, RecordColumnsComeInTheDocumentedOrder) {
   const std::vector<registry::Resource> resources = UsfwsResources();
   std::vector<std::string> declared;
   for (const auto& [name, hint] : resources[1].columns) declared.push_back(name);
+  EXPECT_EQ(columns, resources[1].column_order);  // the table's columns in the row's order
   EXPECT_EQ(columns.size(), declared.size());
   EXPECT_EQ(columns.front(), "run_id");
   EXPECT_EQ(columns[6], "source_page_url");
