@@ -192,9 +192,8 @@ Result<ResourceStats> Extractor::ExtractToFolder(const registry::Resource& resou
       } else {
         // Other formats are counted (and checked) by reading them as the load will.
         DATABOX_ASSIGN_OR_RETURN(
-            count, ForEachRecord(
-                       response->body, resource, std::numeric_limits<int64_t>::max(), where,
-                       [](Json) { return Ok(); }, nullptr));
+            count, ForEachRecord(response->body, resource, std::numeric_limits<int64_t>::max(),
+                                 where, [](Json) { return Ok(); }, nullptr));
       }
 
       const int64_t kept = std::min(count, remaining);
