@@ -19,6 +19,7 @@
 #include "refresh/refresh.h"
 #include "refresh/run_history.h"
 #include "source/targets.h"
+#include "source/usfws_setup.h"
 
 namespace databox::cli {
 namespace {
@@ -29,6 +30,17 @@ struct RunArgs {
   bool resume = false;
   std::optional<std::string> file;
   std::optional<std::string> targets;
+  std::optional<std::string> run_id;     //!< usfws: reproducible run id
+  std::optional<std::string> loaded_at;  //!< usfws: ISO-8601 UTC
+  std::optional<int> max_images_per_target;
+  std::optional<int> request_max_attempts;
+  std::optional<int> detail_workers;
+
+  //! Whether any option that only targeted sources take was given.
+  bool HasTargetedOptions() const {
+    return targets || run_id || loaded_at || max_images_per_target || request_max_attempts ||
+           detail_workers;
+  }
 };
 
 //! What `databox refresh` parsed.
@@ -39,24 +51,35 @@ struct RefreshArgs {
   bool json = false;
 };
 
-ExitCode RunTargeted(const registry::Source& source, const RunArgs& args) {
-  const auto& targets_file = args.targets;
-  if (!targets_file) {
+//! The caller's request of a targeted load: the target list and the run options, the
+//! registry's [source.targets] overridden by the command line. nullopt after printing why not.
+std::optional<source::TargetedRequest> TargetedRequestFor(const registry::Source& source,
+                                                          const RunArgs& args) {
+  if (!args.targets) {
     Err("databox run " + source.name +
-        ": refusing to run without a caller-supplied target list; "
-        "pass --targets FILE (one `<code> <text>` per line, see docs/avonet.md)\n");
-    return ExitCode::kUsage;
+        ": refusing to run without a caller-supplied target list; pass --targets FILE (a CSV "
+        "file with the header '" +
+        std::string(source::kTargetsHeader) + "', see docs/sources.md)\n");
+    return std::nullopt;
   }
-  auto targets =
-      source::ParseTargets(*targets_file, source.targets.value_or(registry::TargetSettings{}));
+  const registry::TargetSettings settings = source.targets.value_or(registry::TargetSettings{});
+  auto targets = source::ParseTargets(*args.targets, settings);
   if (!targets) {
     Err("databox run " + source.name + ": " + targets.error().message + "\n");
-    return ExitCode::kUsage;
+    return std::nullopt;
   }
-  Err("databox run " + source.name + ": " + std::to_string(targets->size()) +
-      " targets are valid, but the image search itself is not built yet (issue #5); nothing "
-      "was loaded\n");
-  return ExitCode::kUsage;
+  source::TargetedRequest request{std::move(*targets), source::UsfwsOptionsFromRegistry(settings)};
+  source::UsfwsRunOptions& options = request.options;
+  options.run_id = args.run_id;
+  options.loaded_at = args.loaded_at;
+  if (args.max_images_per_target) options.max_images_per_target = *args.max_images_per_target;
+  if (args.request_max_attempts) options.request_max_attempts = *args.request_max_attempts;
+  if (args.detail_workers) options.detail_workers = *args.detail_workers;
+  if (auto valid = source::ValidateRunOptions(options); !valid) {
+    Err("databox run " + source.name + ": " + valid.error().message + "\n");
+    return std::nullopt;
+  }
+  return request;
 }
 
 ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
@@ -68,16 +91,24 @@ ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
     Err("databox run: unknown source '" + name + "' (see `databox sources`)\n");
     return ExitCode::kUsage;
   }
-  if (source->kind == registry::SourceKind::kTargeted) return RunTargeted(*source, args);
-  if (args.targets) {
-    Err("databox run: --targets applies to targeted sources only\n");
+  load::SourceLoadOptions options;
+  if (source->kind == registry::SourceKind::kTargeted) {
+    if (args.resume) {
+      Err("databox run " + name + ": --resume does not apply to targeted sources; run again\n");
+      return ExitCode::kUsage;
+    }
+    auto request = TargetedRequestFor(*source, args);
+    if (!request) return ExitCode::kUsage;
+    options.targeted = std::move(*request);
+  } else if (args.HasTargetedOptions()) {
+    Err("databox run: --targets, --run-id, --loaded-at, --max-images-per-target, "
+        "--request-max-attempts and --detail-workers apply to targeted sources (usfws) only\n");
     return ExitCode::kUsage;
   }
   if (args.file && source->kind != registry::SourceKind::kFile) {
     Err("databox run: --file applies to file sources (e.g. avonet) only\n");
     return ExitCode::kUsage;
   }
-  load::SourceLoadOptions options;
   options.resume = args.resume;
   if (args.file) options.file = *args.file;
 
@@ -213,8 +244,31 @@ Command RunCommand() {
         app.add_option("--file", args->file,
                        "avonet: validate and publish this workbook instead of downloading")
             ->option_text("PATH");
-        app.add_option("--targets", args->targets, "usfws: the caller-supplied target list")
+        app.add_option("--targets", args->targets,
+                       "usfws: the caller-supplied target list (CSV: species_code,common_name,"
+                       "scientific_name)")
             ->option_text("FILE");
+        app.add_option("--run-id", args->run_id,
+                       "usfws: the run id (default: a hash of --loaded-at and the targets)")
+            ->option_text("ID");
+        app.add_option("--loaded-at", args->loaded_at,
+                       "usfws: the load time, ISO-8601 UTC (default: now), e.g. "
+                       "2026-08-03T12:00:00Z")
+            ->option_text("TIME");
+        app.add_option("--max-images-per-target", args->max_images_per_target,
+                       "usfws: more results for one target abort the run (1-500; default: "
+                       "[source.targets] max_images_per_target, else 500)")
+            ->option_text("N")
+            ->check(CLI::Range(1, 500));
+        app.add_option("--request-max-attempts", args->request_max_attempts,
+                       "usfws: tries per request (1-6; default: [source.targets], else 6)")
+            ->option_text("N")
+            ->check(CLI::Range(1, 6));
+        app.add_option("--detail-workers", args->detail_workers,
+                       "usfws: media pages fetched in parallel (1-4; default: "
+                       "[source.targets], else 3)")
+            ->option_text("N")
+            ->check(CLI::Range(1, 4));
         return [args](const GlobalOptions& global) { return RunOne(global, *args); };
       }};
 }

@@ -5,7 +5,7 @@
 #include <type_traits>
 #include <variant>
 
-#include "normalize/utf8.h"
+#include "common/utf8.h"
 
 namespace databox::load {
 
@@ -72,9 +72,9 @@ std::optional<std::size_t> FirstInvalidUtf8(const normalize::StringValues& value
     const std::string_view value = values.view(begin + i);
     split = !value.empty() && IsContinuationByte(value.front());
   }
-  if (!split && normalize::IsValidUtf8(values.joined(begin, count))) return std::nullopt;
+  if (!split && IsValidUtf8(values.joined(begin, count))) return std::nullopt;
   for (std::size_t i = 0; i < count; ++i) {
-    if (!normalize::IsValidUtf8(values.view(begin + i))) return begin + i;
+    if (!IsValidUtf8(values.view(begin + i))) return begin + i;
   }
   return std::nullopt;
 }

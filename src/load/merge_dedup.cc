@@ -56,11 +56,11 @@ Status DropChildrenOfDroppedRows(duck::Connection& conn, const NormalizedTables&
 }  // namespace
 
 Status DeduplicateMergeBatches(duck::Connection& conn, const registry::Source& source,
+                               const std::vector<const registry::Resource*>& resources,
                                NormalizedTables& tables) {
-  for (const registry::Resource& resource : source.resources) {
-    if (!resource.enabled || resource.write_disposition != registry::WriteDisposition::kMerge) {
-      continue;
-    }
+  for (const registry::Resource* fed : resources) {
+    const registry::Resource& resource = *fed;
+    if (resource.write_disposition != registry::WriteDisposition::kMerge) continue;
     const StagedTable* staged = tables.Staged(resource.name);
     if (staged == nullptr) continue;
     if (resource.merge_duplicates == registry::DuplicatePolicy::kReject) {

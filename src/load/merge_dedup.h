@@ -4,6 +4,8 @@
 // reject fails the load when a key occurs twice (docs/load_package.md).
 #pragma once
 
+#include <vector>
+
 #include "common/error.h"
 #include "duck/connection.h"
 #include "load/normalized_tables.h"
@@ -11,10 +13,12 @@
 
 namespace databox::load {
 
-//! Deduplicates the staged root table of every enabled merge resource of `source` and records
+//! Deduplicates the staged root table of every merge resource in `resources` (the resources the
+//! load fed, of `source`) and records
 //! the relation of the rows to upsert with NormalizedTables::SetMergeRows. kData naming the
 //! resource and the count of repeated keys under reject.
 Status DeduplicateMergeBatches(duck::Connection& conn, const registry::Source& source,
+                               const std::vector<const registry::Resource*>& resources,
                                NormalizedTables& tables);
 
 }  // namespace databox::load

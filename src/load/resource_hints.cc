@@ -1,5 +1,9 @@
 #include "load/resource_hints.h"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "source/extractor.h"
 
 namespace databox::load {
@@ -26,7 +30,18 @@ Result<normalize::ResourceHints> HintsFor(const registry::Source& source,
   hints.table_name = resource.name;
   hints.write_disposition = ToNormalize(resource.write_disposition);
   hints.primary_key = resource.primary_key;
+  std::vector<std::pair<std::string, registry::ColumnHint>> ordered;
+  for (const std::string& name : resource.column_order) {
+    if (auto it = resource.columns.find(name); it != resource.columns.end()) {
+      ordered.emplace_back(name, it->second);
+    }
+  }
   for (const auto& [name, hint] : resource.columns) {
+    if (std::ranges::find(resource.column_order, name) == resource.column_order.end()) {
+      ordered.emplace_back(name, hint);
+    }
+  }
+  for (const auto& [name, hint] : ordered) {
     normalize::ColumnHint column;
     column.name = name;
     if (!hint.type.empty()) {

@@ -1,5 +1,6 @@
 // What the registry says about a resource's tables, as the normalizer's hints: table name,
-// write disposition, primary key and column type/nullability overrides.
+// write disposition, primary key and column type/nullability overrides (in the resource's
+// column_order, then by name).
 #pragma once
 
 #include "common/error.h"

@@ -122,7 +122,7 @@ Status SourceLoad::NormalizeAndStage() {
   for (const registry::Resource* resource : runner_->Resources()) {
     DATABOX_RETURN_IF_ERROR(NormalizeResource(*resource));
   }
-  return DeduplicateMergeBatches(*conn_, source_, *tables_);
+  return DeduplicateMergeBatches(*conn_, source_, runner_->Resources(), *tables_);
 }
 
 Status SourceLoad::EnsureNamespace() {
@@ -221,8 +221,9 @@ std::string RawNamespace(const registry::Source& source) { return "raw_" + sourc
 
 Result<SourceLoadResult> LoadSource(Workspace& workspace, const registry::Source& source,
                                     const SourceLoadOptions& options) {
-  DATABOX_ASSIGN_OR_RETURN(std::unique_ptr<source::Source> runner,
-                           workspace.sources().Make(source, source::SourceInput{options.file}));
+  DATABOX_ASSIGN_OR_RETURN(
+      std::unique_ptr<source::Source> runner,
+      workspace.sources().Make(source, source::SourceInput{options.file, options.targeted}));
   DATABOX_RETURN_IF_ERROR(runner->CanRun());
   if (options.resume && !runner->Resumable()) {
     return MakeError(ErrorKind::kConfig,

@@ -13,6 +13,7 @@
 #include "load/load_phase.h"
 #include "load/workspace.h"
 #include "registry/model.h"
+#include "source/usfws_setup.h"
 
 namespace databox::load {
 
@@ -50,6 +51,8 @@ struct SourceLoadOptions {
   std::optional<std::string> load_id;
   //! kind = file: validate and publish this local file instead of downloading.
   std::optional<std::filesystem::path> file;
+  //! kind = targeted: the caller's targets and run options (required for such sources).
+  std::optional<source::TargetedRequest> targeted;
   //! Rows buffered by the normalizer before they are staged.
   std::size_t flush_rows = 50000;
   std::function<void(const LoadProgress&)> on_progress;

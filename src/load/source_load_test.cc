@@ -355,8 +355,8 @@ TEST_F(SourceLoadTest, TargetedSourcesAndResumedFileSourcesAreRefusedBeforeAnyPa
   ASSERT_FALSE(usfws);
   EXPECT_EQ(usfws.error().kind, ErrorKind::kConfig);
   EXPECT_EQ(usfws.error().message,
-            "source usfws: targeted sources (image search) are not built yet; the target list "
-            "can be checked with `databox run usfws --targets FILE`");
+            "source usfws runs only with caller-supplied targets: `databox run usfws --targets "
+            "FILE`");
 
   SourceLoadOptions resume;
   resume.resume = true;

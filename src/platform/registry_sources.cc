@@ -20,7 +20,9 @@ Result<std::unique_ptr<source::Source>> RegistrySources::Make(
         return MakeFileClient(registry->project, *spec);
       });
     case registry::SourceKind::kTargeted:
-      return std::make_unique<source::TargetedSource>(source);
+      return std::make_unique<source::TargetedSource>(
+          source, input.targeted, MakeSourceTransports(registry->project, source),
+          registry->replay());
   }
   return MakeError(ErrorKind::kInternal, "source " + source.name + " has an unknown kind");
 }

@@ -1,7 +1,9 @@
 #include "platform/source_clients.h"
 
 #include <memory>
+#include <mutex>
 
+#include "http/curl_transport.h"
 #include "http/replay.h"
 
 namespace databox::platform {
@@ -54,6 +56,38 @@ Result<http::HttpClient> MakeFileClient(const registry::ProjectSettings& project
   curl.verify_tls = project.http.verify_tls;
   curl.follow_redirects = false;
   return http::HttpClient::Make(SourceClientOptions(project, source), curl);
+}
+
+source::TransportMaker MakeSourceTransports(const registry::ProjectSettings& project,
+                                            const registry::Source& source) {
+  if (project.http.replay_dir) {
+    struct Shared {
+      std::mutex mutex;
+      std::shared_ptr<http::Transport> replay;
+    };
+    auto shared = std::make_shared<Shared>();
+    const auto folder = *project.http.replay_dir / source.name;
+    const std::string name = source.name;
+    return [shared, folder, name]() -> Result<std::shared_ptr<http::Transport>> {
+      std::lock_guard lock(shared->mutex);
+      if (!shared->replay) {
+        auto loaded = http::ReplayTransport::Load(folder);
+        if (!loaded) {
+          return std::unexpected(loaded.error().WithContext(
+              "source " + name + ": replay needs recordings in " + folder.string()));
+        }
+        shared->replay = std::shared_ptr<http::Transport>(std::move(*loaded));
+      }
+      return shared->replay;
+    };
+  }
+  http::CurlOptions curl;
+  curl.user_agent = project.http.user_agent;  // the request's User-Agent header overrides it
+  curl.verify_tls = project.http.verify_tls;
+  return [curl]() -> Result<std::shared_ptr<http::Transport>> {
+    DATABOX_ASSIGN_OR_RETURN(auto transport, http::CurlTransport::Make(curl));
+    return std::shared_ptr<http::Transport>(std::move(transport));
+  };
 }
 
 }  // namespace databox::platform

@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "http/client.h"
 #include "registry/model.h"
+#include "source/usfws_detail_pool.h"
 
 namespace databox::platform {
 
@@ -24,5 +25,13 @@ Result<http::HttpClient> MakeSourceClient(const registry::ProjectSettings& proje
 //! <replay>/<source>/ like other sources.
 Result<http::HttpClient> MakeFileClient(const registry::ProjectSettings& project,
                                         const registry::Source& source);
+
+//! The transports of one run of a targeted source, one per worker (source::TransportMaker).
+//! Replay mode: one ReplayTransport over <replay_dir>/<source name>/, loaded on the first call
+//! and shared (it is thread-safe); a request it does not hold is a transport error, which the
+//! source retries like one. Live: a new libcurl transport per call, TLS verified as
+//! [project.http] says.
+source::TransportMaker MakeSourceTransports(const registry::ProjectSettings& project,
+                                            const registry::Source& source);
 
 }  // namespace databox::platform

@@ -191,6 +191,9 @@ struct Resource {
   //! unset: the table's write.merge.mode property (copy-on-write when it has none)
   std::optional<MergeMode> merge_mode;
   std::map<std::string, ColumnHint> columns;  //!< output column name -> hint
+  //! The order of the hinted columns in the table, when it matters (a source's own tables, such
+  //! as USFWS's); empty: by name. Never read from the registry file.
+  std::vector<std::string> column_order;
   std::string transform;  //!< DuckDB SQL over relation `records(record JSON)`; empty = identity
   std::vector<std::string> child_tables;      //!< normalized child tables, "<name>__<field>"
   std::optional<int64_t> max_response_bytes;  //!< refuse larger responses
@@ -214,6 +217,10 @@ struct TargetSettings {
   int max_targets = 500;
   std::string code_pattern = "^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$";
   int max_text_chars = 300;
+  int max_images_per_target = 500;  //!< 1..500: more search results for one target abort the run
+  int request_max_attempts = 6;     //!< 1..6: tries per request (first one included)
+  int detail_workers = 3;           //!< 1..4: detail pages fetched in parallel
+  std::string contact;  //!< named in the User-Agent of live requests (e.g. an e-mail address)
 };
 
 struct Source {

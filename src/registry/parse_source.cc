@@ -194,6 +194,13 @@ TargetSettings ParseTargets(const toml::table& table, ParseContext& ctx,
   }
   targets.max_text_chars =
       static_cast<int>(r.Int("max_text_chars", 1, 100'000).value_or(targets.max_text_chars));
+  targets.max_images_per_target = static_cast<int>(
+      r.Int("max_images_per_target", 1, 500).value_or(targets.max_images_per_target));
+  targets.request_max_attempts =
+      static_cast<int>(r.Int("request_max_attempts", 1, 6).value_or(targets.request_max_attempts));
+  targets.detail_workers =
+      static_cast<int>(r.Int("detail_workers", 1, 4).value_or(targets.detail_workers));
+  targets.contact = r.String("contact").value_or("");
   r.ReportUnknownKeys();
   return targets;
 }

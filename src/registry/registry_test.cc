@@ -381,6 +381,52 @@ columns = { mag = { type = "double", nulable = true } }
   EXPECT_EQ(report.problems.size(), 2u) << report.ToString();
 }
 
+TEST(RegistryValidationTest, TargetedSettingsHaveDefaultsAndRanges) {
+  const std::string source = R"(
+[[source]]
+name = "usfws"
+eligibility = "explicit"
+kind = "targeted"
+base_url = "https://www.fws.gov"
+%TARGETS%
+[[source.resource]]
+name = "image_search_runs"
+write_disposition = "append"
+)";
+  auto with = [&](const std::string& targets) {
+    std::string text = source;
+    text.replace(text.find("%TARGETS%"), 9, targets);
+    return text;
+  };
+  TempConfig defaults(with(""));
+  auto loaded = LoadRegistry(defaults.path(), {.env = NoEnv});
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  const TargetSettings& t = *loaded->FindSource("usfws")->targets;
+  EXPECT_EQ(t.max_images_per_target, 500);
+  EXPECT_EQ(t.request_max_attempts, 6);
+  EXPECT_EQ(t.detail_workers, 3);
+  EXPECT_EQ(t.contact, "");
+
+  TempConfig set(
+      with("[source.targets]\nmax_images_per_target = 5\nrequest_max_attempts = 1\n"
+           "detail_workers = 4\ncontact = \"ops@example.org\"\n"));
+  auto loaded_set = LoadRegistry(set.path(), {.env = NoEnv});
+  ASSERT_TRUE(loaded_set.has_value()) << loaded_set.error().message;
+  const TargetSettings& s = *loaded_set->FindSource("usfws")->targets;
+  EXPECT_EQ(s.max_images_per_target, 5);
+  EXPECT_EQ(s.request_max_attempts, 1);
+  EXPECT_EQ(s.detail_workers, 4);
+  EXPECT_EQ(s.contact, "ops@example.org");
+
+  TempConfig bad(
+      with("[source.targets]\nmax_images_per_target = 501\nrequest_max_attempts = 7\n"
+           "detail_workers = 0\n"));
+  const ValidationReport report = Validate(bad.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 8, "max_images_per_target")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 9, "request_max_attempts")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 10, "detail_workers")) << report.ToString();
+}
+
 TEST(RegistryValidationTest, ChildTablePlaceholderAndColumnProblems) {
   TempConfig config(R"(
 [[source]]

@@ -171,6 +171,16 @@ Result<int64_t> ParseTextRecords(std::string_view body, registry::ResponseFormat
   return fed;
 }
 
+std::vector<std::string> TextHeader(std::string_view body, registry::ResponseFormat format) {
+  const bool csv = format == registry::ResponseFormat::kCsv;
+  std::size_t pos = 0;
+  while (pos < body.size()) {
+    const TextLine line = NextLine(body, &pos, csv);
+    if (!line.text.empty()) return SplitFields(line.text, csv ? ',' : '\t', csv);
+  }
+  return {};
+}
+
 Result<int64_t> ForEachRecord(std::string_view body, const registry::Resource& resource,
                               int64_t limit, std::string_view where, const RecordSink& sink,
                               int64_t* short_rows, int64_t* first_short_line) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/error.h"
 #include "registry/model.h"
@@ -43,6 +44,10 @@ Result<int64_t> SelectJsonRecords(Json doc, const std::string& records_path, int
 Result<int64_t> ParseTextRecords(std::string_view body, registry::ResponseFormat format,
                                  int64_t limit, const RecordSink& sink, int64_t* short_rows,
                                  int64_t* first_short_line = nullptr);
+
+//! The header fields of a CSV or TSV body: its first non-blank (logical) line, split as
+//! ParseTextRecords splits it; empty for a body without one.
+std::vector<std::string> TextHeader(std::string_view body, registry::ResponseFormat format);
 
 //! Either of the above, by the resource's format (kConfig error for xlsx). `where` names the
 //! source/resource/URL for messages.

@@ -21,6 +21,7 @@
 #include "http/client.h"
 #include "registry/model.h"
 #include "source/records.h"
+#include "source/usfws_setup.h"
 
 namespace databox::source {
 
@@ -67,6 +68,7 @@ using ClientMaker = std::function<Result<http::HttpClient>()>;
 //! What one load asks of its source beyond the registry.
 struct SourceInput {
   std::optional<std::filesystem::path> file;  //!< kind = file: publish this local file
+  std::optional<TargetedRequest> targeted;    //!< kind = targeted: the caller's targets
 };
 
 //! Makes the Source of one load. Thread-safe: concurrent loads of a refresh share it.

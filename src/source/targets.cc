@@ -1,57 +1,25 @@
 #include "source/targets.h"
 
+#include <array>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
-#include <optional>
 #include <regex>
+#include <set>
+
+#include "common/utf8.h"
+#include "source/python_text.h"
+#include "source/records.h"
 
 namespace databox::source {
 namespace {
 
-//! A target list is a few hundred short lines; anything much bigger is the wrong file.
+//! A target list is a few hundred short rows; anything much bigger is the wrong file.
 constexpr std::uintmax_t kMaxTargetsFileBytes = std::uintmax_t{1} << 20;
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
-
-//! The number of code points in valid UTF-8 `s`, or nullopt when `s` is not valid UTF-8.
-std::optional<std::size_t> Utf8Length(std::string_view s) {
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < s.size(); ++count) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    const std::size_t len = b < 0x80           ? 1
-                            : (b >> 5) == 0x6  ? 2
-                            : (b >> 4) == 0xe  ? 3
-                            : (b >> 3) == 0x1e ? 4
-                                               : 0;
-    if (len == 0 || i + len > s.size() || (len == 2 && b < 0xc2)) return std::nullopt;
-    for (std::size_t k = 1; k < len; ++k) {
-      if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return std::nullopt;
-    }
-    i += len;
-  }
-  return count;
-}
-
-//! True for C0 controls, DEL and C1 controls (U+0080..U+009F, encoded C2 80..C2 9F).
-bool HasControlCharacter(std::string_view s) {
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    if (b < 0x20 || b == 0x7f) return true;
-    if (b == 0xc2 && i + 1 < s.size()) {
-      const auto next = static_cast<unsigned char>(s[i + 1]);
-      if (next >= 0x80 && next <= 0x9f) return true;
-    }
-  }
-  return false;
-}
-
-bool IsBlank(char c) { return c == ' ' || c == '\t'; }
-
-std::string_view TrimBlanks(std::string_view s) {
-  while (!s.empty() && IsBlank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && IsBlank(s.back())) s.remove_suffix(1);
-  return s;
-}
+constexpr std::array<std::string_view, 3> kColumns = {"species_code", "common_name",
+                                                      "scientific_name"};
 
 std::string Shown(std::string_view s) {
   constexpr std::size_t kMaxShown = 40;
@@ -63,79 +31,131 @@ std::string Shown(std::string_view s) {
   return "'" + out + (s.size() > kMaxShown ? "...'" : "'");
 }
 
-}  // namespace
+//! Collects the problems of one file, each prefixed with the file and row.
+class Problems {
+ public:
+  explicit Problems(std::string_view where) : where_(where) {}
+  void Add(int row, const std::string& message) {
+    list_.push_back(where_ + (row > 0 ? " row " + std::to_string(row) : "") + ": " + message);
+  }
+  bool empty() const { return list_.empty(); }
+  Error ToError() const {
+    std::string message = "targets: " + std::to_string(list_.size()) + " problem" +
+                          (list_.size() == 1 ? "" : "s") + "; nothing was requested:";
+    for (const std::string& p : list_) message += "\n  " + p;
+    return Error{ErrorKind::kConfig, std::move(message)};
+  }
 
-Result<std::vector<Target>> ParseTargetsText(std::string_view text,
-                                             const registry::TargetSettings& settings,
-                                             std::string_view where) {
-  std::regex pattern;
+ private:
+  std::string where_;
+  std::vector<std::string> list_;
+};
+
+//! `raw` collapsed, after reporting what is wrong with it.
+std::string CheckedValue(const std::string& raw, std::string_view column, int row,
+                         const registry::TargetSettings& settings, Problems& problems) {
+  if (!IsValidUtf8(raw)) {
+    problems.Add(row, std::string(column) + " is not valid UTF-8");
+    return raw;
+  }
+  std::string value = CollapseWhitespace(raw);
+  if (value.empty()) {
+    problems.Add(row, std::string(column) + " is empty");
+  } else if (std::ranges::any_of(value,
+                                 [](char c) { return static_cast<unsigned char>(c) < 0x20; })) {
+    problems.Add(row, "control character in " + std::string(column) + " " + Shown(value));
+  } else if (const std::size_t chars = Utf8Length(value);
+             chars > static_cast<std::size_t>(settings.max_text_chars)) {
+    problems.Add(row, std::string(column) + " has " + std::to_string(chars) +
+                          " characters, more than " + std::to_string(settings.max_text_chars));
+  }
+  return value;
+}
+
+Result<std::regex> CodePattern(const registry::TargetSettings& settings) {
   try {
-    pattern = std::regex(settings.code_pattern, std::regex::ECMAScript);
+    return std::regex(settings.code_pattern, std::regex::ECMAScript);
   } catch (const std::regex_error&) {
     return MakeError(ErrorKind::kConfig, "targets: code_pattern " + Shown(settings.code_pattern) +
                                              " does not compile; fix [source.targets]");
   }
-  if (text.starts_with(kByteOrderMark)) text.remove_prefix(kByteOrderMark.size());
-  const std::string file(where);
-  std::vector<std::string> problems;
-  auto report = [&](int line, const std::string& message) {
-    problems.push_back(file + ":" + std::to_string(line) + ": " + message);
-  };
-  std::vector<Target> targets;
-  std::map<std::string, int, std::less<>> first_line;
-  int line_no = 0;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(at, end - at);
-    at = end + 1;
-    ++line_no;
-    if (line.ends_with('\r')) line.remove_suffix(1);
-    const std::string_view trimmed = TrimBlanks(line);
-    if (trimmed.empty() || trimmed.front() == '#') continue;
+}
 
-    if (!Utf8Length(trimmed)) {
-      report(line_no, "not valid UTF-8");
-      continue;
+//! Checks and collapses every target into `problems`.
+void CheckTargets(std::vector<Target>& targets, const registry::TargetSettings& settings,
+                  const std::regex& pattern, Problems& problems) {
+  std::map<std::string, int, std::less<>> first_row;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    Target& target = targets[i];
+    const int row = target.row > 0 ? target.row : static_cast<int>(i) + 1;
+    target.code = CheckedValue(target.code, "species_code", row, settings, problems);
+    target.common_name = CheckedValue(target.common_name, "common_name", row, settings, problems);
+    target.scientific_name =
+        CheckedValue(target.scientific_name, "scientific_name", row, settings, problems);
+    if (!target.code.empty() && !std::regex_match(target.code, pattern)) {
+      problems.Add(
+          row, "species_code " + Shown(target.code) + " does not match " + settings.code_pattern);
     }
-    std::size_t split = 0;
-    while (split < trimmed.size() && !IsBlank(trimmed[split])) ++split;
-    Target target{std::string(trimmed.substr(0, split)),
-                  std::string(TrimBlanks(trimmed.substr(split))), line_no};
-    if (!std::regex_match(target.code, pattern)) {
-      report(line_no, "code " + Shown(target.code) + " does not match " + settings.code_pattern);
+    if (const auto [it, inserted] = first_row.emplace(target.code, row); !inserted) {
+      problems.Add(row, "duplicate species_code " + Shown(target.code) + " (first in row " +
+                            std::to_string(it->second) + ")");
     }
-    if (const auto [it, inserted] = first_line.emplace(target.code, line_no); !inserted) {
-      report(line_no, "duplicate code " + Shown(target.code) + " (first on line " +
-                          std::to_string(it->second) + ")");
-    }
-    if (target.text.empty()) {
-      report(line_no, "target " + Shown(target.code) + " has no text (write: <code> <text>)");
-    } else if (HasControlCharacter(target.text) || HasControlCharacter(target.code)) {
-      report(line_no, "control character in target " + Shown(target.code));
-    } else if (const std::size_t chars = *Utf8Length(target.text);
-               chars > static_cast<std::size_t>(settings.max_text_chars)) {
-      report(line_no, "text has " + std::to_string(chars) + " characters, more than " +
-                          std::to_string(settings.max_text_chars));
-    }
-    targets.push_back(std::move(target));
   }
-  if (targets.empty()) {
-    problems.push_back(file +
-                       ": no targets: the source runs only with a caller-supplied list "
-                       "(one '<code> <text>' per line)");
-  } else if (targets.size() > static_cast<std::size_t>(settings.max_targets)) {
-    problems.push_back(file + ":" + std::to_string(targets[settings.max_targets].line) + ": " +
-                       std::to_string(targets.size()) + " targets, more than the limit of " +
-                       std::to_string(settings.max_targets) + " (split the list into runs)");
+  if (targets.size() > static_cast<std::size_t>(settings.max_targets)) {
+    problems.Add(0, std::to_string(targets.size()) + " targets, more than the limit of " +
+                        std::to_string(settings.max_targets) + " (split the list into runs)");
   }
-  if (!problems.empty()) {
-    std::string message = "targets: " + std::to_string(problems.size()) + " problem" +
-                          (problems.size() == 1 ? "" : "s") + "; nothing was requested:";
-    for (const std::string& p : problems) message += "\n  " + p;
-    return MakeError(ErrorKind::kConfig, std::move(message));
+}
+
+//! Reports a header that is not exactly the three columns (any order); true when it is.
+bool CheckHeader(std::string_view text, Problems& problems) {
+  const std::vector<std::string> header = TextHeader(text, registry::ResponseFormat::kCsv);
+  if (header.empty()) return true;  // an empty file: "no targets"
+  const std::multiset<std::string> names(header.begin(), header.end());
+  const std::multiset<std::string> expected(kColumns.begin(), kColumns.end());
+  if (names == expected) return true;
+  problems.Add(0, "the header must be '" + std::string(kTargetsHeader) +
+                      "' (columns in any order), not " + Shown(text.substr(0, text.find('\n'))));
+  return false;
+}
+
+}  // namespace
+
+Status NormalizeTargets(std::vector<Target>& targets, const registry::TargetSettings& settings,
+                        std::string_view where) {
+  DATABOX_ASSIGN_OR_RETURN(const std::regex pattern, CodePattern(settings));
+  Problems problems(where);
+  CheckTargets(targets, settings, pattern, problems);
+  if (!problems.empty()) return std::unexpected(problems.ToError());
+  return Ok();
+}
+
+Result<std::vector<Target>> ParseTargetsText(std::string_view text,
+                                             const registry::TargetSettings& settings,
+                                             std::string_view where) {
+  DATABOX_ASSIGN_OR_RETURN(const std::regex pattern, CodePattern(settings));
+  if (text.starts_with(kByteOrderMark)) text.remove_prefix(kByteOrderMark.size());
+  Problems problems(where);
+  if (!CheckHeader(text, problems)) return std::unexpected(problems.ToError());
+  std::vector<Target> targets;
+  auto sink = [&](Json record) -> Status {
+    targets.push_back(Target{
+        record.value("species_code", std::string()), record.value("common_name", std::string()),
+        record.value("scientific_name", std::string()), static_cast<int>(targets.size()) + 1});
+    return Ok();
+  };
+  int64_t short_rows = 0;  // RDB only; CSV rows with the wrong field count are errors
+  auto read = ParseTextRecords(text, registry::ResponseFormat::kCsv,
+                               std::numeric_limits<int64_t>::max(), sink, &short_rows);
+  if (!read) problems.Add(0, "not a CSV target list: " + read.error().message);
+  if (problems.empty() && targets.empty()) {
+    problems.Add(0,
+                 "no targets: the source runs only with a caller-supplied list (a CSV file "
+                 "with the header '" +
+                     std::string(kTargetsHeader) + "' and one row per target)");
   }
+  if (problems.empty()) CheckTargets(targets, settings, pattern, problems);
+  if (!problems.empty()) return std::unexpected(problems.ToError());
   return targets;
 }
 

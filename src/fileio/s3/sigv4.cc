@@ -38,13 +38,6 @@ std::string CanonicalHeaderValue(std::string_view value) {
 
 }  // namespace
 
-std::string Sha256Hex(std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr);
-  return HexEncode(std::string_view(reinterpret_cast<const char*>(digest), length));
-}
-
 std::string HmacSha256(std::string_view key, std::string_view data) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;

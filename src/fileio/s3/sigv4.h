@@ -13,14 +13,14 @@
 #include <utility>
 #include <vector>
 
+#include "common/sha256.h"
+
 namespace databox::fileio::s3 {
 
 //! SHA-256 of the empty string: the payload hash of requests without a body.
 inline constexpr std::string_view kEmptyPayloadSha256 =
     "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
-//! Lower-case hex SHA-256 of `data`.
-std::string Sha256Hex(std::string_view data);
 //! Raw (32-byte) HMAC-SHA256 of `data` under `key`.
 std::string HmacSha256(std::string_view key, std::string_view data);
 
