@@ -138,27 +138,25 @@ TEST_F(BadInputRoundTwo, IntegerKeysBeyond64BitsKeepEveryDigit) {
 }
 
 // A merge resource whose records lack the key column failed with DuckDB's binder error about
-// `PARTITION BY "id"` on a staging table, naming neither source nor resource. The registry case
-// (a primary_key naming no column of the transform's result) is caught by `databox validate`.
-TEST_F(BadInputRoundTwo, KeyColumnAbsentIsNamedByTheLoadAndByValidate) {
+// `PARTITION BY "id"` on a staging table, naming neither source nor resource: a transform whose
+// result has no key column, and records of another shape. Now the load names source, resource
+// and key, and nothing is committed.
+TEST_F(BadInputRoundTwo, KeyColumnAbsentIsNamedByTheLoad) {
   Workspace ws("absent_key");
   ws.WriteRegistry(FaultySourceToml("SELECT record->>'name' AS name FROM records"));
   ws.WriteCassette("faulty", {Page(1, ReadTestData("bad_input/baseline_page1.json")),
                               Page(2, ReadTestData("bad_input/baseline_page2.json"))});
   ++faults_;
-  RunResult validate = Run(ws, {"validate"});
-  EXPECT_EQ(validate.exit_code, 2) << validate.out << validate.err;
-  for (const char* text :
-       {"databox.toml:", "source 'faulty' resource 'items'", "primary_key column 'id'", "name"}) {
-    EXPECT_TRUE(Contains(validate.err, text)) << "no '" << text << "' in\n" << validate.err;
-  }
-  ++faults_;
   RunResult r = Run(ws);
-  EXPECT_NE(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  for (const char* text : {"source faulty", "resource items", "primary key column 'id'",
+                           "their columns: name", "nothing was committed"}) {
+    EXPECT_TRUE(Contains(r.err, text)) << "no '" << text << "' in\n" << r.err;
+  }
   EXPECT_FALSE(Contains(r.err, "Binder Error")) << r.err;
   EXPECT_TRUE(ws.Tables("raw_faulty").empty());
 
-  // Without a transform validate cannot know the records' columns; the load names the problem.
+  // Records of another shape, without a transform.
   ws.WriteRegistry(FaultySourceToml());
   ws.WriteCassette("faulty", {Page(1, R"({"results":[{"name":"a"},{"name":"b"}]})"),
                               Page(2, R"({"results":[]})")});
