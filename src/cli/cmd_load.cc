@@ -61,7 +61,7 @@ ExitCode RunTargeted(const registry::Source& source, const RunArgs& args) {
 
 ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
   const std::string& name = args.source;
-  auto session = OpenSession(global, "run");
+  auto session = OpenSession(global, "run", load::WorkspaceUse::kShared);
   if (!session) return ExitCode::kUsage;
   const registry::Source* source = session->registry.FindSource(name);
   if (source == nullptr) {
@@ -141,7 +141,7 @@ void PrintPlatformHealth(load::Workspace& workspace) {
 }
 
 ExitCode Refresh(const GlobalOptions& global, const RefreshArgs& args) {
-  auto session = OpenSession(global, "refresh");
+  auto session = OpenSession(global, "refresh", load::WorkspaceUse::kExclusive);
   if (!session) return ExitCode::kUsage;
   refresh::RefreshOptions options;
   options.sources = args.sources;
