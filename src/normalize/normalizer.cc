@@ -13,7 +13,6 @@
 #include <unordered_set>
 #include <utility>
 
-#include "common/untrusted_json.h"
 #include "normalize/digest.h"
 #include "normalize/naming.h"
 
@@ -937,13 +936,12 @@ Status Normalizer::AddJsonText(std::string_view text) {
     // simdjson rejects some documents nlohmann reads (integers beyond 64 bits, nesting deeper
     // than 1024) and keeps repeated keys; nlohmann decides those, so both entry points give the
     // same result.
-    auto record = ParseUntrustedJson(text);
-    if (!record) {
+    Json record = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (record.is_discarded()) {
       ++s.records;
-      return s.Fail(
-          MakeError(ErrorKind::kData, s.Context() + ": the record " + record.error().detail));
+      return s.Fail(MakeError(ErrorKind::kData, s.Context() + ": the record is not valid JSON"));
     }
-    return Add(*record);
+    return Add(record);
   }
   ++s.records;
   return s.Fail(s.NormalizeRecord(SimdView(document)));

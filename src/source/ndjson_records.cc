@@ -32,8 +32,8 @@ Result<int64_t> ParseNdjsonRecords(std::string_view body, const std::string& rec
     auto doc = ParseUntrustedJson(line);
     if (!doc) {
       return MakeError(ErrorKind::kData, "NDJSON line " + std::to_string(line_no) +
-                                             " (starting at byte offset " + std::to_string(offset) +
-                                             ") " + doc.error().detail);
+                                             " (byte offset " + std::to_string(offset) + ") " +
+                                             doc.error().detail);
     }
     DATABOX_ASSIGN_OR_RETURN(int64_t n,
                              SelectJsonRecords(std::move(*doc), records_path, limit - fed, sink));
