@@ -84,7 +84,7 @@ std::optional<source::TargetedRequest> TargetedRequestFor(const registry::Source
 
 ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
   const std::string& name = args.source;
-  auto session = OpenSession(global, "run");
+  auto session = OpenSession(global, "run", load::WorkspaceUse::kShared);
   if (!session) return ExitCode::kUsage;
   const registry::Source* source = session->registry.FindSource(name);
   if (source == nullptr) {
@@ -172,7 +172,7 @@ void PrintPlatformHealth(load::Workspace& workspace) {
 }
 
 ExitCode Refresh(const GlobalOptions& global, const RefreshArgs& args) {
-  auto session = OpenSession(global, "refresh");
+  auto session = OpenSession(global, "refresh", load::WorkspaceUse::kExclusive);
   if (!session) return ExitCode::kUsage;
   refresh::RefreshOptions options;
   options.sources = args.sources;

@@ -6,7 +6,8 @@
 
 namespace databox::cli {
 
-std::unique_ptr<Session> OpenSession(const GlobalOptions& global, const std::string& command) {
+std::unique_ptr<Session> OpenSession(const GlobalOptions& global, const std::string& command,
+                                     std::optional<load::WorkspaceUse> use) {
   auto session = std::make_unique<Session>();
   auto loaded = registry::LoadRegistry(global.config_path);
   if (!loaded) {
@@ -14,6 +15,14 @@ std::unique_ptr<Session> OpenSession(const GlobalOptions& global, const std::str
     return nullptr;
   }
   session->registry = std::move(*loaded);
+  if (use) {
+    auto lock = load::WorkspaceLock::Acquire(session->registry.project.state_dir, *use, command);
+    if (!lock) {
+      Err("databox " + command + ": " + lock.error().message + "; nothing was started\n");
+      return nullptr;
+    }
+    session->lock = std::move(*lock);
+  }
   auto workspace = platform::OpenWorkspace(session->registry);
   if (!workspace) {
     Err("databox " + command + ": " + workspace.error().message + "\n");

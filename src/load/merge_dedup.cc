@@ -1,5 +1,8 @@
 #include "load/merge_dedup.h"
 
+#include <set>
+#include <string>
+
 #include "duck/quote.h"
 #include "source/extractor.h"
 
@@ -7,6 +10,49 @@ namespace databox::load {
 namespace {
 
 using duck::QuoteIdentifier;
+
+//! kData when a primary key column is absent from `relation` (records of another shape, or a
+//! primary_key naming no column) or null in one of its rows: a null key never equals another,
+//! so every load would add the record again.
+Status CheckKeyColumns(duck::Connection& conn, const registry::Source& source,
+                       const registry::Resource& resource, const std::string& relation) {
+  const std::string label = source::ResourceLabel(source, resource);
+  DATABOX_ASSIGN_OR_RETURN(auto described,
+                           conn.Query("SELECT column_name FROM (DESCRIBE " + relation + ")"));
+  std::set<std::string> columns;
+  std::string listed;
+  for (uint64_t row = 0; row < described.row_count(); ++row) {
+    DATABOX_ASSIGN_OR_RETURN(std::string name, described.GetString(0, row));
+    if (name.starts_with("_dlt_")) continue;
+    listed += (listed.empty() ? "" : ", ") + name;
+    columns.insert(std::move(name));
+  }
+  std::string any_null;
+  for (const std::string& key : resource.primary_key) {
+    if (!columns.contains(key)) {
+      return MakeError(ErrorKind::kData,
+                       label + ": the records have no primary key column '" + key +
+                           "' (their columns: " + (listed.empty() ? "none" : listed) +
+                           "); check primary_key and records_path against the response; "
+                           "nothing was committed");
+    }
+    any_null += (any_null.empty() ? "" : " OR ") + QuoteIdentifier(key) + " IS NULL";
+  }
+  if (any_null.empty()) return Ok();
+  DATABOX_ASSIGN_OR_RETURN(auto nulls,
+                           conn.Query("SELECT count(*) FROM " + relation + " WHERE " + any_null));
+  DATABOX_ASSIGN_OR_RETURN(int64_t count, nulls.GetInt64(0, 0));
+  if (count > 0) {
+    return MakeError(ErrorKind::kData,
+                     label + ": " + std::to_string(count) +
+                         " record(s) have a null primary key column '" +
+                         resource.primary_key.front() +
+                         (resource.primary_key.size() > 1 ? "' (or another key column)" : "'") +
+                         "; a merge key must never be null (it would add the record again on "
+                         "every load); fix the source or primary_key; nothing was committed");
+  }
+  return Ok();
+}
 
 //! kData when a primary key value occurs more than once in `relation`.
 Status RejectRepeatedKeys(duck::Connection& conn, const registry::Source& source,
@@ -63,6 +109,7 @@ Status DeduplicateMergeBatches(duck::Connection& conn, const registry::Source& s
     if (resource.write_disposition != registry::WriteDisposition::kMerge) continue;
     const StagedTable* staged = tables.Staged(resource.name);
     if (staged == nullptr) continue;
+    DATABOX_RETURN_IF_ERROR(CheckKeyColumns(conn, source, resource, staged->relation));
     if (resource.merge_duplicates == registry::DuplicatePolicy::kReject) {
       DATABOX_RETURN_IF_ERROR(RejectRepeatedKeys(conn, source, resource, staged->relation));
       tables.SetMergeRows(resource.name, staged->relation);

@@ -1,7 +1,8 @@
 // Deduplication of a load's merge batches: a merge batch must not hold a key twice. Per merge
 // resource, by its merge_duplicates policy: last_wins / first_wins keep the last / first row
 // appended per primary key (in a new staged table; child rows of dropped records go with them),
-// reject fails the load when a key occurs twice (docs/load_package.md).
+// reject fails the load when a key occurs twice (docs/load_package.md). Before that, a batch whose
+// records lack a key column or hold a null key fails the load (docs/reliability.md).
 #pragma once
 
 #include <vector>

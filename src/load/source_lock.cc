@@ -5,23 +5,32 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <system_error>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "common/clock.h"
+#include "common/flock_holders.h"
 
 namespace databox::load {
 namespace {
 
-//! What the holder wrote into the lock file ("pid 123 since 2026-11-30T18:00:00Z"), or "".
+//! Who holds the lock of `fd`: "pid 123 since <time>". The pid comes from the kernel
+//! (FlockHolders); the holder writes its text just after it locks, so the text is awaited
+//! briefly and used only when it names that pid (an empty or a previous holder's text is not).
 std::string Holder(int fd) {
-  char text[128];
-  const ssize_t got = pread(fd, text, sizeof(text) - 1, 0);
-  if (got <= 0) return "";
-  std::string holder(text, static_cast<std::size_t>(got));
-  while (!holder.empty() && (holder.back() == '\n' || holder.back() == '\0')) holder.pop_back();
-  return holder;
+  const std::vector<pid_t> pids = FlockHolders(fd);
+  if (pids.empty()) return LockFileText(fd);  // released meanwhile, or /proc/locks unreadable
+  const std::string prefix = "pid " + std::to_string(pids.front()) + " ";
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    const std::string text = LockFileText(fd);
+    if (text.starts_with(prefix)) return text;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return prefix + "since an unknown time";
 }
 
 }  // namespace

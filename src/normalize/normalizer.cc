@@ -661,6 +661,44 @@ struct Normalizer::State {
     out.append(1, '_').append(table).append(1, '_').append(digits, end);
   }
 
+  //! True for a primary key column of the root table.
+  bool IsKeyColumn(const Table& table, const Column& column) const {
+    if (column.primary_key) return true;
+    if (table.schema.name != root) return false;
+    return std::ranges::any_of(hints.primary_key, [&](const std::string& key) {
+      return NormalizePath(key, options.max_identifier_length) == column.name;
+    });
+  }
+
+  //! True for a primary key column of `table` not created yet (its hint has no type).
+  static bool IsPendingKey(const Table& table, const std::string& name) {
+    const auto hint = table.incomplete.find(name);
+    return hint != table.incomplete.end() && hint->second.primary_key;
+  }
+
+  //! `value` as a message shows it (a long text is cut).
+  static std::string ShownValue(const Scalar& value) {
+    constexpr std::size_t kShown = 80;
+    switch (value.kind) {
+      case ScalarKind::kBool:
+        return value.boolean ? "true" : "false";
+      case ScalarKind::kInt64:
+        return std::to_string(value.int64);
+      case ScalarKind::kWide:
+        return std::to_string(value.wide);
+      case ScalarKind::kDouble: {
+        char digits[32];
+        return std::string(digits,
+                           std::to_chars(std::begin(digits), std::end(digits), value.real).ptr);
+      }
+      case ScalarKind::kString:
+      case ScalarKind::kComposite:
+        break;
+    }
+    return value.text.size() > kShown ? std::string(value.text.substr(0, kShown)) + "..."
+                                      : std::string(value.text);
+  }
+
   //! Coerces `value` into column `name` of `table`, creating the column (or a variant column)
   //! as dlt's _coerce_non_null_value does. Returns the column position and the cell.
   Result<std::pair<std::size_t, Cell>> CoerceNonNull(Table& table, Name& name, const Scalar& value,
@@ -668,6 +706,16 @@ struct Normalizer::State {
     const Column* existing = table.ColumnOf(name);
     const DataType type = existing ? existing->data_type : InferType(value);
     std::optional<Cell> cell = Coerce(type, value);
+    if (!cell && existing != nullptr && IsKeyColumn(table, *existing)) {
+      // A key never moves to a variant column: the key itself would be null.
+      return MakeError(ErrorKind::kData,
+                       Context() + ": primary key column '" + name.text + "' has type " +
+                           std::string(DataTypeName(type)) + " and the record has the " +
+                           std::string(DataTypeName(ValueType(value))) + " value " +
+                           ShownValue(value) +
+                           ", which it cannot hold exactly; nothing was committed (a key never "
+                           "changes type; give the key column a text type hint and reload)");
+    }
     if (!cell) {
       if (is_variant) {
         return MakeError(ErrorKind::kData,
@@ -746,6 +794,13 @@ struct Normalizer::State {
     for (const Field& field : row.fields()) {
       if (!field.value) {
         const Column* column = table.ColumnOf(*field.name);
+        if (column ? IsKeyColumn(table, *column) : IsPendingKey(table, field.name->text)) {
+          return MakeError(ErrorKind::kData, Context() + ": primary key column '" +
+                                                 field.name->text +
+                                                 "' is null in this record; a key must never be "
+                                                 "null (a null key would be added again on every "
+                                                 "load); nothing was committed");
+        }
         if ((column && !column->nullable) || (!column && HasNotNullHint(field.name->text))) {
           return MakeError(ErrorKind::kData, Context() + ": table '" + table.schema.name +
                                                  "' column '" + field.name->text +

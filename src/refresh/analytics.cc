@@ -72,13 +72,20 @@ Status WithContext(Status status, const std::string& what) {
   return MakeError(status.error().kind, what + ": " + status.error().message);
 }
 
-//! Writes every view into the fresh database at `path`.
-Status BuildViewsFile(load::Workspace& workspace, const std::filesystem::path& path) {
+std::filesystem::path WithSuffix(const std::filesystem::path& path, const std::string& suffix) {
+  return std::filesystem::path(path.string() + suffix);
+}
+
+//! Writes every view into the fresh database at `path`; returns how many it wrote. The data
+//! is checkpointed into the file itself (a failed checkpoint, e.g. a full disk, is an error,
+//! not a WAL left beside a file without views).
+Result<int64_t> BuildViewsFile(load::Workspace& workspace, const std::filesystem::path& path) {
   DATABOX_ASSIGN_OR_RETURN(auto db, duck::Database::Open(path.string(), {.threads = 1}));
   DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(db));
   // CREATE VIEW binds read_parquet, which opens the (s3://) files.
   DATABOX_RETURN_IF_ERROR(workspace.PrepareDuckDbReads(conn));
   DATABOX_RETURN_IF_ERROR(conn.Execute("BEGIN TRANSACTION"));
+  int64_t views = 0;
   for (const auto& source : workspace.registry().sources) {
     const std::string schema = duck::QuoteIdentifier(source.Namespace());
     DATABOX_RETURN_IF_ERROR(conn.Execute("CREATE SCHEMA " + schema));
@@ -86,23 +93,45 @@ Status BuildViewsFile(load::Workspace& workspace, const std::filesystem::path& p
     for (const auto& table : tables) {
       const std::string where = "raw view " + source.Namespace() + "." + table;
       auto sql = ViewSql(workspace, source, table);
-      if (!sql) return WithContext(std::unexpected(sql.error()), where);
+      if (!sql) return std::unexpected(WithContext(std::unexpected(sql.error()), where).error());
       DATABOX_RETURN_IF_ERROR(
           WithContext(conn.Execute("CREATE VIEW " + schema + "." + duck::QuoteIdentifier(table) +
                                    " AS " + *sql),
                       where));
+      ++views;
     }
   }
-  return conn.Execute("COMMIT");
+  DATABOX_RETURN_IF_ERROR(conn.Execute("COMMIT"));
+  DATABOX_RETURN_IF_ERROR(conn.Execute("CHECKPOINT"));
+  return views;
+}
+
+//! kIo unless the closed views file at `path` holds `views` views on its own (no WAL beside it):
+//! an atomic publish must not replace a good file with an incomplete one.
+Status VerifyViewsFile(const std::filesystem::path& path, int64_t views) {
+  const std::string incomplete = "the new raw views file " + path.string() + " is incomplete";
+  std::error_code ec;
+  if (std::filesystem::exists(WithSuffix(path, ".wal"), ec) &&
+      std::filesystem::file_size(WithSuffix(path, ".wal"), ec) > 0) {
+    return MakeError(ErrorKind::kIo,
+                     incomplete + " (part of it stayed in its WAL; is the disk full?)");
+  }
+  DATABOX_ASSIGN_OR_RETURN(auto db,
+                           duck::Database::Open(path.string(), {.threads = 1, .read_only = true}));
+  DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(db));
+  DATABOX_ASSIGN_OR_RETURN(auto counted,
+                           conn.Query("SELECT count(*) FROM duckdb_views() WHERE NOT internal"));
+  DATABOX_ASSIGN_OR_RETURN(int64_t found, counted.GetInt64(0, 0));
+  if (found != views) {
+    return MakeError(ErrorKind::kIo, incomplete + " (" + std::to_string(found) + " of " +
+                                         std::to_string(views) + " views; is the disk full?)");
+  }
+  return Ok();
 }
 
 void RemoveQuietly(const std::filesystem::path& path) {
   std::error_code ec;
   std::filesystem::remove(path, ec);
-}
-
-std::filesystem::path WithSuffix(const std::filesystem::path& path, const std::string& suffix) {
-  return std::filesystem::path(path.string() + suffix);
 }
 
 }  // namespace
@@ -158,7 +187,9 @@ Status RefreshRawViews(load::Workspace& workspace) {
   const std::filesystem::path temp = WithSuffix(target, ".tmp-" + std::to_string(::getpid()));
   RemoveQuietly(temp);
   RemoveQuietly(WithSuffix(temp, ".wal"));
-  Status built = BuildViewsFile(workspace, temp);  // closes the database before the rename
+  // Both close the database before the rename.
+  auto views = BuildViewsFile(workspace, temp);
+  Status built = views ? VerifyViewsFile(temp, *views) : Status(std::unexpected(views.error()));
   if (!built) {
     RemoveQuietly(temp);
     RemoveQuietly(WithSuffix(temp, ".wal"));
@@ -170,6 +201,7 @@ Status RefreshRawViews(load::Workspace& workspace) {
     RemoveQuietly(temp);
     return WithContext(published, "cannot publish the raw views file " + target.string());
   }
+  RemoveQuietly(WithSuffix(temp, ".wal"));  // an empty WAL the verification did not need
   return Ok();
 }
 

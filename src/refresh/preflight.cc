@@ -45,24 +45,32 @@ void CheckWarehouse(load::Workspace& ws, std::vector<std::string>& problems) {
   }
 }
 
+//! Opens (creating) the DuckDB file at `path` and writes a probe table into it.
+Status ProbeWritable(const fs::path& path) {
+  DATABOX_ASSIGN_OR_RETURN(auto db, duck::Database::Open(path.string()));
+  DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(db));
+  return conn.Execute(
+      "CREATE OR REPLACE TABLE databox_preflight_probe AS SELECT 1 AS x; "
+      "DROP TABLE databox_preflight_probe");
+}
+
 void CheckAnalytics(load::Workspace& ws, std::vector<std::string>& problems) {
   const fs::path& path = ws.registry().project.analytics.database;
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
-  auto db = duck::Database::Open(path.string());
-  if (!db) {
-    problems.push_back("analytics database " + path.string() +
-                       " cannot be opened for writing: " + db.error().message);
-    return;
-  }
-  auto conn = duck::Connection::Open(*db);
-  Status probe = conn ? conn->Execute(
-                            "CREATE OR REPLACE TABLE databox_preflight_probe AS SELECT 1 AS x; "
-                            "DROP TABLE databox_preflight_probe")
-                      : Status(std::unexpected(conn.error()));
+  // A database file is never empty: a 0-byte one is what a failed creation (a full disk) left,
+  // and DuckDB would refuse it on every later run.
+  if (fs::is_regular_file(path, ec) && fs::file_size(path, ec) == 0 && !ec) fs::remove(path, ec);
+  const bool existed = fs::exists(path, ec);
+  Status probe = ProbeWritable(path);
   if (!probe) {
     problems.push_back("analytics database " + path.string() +
                        " is not writable: " + probe.error().message);
+    // What this check created must not outlive it (a later run would meet a broken file).
+    if (!existed) {
+      fs::remove(path, ec);
+      fs::remove(path.string() + ".wal", ec);
+    }
   }
 }
 

@@ -2,7 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -61,6 +61,26 @@ std::unexpected<Error> SpawnError(const std::string& what, const std::string& pr
                    "cannot start " + program + ": " + what + ": " + std::strerror(err));
 }
 
+//! The forked child (only system calls: the parent may have other threads): its own process
+//! group, killed when the parent thread dies (SIGKILL via PR_SET_PDEATHSIG, so no transform
+//! outlives a killed databox), stdin /dev/null, stdout and stderr to the log, then exec.
+[[noreturn]] void StartChild(pid_t parent, int null_fd, int log_fd, int report_fd, const char* cwd,
+                             const char* program, char* const argv[], char* const envp[]) {
+  ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) _exit(127);  // the parent died before prctl took effect
+  int err = 0;
+  if (::dup2(null_fd, STDIN_FILENO) < 0 || ::dup2(log_fd, STDOUT_FILENO) < 0 ||
+      ::dup2(log_fd, STDERR_FILENO) < 0 || ::chdir(cwd) != 0) {
+    err = errno;
+  } else {
+    ::execve(program, argv, envp);
+    err = errno;
+  }
+  [[maybe_unused]] const ssize_t wrote = ::write(report_fd, &err, sizeof(err));
+  _exit(127);
+}
+
 }  // namespace
 
 Result<std::filesystem::path> ResolveProgram(const std::string& program, const std::string& path) {
@@ -98,17 +118,6 @@ Result<ProcessOutcome> RunProcess(const ProcessSpec& spec) {
     return MakeError(ErrorKind::kIo, "cannot open the transform log " + spec.log_path.string() +
                                          ": " + std::strerror(errno));
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawnattr_init(&attr);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, log_fd, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, log_fd, STDERR_FILENO);
-  posix_spawn_file_actions_addchdir_np(&actions, spec.cwd.c_str());
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);  // its own group, so a timeout stops its children too
-
   std::vector<char*> argv;
   for (const auto& arg : spec.argv) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
@@ -116,12 +125,38 @@ Result<ProcessOutcome> RunProcess(const ProcessSpec& spec) {
   for (const auto& entry : env) envp.push_back(const_cast<char*>(entry.c_str()));
   envp.push_back(nullptr);
 
-  pid_t pid = 0;
-  int rc = ::posix_spawn(&pid, program.c_str(), &actions, &attr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
+  const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  int exec_report[2] = {-1, -1};  // the child writes its exec errno here; closed by exec
+  if (null_fd < 0 || ::pipe2(exec_report, O_CLOEXEC) != 0) {
+    const int err = errno;
+    if (null_fd >= 0) ::close(null_fd);
+    ::close(log_fd);
+    return SpawnError("pipe", program.string(), err);
+  }
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid == 0)
+    StartChild(parent, null_fd, log_fd, exec_report[1], spec.cwd.c_str(), program.c_str(),
+               argv.data(), envp.data());
+  const int fork_error = errno;
+  ::close(null_fd);
   ::close(log_fd);
-  if (rc != 0) return SpawnError("posix_spawn", program.string(), rc);
+  ::close(exec_report[1]);
+  if (pid < 0) {
+    ::close(exec_report[0]);
+    return SpawnError("fork", program.string(), fork_error);
+  }
+  ::setpgid(pid, pid);  // also here, so the group exists before any kill(-pid) below
+  int exec_error = 0;
+  ssize_t got = 0;
+  do {
+    got = ::read(exec_report[0], &exec_error, sizeof(exec_error));
+  } while (got < 0 && errno == EINTR);
+  ::close(exec_report[0]);
+  if (got == static_cast<ssize_t>(sizeof(exec_error))) {
+    ::waitpid(pid, nullptr, 0);
+    return SpawnError("exec", program.string(), exec_error);
+  }
 
   ProcessOutcome outcome;
   int status = 0;

@@ -1,6 +1,8 @@
 // Running one child process for the transform runner: argv resolved against the child's PATH,
-// stdin from /dev/null, stdout+stderr appended to a log file, its own process group, and a
-// deadline after which the group is terminated (SIGTERM, then SIGKILL after a grace period).
+// stdin from /dev/null, stdout+stderr appended to a log file, its own process group, killed
+// with SIGKILL when the thread that started it dies (PR_SET_PDEATHSIG: a killed databox leaves no
+// transform running), and a deadline after which the group is terminated (SIGTERM, then SIGKILL
+// after a grace period).
 #pragma once
 
 #include <chrono>

@@ -3,6 +3,8 @@
 #include <cstring>
 #include <utility>
 
+#include "common/untrusted_json.h"
+
 namespace databox::source {
 namespace {
 
@@ -27,14 +29,14 @@ Result<int64_t> ParseNdjsonRecords(std::string_view body, const std::string& rec
     const std::size_t offset = begin;
     begin = end + 1;
     if (IsBlank(line)) continue;
-    Json doc = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (doc.is_discarded()) {
+    auto doc = ParseUntrustedJson(line);
+    if (!doc) {
       return MakeError(ErrorKind::kData, "NDJSON line " + std::to_string(line_no) +
-                                             " (byte offset " + std::to_string(offset) +
-                                             ") is not valid JSON");
+                                             " (byte offset " + std::to_string(offset) + ") " +
+                                             doc.error().detail);
     }
     DATABOX_ASSIGN_OR_RETURN(int64_t n,
-                             SelectJsonRecords(std::move(doc), records_path, limit - fed, sink));
+                             SelectJsonRecords(std::move(*doc), records_path, limit - fed, sink));
     fed += n;
   }
   return fed;

@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/untrusted_json.h"
 #include "source/ndjson_records.h"
 
 namespace databox::source {
@@ -87,13 +88,17 @@ const Json* FindPath(const Json& doc, std::string_view path) {
 }
 
 Result<Json> ParseJsonBody(std::string_view body, std::string_view where) {
-  Json doc = Json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) {
-    return MakeError(ErrorKind::kData, std::string(where) + ": the response is not valid JSON (" +
-                                           std::to_string(body.size()) +
-                                           " bytes); check the resource's format and the endpoint");
+  auto doc = ParseUntrustedJson(body);
+  if (!doc) {
+    const JsonFault& fault = doc.error();
+    const std::string hint = fault.kind == JsonFaultKind::kSyntax
+                                 ? "check the resource's format and the endpoint"
+                                 : "the upstream data cannot be loaded as it is";
+    return MakeError(ErrorKind::kData, std::string(where) + ": the response (" +
+                                           std::to_string(body.size()) + " bytes) " + fault.detail +
+                                           "; " + hint);
   }
-  return doc;
+  return std::move(*doc);
 }
 
 Result<int64_t> SelectJsonRecords(Json doc, const std::string& records_path, int64_t limit,

@@ -198,6 +198,43 @@ std::vector<Case> Cases() {
                    },
                    Expect::kBatchError,
                    {"merge_duplicates = \"reject\"", "nothing was committed"}});
+  // Round two (docs/reliability.md): depth, numbers and merge keys.
+  cases.push_back({"arrays_nested_50000_deep",
+                   [] {
+                     const std::string deep = std::string(50'000, '[') + std::string(50'000, ']');
+                     return std::vector{Page(1, R"({"results":[{"id":1,"deep":)" + deep + "}]}")};
+                   },
+                   Expect::kRequestError,
+                   {"more than 1024 levels deep"}});
+  cases.push_back(
+      {"number_beyond_a_double",
+       [] { return std::vector{Page(1, R"({"results":[{"id":1,"name":"a","v":1e400}]})")}; },
+       Expect::kRequestError,
+       {"1e400 at results[0].v", "out of range for a double"}});
+  cases.push_back(
+      {"integer_key_beyond_64_bits_into_a_bigint_key",
+       [] {
+         return std::vector{
+             Page(1, R"({"results":[{"id":123456789012345678901234567890123,"name":"big"}]})")};
+       },
+       // The baseline made `id` a bigint key column: the exact digits (kept as text) cannot go
+       // there, and a key never changes type, so the load is refused (before: the key was
+       // stored as the rounded text "1.2345678901234569e32").
+       Expect::kSourceError,
+       {"table raw_faulty.items: column \"id\" cannot change type from long to string"}});
+  cases.push_back(
+      {"null_merge_key",
+       [] { return std::vector{Page(1, R"({"results":[{"id":null,"name":"ghost"}]})")}; },
+       Expect::kBatchError,
+       {"null", "primary key", "nothing was committed"}});
+  cases.push_back({"records_without_the_key_column",
+                   [] {
+                     return std::vector{
+                         Page(1, R"({"results":[{"name":"a","v":"x"},{"name":"b","v":"y"}]})"),
+                         Page(2, R"({"results":[]})")};
+                   },
+                   Expect::kBatchError,
+                   {"primary key column 'id'", "nothing was committed"}});
   // CSV (resource `rows`). Expected lines and byte offsets (0-based) are counted by hand from
   // the corpus files; see tests/data/README.md.
   cases.push_back(
