@@ -25,7 +25,7 @@ struct ServiceHttpSettings {
   double backoff_max_s = 30;
 };
 
-//! Backups of the catalog's own database (`databox catalog backup`, docs/catalog-recovery.md).
+//! Backups of the catalog's own database (`databox catalog backup`, docs/catalog_recovery.md).
 struct CatalogBackupSettings {
   std::filesystem::path dir;   //!< where backups go; default <state_dir>/catalog-backups
   bool after_refresh = false;  //!< back up after every successful `databox refresh`
