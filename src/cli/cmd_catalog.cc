@@ -1,3 +1,4 @@
+// `databox catalog backup` / `restore` (the embedded SQL catalog; platform/catalog_backup.h) and
 // `databox catalog bootstrap`: creates the Polaris catalog the registry names (on its S3
 // warehouse), a catalog role with CATALOG_MANAGE_CONTENT and its assignment to a principal
 // role, through the Polaris management API (catalog/rest/polaris_admin.h). Idempotent. It
@@ -14,6 +15,7 @@
 #include "cli/output.h"
 #include "common/exit_code.h"
 #include "http/client.h"
+#include "platform/catalog_backup.h"
 #include "platform/catalog_options.h"
 #include "registry/registry.h"
 
@@ -144,11 +146,86 @@ ExitCode Bootstrap(const GlobalOptions& global, const BootstrapArgs& args) {
   return ExitCode::kOk;
 }
 
+ExitCode Fail(std::string_view action, const Error& error) {
+  Err("databox catalog " + std::string(action) + ": " + error.message + "\n");
+  return error.kind == ErrorKind::kConfig ? ExitCode::kUsage : ExitCode::kRunFailed;
+}
+
+ExitCode Backup(const GlobalOptions& global, const std::optional<std::string>& to) {
+  auto loaded = registry::LoadRegistry(global.config_path);
+  if (!loaded) return Fail("backup", loaded.error());
+  std::optional<std::filesystem::path> dir;
+  if (to) dir = std::filesystem::absolute(*to);
+  auto backup = platform::BackupCatalog(loaded->project, dir);
+  if (!backup) return Fail("backup", backup.error());
+  Out("backed up catalog '" + backup->catalog_name + "' (" + std::to_string(backup->tables.size()) +
+      " tables) at " + backup->taken_at + " into " + backup->folder.string() + "\n");
+  return ExitCode::kOk;
+}
+
+ExitCode Restore(const GlobalOptions& global, const std::string& folder, bool force) {
+  auto loaded = registry::LoadRegistry(global.config_path);
+  if (!loaded) return Fail("restore", loaded.error());
+  auto backup = platform::RestoreCatalog(loaded->project, std::filesystem::absolute(folder), force);
+  if (!backup) return Fail("restore", backup.error());
+  Out("restored catalog '" + backup->catalog_name + "' (" + std::to_string(backup->tables.size()) +
+      " tables) as of " + backup->taken_at + " from " + backup->folder.string() + "\n");
+  return ExitCode::kOk;
+}
+
+//! The action the parsed subcommand chose.
+struct CatalogArgs {
+  Runner chosen;
+  BootstrapArgs bootstrap;
+  std::optional<std::string> backup_to;
+  std::string restore_from;
+  bool restore_force = false;
+};
+
+void DeclareBackup(CLI::App& app, const std::shared_ptr<CatalogArgs>& args) {
+  CLI::App* backup = app.add_subcommand(
+      "backup", "Copy the embedded SQL catalog's database into a new backup folder");
+  backup->footer(
+      "Copies catalog.sqlite through SQLite's online backup API: the copy is the catalog as of\n"
+      "one commit, also while refreshes are committing. Writes DIR/catalog-<UTC time>/ with\n"
+      "catalog.sqlite and manifest.json (when it was taken, each table and its metadata file).\n"
+      "Without --to it uses [project.catalog] backup_dir (default <state_dir>/catalog-backups)\n"
+      "and keeps the newest backup_keep backups there (default 7).\n"
+      "Only the embedded catalog (type = \"sql\"): a REST catalog's database belongs to its\n"
+      "server and is not backed up by databox.");
+  backup->add_option("--to", args->backup_to, "folder to create the backup in")->option_text("DIR");
+  backup->callback([args] {
+    args->chosen = [args](const GlobalOptions& g) { return Backup(g, args->backup_to); };
+  });
+}
+
+void DeclareRestore(CLI::App& app, const std::shared_ptr<CatalogArgs>& args) {
+  CLI::App* restore =
+      app.add_subcommand("restore", "Replace the embedded SQL catalog's database with a backup");
+  restore->footer(
+      "Copies BACKUP/catalog.sqlite into the catalog database ([project.catalog] uri),\n"
+      "creating it if missing. Refuses a catalog that already holds tables unless --force.\n"
+      "The restored catalog points at the metadata files current when the backup was taken;\n"
+      "commits made after it are not in it.");
+  restore->add_option("BACKUP", args->restore_from, "a folder `databox catalog backup` made")
+      ->required();
+  restore->add_flag("--force", args->restore_force, "replace a catalog that already holds tables");
+  restore->callback([args] {
+    args->chosen = [args](const GlobalOptions& g) {
+      return Restore(g, args->restore_from, args->restore_force);
+    };
+  });
+}
+
 }  // namespace
 
 Command CatalogCommand() {
   return Command{
-      "catalog", "Catalog administration (Polaris)", "", [](CLI::App& app) -> Runner {
+      "catalog", "Catalog administration: backup, restore (SQL catalog), bootstrap (Polaris)",
+      "backup and restore apply to the embedded SQL catalog (type = \"sql\"); a REST catalog's\n"
+      "database belongs to its server and is backed up there. Rebuilding a catalog from the\n"
+      "warehouse's metadata files alone is not supported yet (docs/catalog_recovery.md).",
+      [](CLI::App& app) -> Runner {
         app.require_subcommand(1);
         CLI::App* bootstrap = app.add_subcommand(
             "bootstrap", "Create the Polaris catalog, its writer role and the role's grant");
@@ -161,7 +238,8 @@ Command CatalogCommand() {
             "overlaps another catalog's. Prints each step's HTTP status, never credentials.\n"
             "The management API defaults to <root>/api/management/v1 for a catalog uri\n"
             "<root>/api/catalog.");
-        auto args = std::make_shared<BootstrapArgs>();
+        auto all = std::make_shared<CatalogArgs>();
+        BootstrapArgs* args = &all->bootstrap;
         bootstrap
             ->add_option("--management-uri", args->management_uri,
                          "Polaris management API base (…/api/management/v1)")
@@ -178,8 +256,13 @@ Command CatalogCommand() {
             ->add_option("--role-arn", args->role_arn,
                          "IAM role Polaris assumes to vend S3 credentials")
             ->option_text("ARN");
-        // bootstrap is the only action, and require_subcommand(1) makes it the chosen one.
-        return [args](const GlobalOptions& global) { return Bootstrap(global, *args); };
+        bootstrap->callback([all] {
+          all->chosen = [all](const GlobalOptions& g) { return Bootstrap(g, all->bootstrap); };
+        });
+        DeclareBackup(app, all);
+        DeclareRestore(app, all);
+        // require_subcommand(1): exactly one callback has run once parsing is done.
+        return [all](const GlobalOptions& global) { return all->chosen(global); };
       }};
 }
 

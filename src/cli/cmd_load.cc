@@ -14,6 +14,7 @@
 #include "cli/table_format.h"
 #include "common/exit_code.h"
 #include "load/source_load.h"
+#include "platform/catalog_backup.h"
 #include "refresh/analytics.h"
 #include "refresh/live_progress.h"
 #include "refresh/refresh.h"
@@ -171,6 +172,25 @@ void PrintPlatformHealth(load::Workspace& workspace) {
   Out("\nanalytics.platform_health\n" + FormatTable(*rows));
 }
 
+//! [project.catalog] backup_after_refresh: backs up the embedded catalog after a successful
+//! refresh. A failed backup is reported on stderr but does not fail the refresh, whose data is
+//! committed; stdout stays the refresh's own (it may be JSON).
+void BackupAfterRefresh(const registry::ProjectSettings& project) {
+  if (!project.catalog.backup.after_refresh) return;
+  if (project.catalog.type != registry::CatalogType::kSql) {
+    Err("databox refresh: backup_after_refresh is not supported for a REST catalog yet; back up "
+        "the catalog server's database yourself\n");
+    return;
+  }
+  auto backup = platform::BackupCatalog(project, std::nullopt);
+  if (!backup) {
+    Err("databox refresh: the catalog backup after the refresh failed: " + backup.error().message +
+        "\n");
+    return;
+  }
+  Err("catalog backed up into " + backup->folder.string() + "\n");
+}
+
 ExitCode Refresh(const GlobalOptions& global, const RefreshArgs& args) {
   auto session = OpenSession(global, "refresh", load::WorkspaceUse::kExclusive);
   if (!session) return ExitCode::kUsage;
@@ -200,6 +220,7 @@ ExitCode Refresh(const GlobalOptions& global, const RefreshArgs& args) {
     return ExitCode::kUsage;
   }
   const refresh::RunRecord& record = outcome->record;
+  if (outcome->exit_code == ExitCode::kOk) BackupAfterRefresh(session->registry.project);
   if (json) {
     Out(record.ToJson().dump(2) + "\n");
     return outcome->exit_code;

@@ -7,13 +7,13 @@
 #include <fstream>
 #include <system_error>
 
+#include "common/process.h"
 #include "common/redact.h"
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "fileio/durable.h"
 #include "refresh/analytics.h"
 #include "refresh/platform_health.h"
-#include "refresh/transform_runner_process.h"
 
 namespace databox::refresh {
 namespace {
@@ -167,6 +167,9 @@ Result<TransformResult> RunTransform(load::Workspace& workspace, const Transform
   spec.log_path = run_dir / "transform.log";
   spec.deadline = deadline;
   spec.kill_grace = options.kill_grace;
+  spec.what = "transform";
+  spec.not_found_hint =
+      "install it (scripts/setup creates the project venv) or set [project.transform] command";
 
   TransformResult result;
   result.log_path = spec.log_path;

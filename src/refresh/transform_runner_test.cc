@@ -8,11 +8,11 @@
 
 #include <fstream>
 
+#include "common/process.h"
 #include "common/redact.h"
 #include "platform/workspace.h"
 #include "refresh/analytics.h"
 #include "refresh/analytics_test_support.h"
-#include "refresh/transform_runner_process.h"
 
 namespace databox::refresh {
 namespace {

@@ -25,6 +25,17 @@ struct ServiceHttpSettings {
   double backoff_max_s = 30;
 };
 
+//! Backups of the catalog's own database (`databox catalog backup`, docs/catalog_recovery.md).
+struct CatalogBackupSettings {
+  std::filesystem::path dir;   //!< where backups go; default <state_dir>/catalog-backups
+  bool after_refresh = false;  //!< back up after every successful `databox refresh`
+  int keep = 7;                //!< backups kept in `dir`; older ones are removed after a new one
+  //! rest only: the catalog server's PostgreSQL database, postgresql://user@host:port/db
+  //! (never with a password: that is `database_password`); empty = not configured.
+  std::string database_url;
+  Secret database_password;  //!< rest only: the password of database_url's user
+};
+
 //! Where table metadata is committed.
 struct CatalogSettings {
   CatalogType type = CatalogType::kSql;
@@ -37,6 +48,7 @@ struct CatalogSettings {
   std::string oauth2_server_uri;  //!< rest only: token endpoint; empty = ask the catalog config
   std::string realm;              //!< rest only: Polaris realm header value; empty = default
   ServiceHttpSettings http;       //!< rest only: the catalog client's timeouts and retries
+  CatalogBackupSettings backup;   //!< backup_* keys
 };
 
 //! S3 settings used when the warehouse is an s3:// location.

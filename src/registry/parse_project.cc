@@ -16,8 +16,7 @@ void ReadTimeoutsAndRetries(TableReader& r, Settings& settings) {
   settings.connect_timeout_s =
       r.Number("connect_timeout_s", 0.1, kMaxTimeoutS).value_or(settings.connect_timeout_s);
   settings.timeout_s = r.Number("timeout_s", 0.1, kMaxTimeoutS).value_or(settings.timeout_s);
-  settings.retries =
-      static_cast<int>(r.Int("retries", 0, kMaxRetries).value_or(settings.retries));
+  settings.retries = static_cast<int>(r.Int("retries", 0, kMaxRetries).value_or(settings.retries));
   settings.backoff_initial_s =
       r.Number("backoff_initial_s", 0, kMaxTimeoutS).value_or(settings.backoff_initial_s);
   settings.backoff_max_s =
@@ -27,11 +26,65 @@ void ReadTimeoutsAndRetries(TableReader& r, Settings& settings) {
   }
 }
 
+//! Problem text for a PostgreSQL URL that cannot name the catalog server's database; empty
+//! when fine. The URL itself is never repeated (a password in it would be echoed).
+std::string CheckPostgresUrl(std::string_view url) {
+  std::string_view rest;
+  for (std::string_view scheme : {"postgresql://", "postgres://"}) {
+    if (url.starts_with(scheme)) rest = url.substr(scheme.size());
+  }
+  if (rest.empty()) return "must start with postgresql:// (e.g. postgresql://user@host:5432/db)";
+  if (url.find_first_of(" \t\r\n") != std::string_view::npos) return "must not contain whitespace";
+  const std::string_view authority = rest.substr(0, rest.find_first_of("/?"));
+  const auto at = authority.rfind('@');
+  if (at != std::string_view::npos && authority.substr(0, at).find(':') != std::string_view::npos) {
+    return "must not contain a password: set backup_database_password = \"${VAR}\" instead";
+  }
+  if (url.find("password=") != std::string_view::npos) {
+    return "must not contain a password parameter: set backup_database_password = \"${VAR}\"";
+  }
+  if (authority.substr(at == std::string_view::npos ? 0 : at + 1).empty()) return "has no host";
+  const auto slash = rest.find('/');
+  if (slash == std::string_view::npos || slash + 1 >= rest.size() || rest[slash + 1] == '?') {
+    return "names no database (postgresql://user@host:port/DATABASE)";
+  }
+  return "";
+}
+
+//! The backup_* keys of [project.catalog]; `rest` says whether the database keys apply.
+CatalogBackupSettings ParseCatalogBackup(TableReader& r, bool rest,
+                                         const std::filesystem::path& state_dir,
+                                         ParseContext& ctx) {
+  constexpr int kMaxBackupsKept = 1000;
+  CatalogBackupSettings backup;
+  backup.dir = state_dir / "catalog-backups";
+  if (auto dir = r.String("backup_dir")) {
+    if (dir->empty()) r.Report("backup_dir", "'backup_dir' must not be empty");
+    backup.dir = ResolvePath(ctx, *dir);
+  }
+  backup.after_refresh = r.Bool("backup_after_refresh").value_or(false);
+  backup.keep = static_cast<int>(r.Int("backup_keep", 1, kMaxBackupsKept).value_or(backup.keep));
+  backup.database_url = r.String("backup_database_url").value_or("");
+  backup.database_password =
+      ReadSecret(r, "backup_database_password", ctx, /*may_be_absent=*/!rest);
+  if (!rest) return backup;  // the database keys are reported by the caller
+  if (!backup.database_url.empty()) {
+    if (auto bad = CheckPostgresUrl(backup.database_url); !bad.empty()) {
+      r.Report("backup_database_url", "'backup_database_url' " + bad);
+    }
+  } else if (!backup.database_password.empty()) {
+    r.Report("backup_database_password", "'backup_database_password' without backup_database_url",
+             "set backup_database_url = \"postgresql://user@host:port/db\" too");
+  }
+  return backup;
+}
+
 CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::path& state_dir,
                              ParseContext& ctx) {
   CatalogSettings catalog;
   if (table == nullptr) {
     catalog.uri = (state_dir / "catalog.sqlite").string();
+    catalog.backup.dir = state_dir / "catalog-backups";
     return catalog;
   }
   TableReader r(*table, "[project.catalog]", ctx.problems);
@@ -45,16 +98,25 @@ CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::pa
   auto uri = r.String("uri");
   const bool rest = catalog.type == CatalogType::kRest;
   // REST-only keys are read in any case so that they count as known; misuse is reported below.
-  const char* rest_only[] = {"warehouse",         "credential", "scope",
-                             "oauth2_server_uri", "realm",      "connect_timeout_s",
-                             "timeout_s",         "retries",    "backoff_initial_s",
-                             "backoff_max_s"};
+  const char* rest_only[] = {"warehouse",
+                             "credential",
+                             "scope",
+                             "oauth2_server_uri",
+                             "realm",
+                             "connect_timeout_s",
+                             "timeout_s",
+                             "retries",
+                             "backoff_initial_s",
+                             "backoff_max_s",
+                             "backup_database_url",
+                             "backup_database_password"};
   catalog.warehouse = r.String("warehouse").value_or("");
   catalog.credential = ReadSecret(r, "credential", ctx, /*may_be_absent=*/!rest);
   catalog.scope = r.String("scope").value_or("");
   catalog.oauth2_server_uri = r.String("oauth2_server_uri").value_or("");
   catalog.realm = r.String("realm").value_or("");
   ReadTimeoutsAndRetries(r, catalog.http);
+  catalog.backup = ParseCatalogBackup(r, rest, state_dir, ctx);
   if (rest) {
     if (!uri) {
       r.Report("uri", "missing required key 'uri' for type = \"rest\"",

@@ -28,6 +28,7 @@ void RegisterResolved(const Secret& secret) {
 void RegisterSecrets(const Registry& registry) {
   const ProjectSettings& p = registry.project;
   RegisterResolved(p.catalog.credential);
+  RegisterResolved(p.catalog.backup.database_password);
   RegisterResolved(p.warehouse.s3.access_key_id);
   RegisterResolved(p.warehouse.s3.secret_access_key);
   RegisterResolved(p.warehouse.s3.session_token);

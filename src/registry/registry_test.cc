@@ -285,6 +285,75 @@ backoff_max_s = 0.2
   EXPECT_EQ(s3.retries, 4);     // default
 }
 
+TEST(RegistryDefaultsTest, CatalogBackupDefaultsAndSettings) {
+  {
+    TempConfig config(kMinimalSource);
+    auto registry = LoadRegistry(config.path(), {.env = NoEnv});
+    ASSERT_TRUE(registry.has_value()) << registry.error().message;
+    const CatalogBackupSettings& backup = registry->project.catalog.backup;
+    const auto dir = std::filesystem::canonical(config.dir());
+    EXPECT_EQ(backup.dir, dir / ".databox/catalog-backups");
+    EXPECT_FALSE(backup.after_refresh);
+    EXPECT_EQ(backup.keep, 7);
+    EXPECT_TRUE(backup.database_url.empty());
+  }
+  TempConfig config(std::string(R"([project.catalog]
+type = "rest"
+uri = "http://127.0.0.1:8181/api/catalog"
+warehouse = "lake"
+backup_dir = "backups"
+backup_after_refresh = true
+backup_keep = 3
+backup_database_url = "postgresql://polaris@127.0.0.1:5432/iceberg_fallback"
+backup_database_password = "${CATALOG_DB_PASSWORD}"
+)") + kMinimalSource);
+  auto env = [](const std::string& name) -> std::optional<std::string> {
+    if (name == "CATALOG_DB_PASSWORD") return "pw-in-env-9137";
+    return std::nullopt;
+  };
+  auto registry = LoadRegistry(config.path(), {.env = env});
+  ASSERT_TRUE(registry.has_value()) << registry.error().message;
+  const CatalogBackupSettings& backup = registry->project.catalog.backup;
+  EXPECT_EQ(backup.dir, std::filesystem::canonical(config.dir()) / "backups");
+  EXPECT_TRUE(backup.after_refresh);
+  EXPECT_EQ(backup.keep, 3);
+  EXPECT_EQ(backup.database_url, "postgresql://polaris@127.0.0.1:5432/iceberg_fallback");
+  EXPECT_EQ(backup.database_password.Reveal(), "pw-in-env-9137");
+  EXPECT_EQ(Redact("password pw-in-env-9137"), "password ***");
+}
+
+TEST(RegistryValidationTest, CatalogBackupDatabaseNeedsRestAndNoPasswordInTheUrl) {
+  TempConfig sql(std::string(R"([project.catalog]
+backup_keep = 0
+backup_database_url = "postgresql://u@h/db"
+)") + kMinimalSource);
+  const ValidationReport sql_report = Validate(sql.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(sql_report, 2, "backup_keep")) << sql_report.ToString();
+  EXPECT_TRUE(HasProblem(sql_report, 3, "only used when type = \"rest\"")) << sql_report.ToString();
+
+  TempConfig rest(std::string(R"([project.catalog]
+type = "rest"
+uri = "http://127.0.0.1:8181/api/catalog"
+warehouse = "lake"
+backup_database_url = "postgresql://polaris:hunter2secret@127.0.0.1:5432/db"
+)") + kMinimalSource);
+  const ValidationReport report = Validate(rest.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 5, "must not contain a password")) << report.ToString();
+  EXPECT_THAT(report.ToString(), Not(HasSubstr("hunter2secret")));
+
+  TempConfig no_db(std::string(R"([project.catalog]
+type = "rest"
+uri = "http://127.0.0.1:8181/api/catalog"
+warehouse = "lake"
+backup_database_url = "mysql://h/db"
+backup_database_password = "${UNSET_DB_PASSWORD}"
+)") + kMinimalSource);
+  const ValidationReport no_db_report = Validate(no_db.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(no_db_report, 5, "must start with postgresql://"))
+      << no_db_report.ToString();
+  EXPECT_TRUE(HasProblem(no_db_report, 6, "UNSET_DB_PASSWORD")) << no_db_report.ToString();
+}
+
 TEST(RegistryValidationTest, CatalogTimeoutsNeedTheRestCatalog) {
   TempConfig config(std::string(R"([project.catalog]
 type = "sql"

@@ -84,27 +84,6 @@ std::string NewestLoadId(const Workspace& ws, const std::string& source) {
   return newest;
 }
 
-//! Starts `databox --config <registry> args...` without waiting; output goes to a file.
-pid_t StartDatabox(const Workspace& ws, const std::vector<std::string>& args) {
-  const std::string config = (ws.dir() / "databox.toml").string();
-  const std::string out = (ws.dir() / "killed.out").string();
-  std::vector<std::string> argv = {DATABOX_BINARY, "--config", config};
-  argv.insert(argv.end(), args.begin(), args.end());
-  pid_t pid = fork();
-  if (pid == 0) {
-    int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    dup2(fd, 1);
-    dup2(fd, 2);
-    if (chdir(ws.dir().c_str()) != 0) _exit(127);
-    std::vector<char*> raw;
-    for (auto& a : argv) raw.push_back(a.data());
-    raw.push_back(nullptr);
-    execv(DATABOX_BINARY, raw.data());
-    _exit(127);
-  }
-  return pid;
-}
-
 //! One kill: what was run and how it was stopped.
 struct Kill {
   std::vector<std::string> sources;  //!< one source, or all six (refresh)
@@ -370,7 +349,7 @@ TEST_F(CrashConsistency, SigkillAtNamedPointsAndRandomMomentsLeavesOldOrNewSnaps
     bool killed = false;
     if (moment) {
       kill.delay_ms = uniform(10, std::max(400, clean_ms[kill.sources.front()]));
-      pid_t pid = StartDatabox(ws, args);
+      pid_t pid = StartDatabox(ws, args, ws.dir() / "killed.out");
       ASSERT_GT(pid, 0);
       std::this_thread::sleep_for(std::chrono::milliseconds(kill.delay_ms));
       killed = waitpid(pid, nullptr, WNOHANG) == 0;

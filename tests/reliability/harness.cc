@@ -284,6 +284,27 @@ RunResult Workspace::Databox(const std::vector<std::string>& args,
   return cli::testing::RunDatabox(full, full_env, dir_);
 }
 
+pid_t StartDatabox(const Workspace& ws, const std::vector<std::string>& args,
+                   const fs::path& out_path) {
+  const std::string config = (ws.dir() / "databox.toml").string();
+  const std::string out = out_path.string();
+  std::vector<std::string> argv = {DATABOX_BINARY, "--config", config};
+  argv.insert(argv.end(), args.begin(), args.end());
+  pid_t pid = fork();
+  if (pid == 0) {
+    int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    if (chdir(ws.dir().c_str()) != 0) _exit(127);
+    std::vector<char*> raw;
+    for (auto& a : argv) raw.push_back(a.data());
+    raw.push_back(nullptr);
+    execv(DATABOX_BINARY, raw.data());
+    _exit(127);
+  }
+  return pid;
+}
+
 std::map<std::string, std::string> Workspace::Tables(const std::string& ns) const {
   return CatalogTables(state_dir() / "catalog.sqlite", ns);
 }

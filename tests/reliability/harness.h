@@ -110,6 +110,10 @@ class Workspace {
   fs::path dir_;
 };
 
+//! Starts `databox --config <registry> args...` in `ws` without waiting; stdout and stderr go
+//! to the file `out`. The caller waits for (or kills) the returned process.
+pid_t StartDatabox(const Workspace& ws, const std::vector<std::string>& args, const fs::path& out);
+
 //! Registry text of the test-only source `faulty`: `leading_resources` first, then one
 //! paginated JSON resource `items` (page_number, 2 per page, merge on `id`,
 //! merge_duplicates = "reject", optional `transform`), then `extra_resources`; query-param auth

@@ -198,6 +198,23 @@ Result<std::vector<iceberg::TableIdentifier>> JdbcStore::ListTables(const iceber
   }
 }
 
+Result<std::vector<TablePointer>> JdbcStore::AllTables() {
+  std::string query =
+      "SELECT table_namespace, table_name, metadata_location FROM iceberg_tables WHERE "
+      "catalog_name = ?1";
+  query += TableFilter();
+  query += " ORDER BY table_namespace, table_name";
+  DATABOX_ASSIGN_OR_RETURN(SqliteStatement stmt, db_->Prepare(query, {catalog_name_}));
+  std::vector<TablePointer> out;
+  while (true) {
+    DATABOX_ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) return out;
+    out.push_back({.table = {.ns = iceberg::NamespaceFromString(stmt.Text(0).value_or("")),
+                             .name = stmt.Text(1).value_or("")},
+                   .metadata_location = stmt.Text(2).value_or("")});
+  }
+}
+
 Result<std::optional<std::string>> JdbcStore::MetadataLocation(
     const iceberg::TableIdentifier& table) {
   std::string query =

@@ -35,6 +35,12 @@ struct LocationSwap {
   std::string next;  //!< the new metadata file
 };
 
+//! One table row: which metadata file a table points at.
+struct TablePointer {
+  iceberg::TableIdentifier table;
+  std::string metadata_location;
+};
+
 class JdbcStore {
  public:
   //! Opens `sqlite_path` for catalog `catalog_name`, creating the two tables if absent.
@@ -59,6 +65,8 @@ class JdbcStore {
 
   //! Tables directly in `ns`, sorted by name.
   Result<std::vector<iceberg::TableIdentifier>> ListTables(const iceberg::Namespace& ns);
+  //! Every table of this catalog (all namespaces), sorted by namespace and name.
+  Result<std::vector<TablePointer>> AllTables();
   //! The table's metadata location; nullopt if there is no such table.
   Result<std::optional<std::string>> MetadataLocation(const iceberg::TableIdentifier& table);
   //! Adds a table row; kAlreadyExists if the name is taken.

@@ -12,16 +12,6 @@ namespace {
 
 constexpr std::string_view kSqliteUriPrefix = "sqlite:///";
 
-Result<std::string> SqlitePathOf(std::string_view uri) {
-  if (uri.starts_with(kSqliteUriPrefix)) uri.remove_prefix(kSqliteUriPrefix.size() - 1);
-  if (!uri.starts_with('/')) {
-    return MakeError(ErrorKind::kConfig,
-                     "SQL catalog uri '" + std::string(uri) +
-                         "' is not supported; use sqlite:///<absolute path> or an absolute path");
-  }
-  return std::string(uri);
-}
-
 //! `result`, with `context` prefixed to its error message if it failed.
 template <typename T>
 std::expected<T, Error> Annotate(std::expected<T, Error> result, const std::string& context) {
@@ -36,6 +26,16 @@ bool HasAssertCreate(const iceberg::TableCommit& commit) {
 }
 
 }  // namespace
+
+Result<std::string> SqlitePathOf(std::string_view uri) {
+  if (uri.starts_with(kSqliteUriPrefix)) uri.remove_prefix(kSqliteUriPrefix.size() - 1);
+  if (!uri.starts_with('/')) {
+    return MakeError(ErrorKind::kConfig,
+                     "SQL catalog uri '" + std::string(uri) +
+                         "' is not supported; use sqlite:///<absolute path> or an absolute path");
+  }
+  return std::string(uri);
+}
 
 Result<std::unique_ptr<SqlCatalog>> SqlCatalog::Open(SqlCatalogOptions options,
                                                      std::shared_ptr<fileio::FileIO> io) {

@@ -33,6 +33,10 @@ struct SqlCatalogOptions {
   int busy_timeout_ms = 30000;  //!< how long a writer waits for another process's lock
 };
 
+//! The SQLite file a catalog uri names ("sqlite:///abs/path.db" or "/abs/path.db"); kConfig for
+//! anything else.
+Result<std::string> SqlitePathOf(std::string_view uri);
+
 class SqlCatalog final : public iceberg::Catalog {
  public:
   //! Opens (and initialises if new) the catalog database.

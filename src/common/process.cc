@@ -1,4 +1,4 @@
-#include "refresh/transform_runner_process.h"
+#include "common/process.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -14,7 +14,7 @@
 
 extern char** environ;
 
-namespace databox::refresh {
+namespace databox {
 namespace {
 
 constexpr std::chrono::milliseconds kPollInterval{20};
@@ -83,7 +83,8 @@ std::unexpected<Error> SpawnError(const std::string& what, const std::string& pr
 
 }  // namespace
 
-Result<std::filesystem::path> ResolveProgram(const std::string& program, const std::string& path) {
+Result<std::filesystem::path> ResolveProgram(const std::string& program, const std::string& path,
+                                             const std::string& hint) {
   if (program.find('/') != std::string::npos) return std::filesystem::path(program);
   size_t start = 0;
   while (start <= path.size()) {
@@ -95,15 +96,13 @@ Result<std::filesystem::path> ResolveProgram(const std::string& program, const s
     if (IsExecutable(candidate)) return candidate;
     start = end + 1;
   }
-  return MakeError(ErrorKind::kNotFound,
-                   "program '" + program + "' not found on PATH (" + path +
-                       "): install it (scripts/setup creates the project venv) or set "
-                       "[project.transform] command");
+  return MakeError(ErrorKind::kNotFound, "program '" + program + "' not found on PATH (" + path +
+                                             ")" + (hint.empty() ? "" : ": " + hint));
 }
 
 Result<ProcessOutcome> RunProcess(const ProcessSpec& spec) {
   if (spec.argv.empty() || spec.argv.front().empty()) {
-    return MakeError(ErrorKind::kConfig, "the transform command is empty");
+    return MakeError(ErrorKind::kConfig, "the " + spec.what + " command is empty");
   }
   const std::vector<std::string> env = MergedEnvironment(spec.env);
   std::string path_value;
@@ -111,12 +110,12 @@ Result<ProcessOutcome> RunProcess(const ProcessSpec& spec) {
     if (entry.starts_with("PATH=")) path_value = entry.substr(5);
   }
   DATABOX_ASSIGN_OR_RETURN(std::filesystem::path program,
-                           ResolveProgram(spec.argv.front(), path_value));
+                           ResolveProgram(spec.argv.front(), path_value, spec.not_found_hint));
 
   int log_fd = ::open(spec.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (log_fd < 0) {
-    return MakeError(ErrorKind::kIo, "cannot open the transform log " + spec.log_path.string() +
-                                         ": " + std::strerror(errno));
+    return MakeError(ErrorKind::kIo, "cannot open the " + spec.what + " log " +
+                                         spec.log_path.string() + ": " + std::strerror(errno));
   }
   std::vector<char*> argv;
   for (const auto& arg : spec.argv) argv.push_back(const_cast<char*>(arg.c_str()));
@@ -189,4 +188,4 @@ std::string FileTail(const std::filesystem::path& path, size_t max_bytes) {
   return text;
 }
 
-}  // namespace databox::refresh
+}  // namespace databox

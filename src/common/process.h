@@ -1,8 +1,8 @@
-// Running one child process for the transform runner: argv resolved against the child's PATH,
-// stdin from /dev/null, stdout+stderr appended to a log file, its own process group, killed
-// with SIGKILL when the thread that started it dies (PR_SET_PDEATHSIG: a killed databox leaves no
-// transform running), and a deadline after which the group is terminated (SIGTERM, then SIGKILL
-// after a grace period).
+// Running one child process (the transform runner's SQLMesh, the catalog backup's tools): argv
+// resolved against the child's PATH, stdin from /dev/null, stdout+stderr appended to a log file,
+// its own process group, killed with SIGKILL when the thread that started it dies
+// (PR_SET_PDEATHSIG: a killed databox leaves no child running), and a deadline after which the
+// group is terminated (SIGTERM, then SIGKILL after a grace period).
 #pragma once
 
 #include <chrono>
@@ -13,7 +13,7 @@
 
 #include "common/error.h"
 
-namespace databox::refresh {
+namespace databox {
 
 struct ProcessSpec {
   std::vector<std::string> argv;           //!< argv[0] is looked up in the child's PATH
@@ -22,6 +22,8 @@ struct ProcessSpec {
   std::filesystem::path log_path;          //!< appended to (created if missing)
   std::chrono::steady_clock::time_point deadline;
   std::chrono::milliseconds kill_grace{10000};
+  std::string what = "child";  //!< names it in messages: "the <what> command", "the <what> log"
+  std::string not_found_hint;  //!< what to do when argv[0] is not found (appended to the error)
 };
 
 struct ProcessOutcome {
@@ -30,8 +32,9 @@ struct ProcessOutcome {
 };
 
 //! The executable `program` names: itself when it contains '/', else the first executable
-//! <dir>/<program> of the ':'-separated `path`. kNotFound otherwise.
-Result<std::filesystem::path> ResolveProgram(const std::string& program, const std::string& path);
+//! <dir>/<program> of the ':'-separated `path`. kNotFound otherwise, ending with `hint` if given.
+Result<std::filesystem::path> ResolveProgram(const std::string& program, const std::string& path,
+                                             const std::string& hint = "");
 
 //! Starts the process and waits for it (or the deadline). Errors only when it cannot start.
 Result<ProcessOutcome> RunProcess(const ProcessSpec& spec);
@@ -39,4 +42,4 @@ Result<ProcessOutcome> RunProcess(const ProcessSpec& spec);
 //! The last `max_bytes` of the file, starting at a line boundary when one is in range.
 std::string FileTail(const std::filesystem::path& path, size_t max_bytes);
 
-}  // namespace databox::refresh
+}  // namespace databox
