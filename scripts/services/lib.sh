@@ -6,6 +6,7 @@
 
 services_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 services_venv="${DATABOX_VENV_DIR:-$services_root/.venv}"
+services_deps="${DATABOX_DEPS_DIR:-$services_root/.deps}"
 
 svc_log() { printf '%s: %s\n' "$svc_name" "$*" >&2; }
 svc_die() {

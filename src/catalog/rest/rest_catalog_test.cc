@@ -89,6 +89,20 @@ TEST_F(RestCatalogTest, ConfigGivesPrefixAndNoAuthWithoutCredential) {
   }
 }
 
+// Nessie's prefix is "{ref}|{warehouse}", sent already encoded: it goes into paths as sent
+// (encoding it again gave "main%257Clake", which Nessie rejects as a reference name).
+TEST_F(RestCatalogTest, EncodedPrefixIsUsedAsSent) {
+  fake_->On("GET /api/catalog/v1/config?warehouse=nessie", 200,
+            R"({"defaults":{"prefix":"main%7Clake"},"overrides":{}})");
+  auto options = Options();
+  options.warehouse = "nessie";
+  auto catalog = Open(options);
+  EXPECT_EQ(catalog->config().prefix, "main%7Clake");
+  fake_->On("HEAD /api/catalog/v1/main%7Clake/namespaces/raw", 204);
+  EXPECT_TRUE(catalog->NamespaceExists({"raw"}).value());
+  EXPECT_EQ(fake_->RequestsTo("HEAD /api/catalog/v1/main%7Clake/namespaces/raw").size(), 1u);
+}
+
 TEST_F(RestCatalogTest, ConfigFailureIsReported) {
   fake_->On("GET /api/catalog/v1/config?warehouse=other", 404,
             ErrorBody(404, "NotFoundException", "Unable to find warehouse other"));

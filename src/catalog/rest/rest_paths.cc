@@ -16,7 +16,9 @@ std::string EncodeNamespace(const iceberg::Namespace& ns) {
 RestPaths::RestPaths(std::string base_uri, std::string prefix) : root_(std::move(base_uri)) {
   while (!root_.empty() && root_.back() == '/') root_.pop_back();
   root_ += "/v1";
-  if (!prefix.empty()) root_ += "/" + UrlEncode(prefix);
+  // Verbatim, as Iceberg's own client does: the server hands out a path fragment that is
+  // already encoded (Nessie's "main%7Cwarehouse"); encoding it again names another prefix.
+  if (!prefix.empty()) root_ += "/" + prefix;
 }
 
 std::string RestPaths::Config(std::string_view base_uri, std::string_view warehouse) {

@@ -15,7 +15,8 @@ std::string EncodeNamespace(const iceberg::Namespace& ns);
 
 class RestPaths {
  public:
-  //! `base_uri` without a trailing slash ("http://host:8181/api/catalog"); `prefix` may be empty.
+  //! `base_uri` without a trailing slash ("http://host:8181/api/catalog"); `prefix` may be empty
+  //! and is used as the server sent it (already URL-encoded, e.g. "main%7Cwarehouse").
   RestPaths(std::string base_uri, std::string prefix);
 
   //! {base}/v1/config?warehouse=... (the warehouse parameter is left out when empty).

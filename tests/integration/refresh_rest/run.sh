@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # End to end: `databox refresh` of the six recorded routine sources into the Iceberg REST
 # catalog + S3, checked by pyiceberg against an embedded (SQLite + local) run of the same
-# registry. Needs PostgreSQL 15, moto S3 and the FALLBACK Iceberg REST catalog (Iceberg's
-# reference REST adapter, NOT Apache Polaris), all started here in a private temp folder and
-# stopped by PID on exit, pass or fail. A service that does not start FAILS the test.
-# usage: run.sh PATH/TO/databox
+# registry. Runs against one REST catalog server: `fallback` (Iceberg's reference REST
+# adapter, NOT Apache Polaris) or `nessie` (Project Nessie), with PostgreSQL 15 and moto S3,
+# all started here in a private temp folder and stopped by PID on exit, pass or fail.
+# A service that does not start FAILS the test.
+# usage: run.sh fallback|nessie PATH/TO/databox
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 svc="$root/scripts/services"
-databox="${1:?usage: run.sh PATH/TO/databox}"
+server="${1:?usage: run.sh fallback|nessie PATH/TO/databox}"
+databox="${2:?usage: run.sh fallback|nessie PATH/TO/databox}"
 py="${DATABOX_VENV_DIR:-$root/.venv}/bin/python"
 work="$(mktemp -d)"
 state="$work/services"
@@ -22,32 +24,32 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 step() { echo "--- $*"; }
-
-echo "=================================================================="
-echo " refresh_rest: the catalog server is the FALLBACK Iceberg REST"
-echo " reference server over PostgreSQL + moto S3. It is NOT Polaris:"
-echo " no OAuth, no management API, no credential vending are exercised."
-echo "=================================================================="
+# shellcheck source=../catalog_server.sh
+source "$here/../catalog_server.sh"
+catalog_select "$server"
+catalog_banner "refresh_rest.$server"
+log="$state/polaris/server.log"
+[ "$server" = nessie ] && log="$state/nessie/server.log"
 
 step "the committed REST example is the generator's output"
 "$py" "$here/make_rest_registry.py" --out "$work/polaris.expected.toml" || fail "generator failed"
 diff -u "$work/polaris.expected.toml" "$root/examples/databox/databox.polaris.toml" ||
   fail "examples/databox/databox.polaris.toml is stale: run $here/make_rest_registry.py --out examples/databox/databox.polaris.toml"
 
-step "starting S3 (moto) and the FALLBACK catalog (with PostgreSQL)"
-"$svc/start-s3" --dir "$state" >"$work/start-s3.out" 2>&1 ||
-  { cat "$work/start-s3.out"; fail "the S3 server (moto) did not start"; }
-"$svc/start-polaris" --dir "$state" --allow-fallback >"$work/start-catalog.out" 2>&1 ||
-  { cat "$work/start-catalog.out"; fail "the FALLBACK REST catalog did not start"; }
-# Exported: tables.py reads CATALOG_URI and S3_* from the environment.
+step "starting S3 (moto) and the $server catalog (with PostgreSQL)"
+catalog_start "$work/start"
+# Exported: tables.py reads CATALOG_URI, REST_WAREHOUSE and S3_* from the environment.
 # shellcheck disable=SC1091
-set -a; source "$state/polaris.env"; source "$state/s3.env"; set +a
-[ "${CATALOG_FALLBACK:-}" = 1 ] || fail "start-polaris did not start the FALLBACK (CATALOG_KIND=${CATALOG_KIND:-?}); this test drives the no-auth fallback"
-echo "catalog: $CATALOG_KIND at $CATALOG_URI (FALLBACK, not Polaris); S3: $S3_ENDPOINT bucket $S3_BUCKET"
+set -a; source "$catalog_env_file"; source "$state/s3.env"; set +a
+# The warehouse the registry names: the FALLBACK ignores it; Nessie has the one start-nessie
+# configured (its /v1/config answers 500 "Warehouse ... is not known" for any other).
+export REST_WAREHOUSE=databox_lake
+[ "$server" = nessie ] && REST_WAREHOUSE="$CATALOG_WAREHOUSE"
+echo "catalog: $CATALOG_KIND at $CATALOG_URI (warehouse $REST_WAREHOUSE); S3: $S3_ENDPOINT bucket $S3_BUCKET"
 
 mkdir -p "$work/rest" "$work/embedded"
 "$py" "$here/make_rest_registry.py" --absolute-paths --no-credential --uri "$CATALOG_URI" \
-  --warehouse databox_lake --location "s3://$S3_BUCKET/warehouse" --endpoint "$S3_ENDPOINT" \
+  --warehouse "$REST_WAREHOUSE" --location "s3://$S3_BUCKET/warehouse" --endpoint "$S3_ENDPOINT" \
   --region "$S3_REGION" --out "$work/rest/databox.toml" || fail "cannot write the REST registry"
 "$py" "$here/make_rest_registry.py" --absolute-paths --embedded --out "$work/embedded/databox.toml" ||
   fail "cannot write the embedded registry"
@@ -56,11 +58,11 @@ export AWS_ACCESS_KEY_ID="$S3_ACCESS_KEY_ID" AWS_SECRET_ACCESS_KEY="$S3_SECRET_A
 step "databox validate (REST registry)"
 "$databox" --config "$work/rest/databox.toml" validate || fail "the REST registry is invalid"
 
-step "databox catalog bootstrap against the FALLBACK must say there is no Polaris"
+step "databox catalog bootstrap against $server must say there is no Polaris"
 "$databox" --config "$work/rest/databox.toml" catalog bootstrap >"$work/bootstrap.out" 2>&1
 rc=$?
 cat "$work/bootstrap.out"
-[ $rc -ne 0 ] || fail "catalog bootstrap succeeded against the FALLBACK server, which has no management API"
+[ $rc -ne 0 ] || fail "catalog bootstrap succeeded against $server, which has no Polaris management API"
 grep -q "no Polaris management API at http://127.0.0.1:" "$work/bootstrap.out" ||
   fail "catalog bootstrap did not say that no Polaris management API answers"
 
@@ -70,7 +72,7 @@ refresh_and_compare() {
   local round="$1"
   step "$round: databox refresh --skip-transform into REST + S3, then into the embedded default"
   "$databox" --config "$work/rest/databox.toml" refresh --skip-transform ||
-    fail "$round: refresh into the REST catalog failed (catalog log: $state/polaris/server.log)"
+    fail "$round: refresh into the $server REST catalog failed (catalog log: $log)"
   "$databox" --config "$work/embedded/databox.toml" refresh --skip-transform ||
     fail "$round: refresh into the embedded catalog failed"
   step "$round: pyiceberg reads both catalogs"
@@ -101,12 +103,8 @@ step "databox query reads the S3 tables through DuckDB httpfs like the embedded 
 query_both "SELECT count(*) AS n, count(DISTINCT sub_id) AS subs FROM polaris_aws.raw_ebird.recent_observations"
 
 step "restart the catalog server (same port): nothing is lost"
-port="${CATALOG_URI##*:}"; port="${port%%/*}"
-"$svc/stop" --dir "$state" polaris >/dev/null || fail "the catalog server did not stop"
-DATABOX_POLARIS_PORT="$port" "$svc/start-polaris" --dir "$state" --allow-fallback \
-  >"$work/restart-catalog.out" 2>&1 ||
-  { cat "$work/restart-catalog.out"; fail "the FALLBACK REST catalog did not restart"; }
-set -a; source "$state/polaris.env"; set +a
+catalog_restart "$work/restart-catalog.out"
+set -a; source "$catalog_env_file"; set +a
 "$py" "$here/tables.py" dump-rest databox_lake "$work/rest-restarted.json" ||
   fail "pyiceberg could not read the REST catalog after a restart"
 "$py" "$here/tables.py" compare "$work/rest-first.json" "$work/rest-restarted.json" ||
@@ -179,4 +177,4 @@ for model_query in \
   case "$rest_answer" in *'"n":"0"'*|*'"ok":"0"'*) fail "the model is empty over S3: $model_query";; esac
 done
 
-echo "PASS: refresh into REST + S3 against the FALLBACK Iceberg REST catalog (not Polaris)"
+echo "PASS: refresh into REST + S3 against $server ($CATALOG_KIND)"

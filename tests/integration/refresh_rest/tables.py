@@ -3,7 +3,8 @@ compares a summary: per table its row count, column names and the sorted primary
 declared in the registry ([[source.resource]] primary_key; child and system tables have none).
 
 usage: tables.py dump-sql CATALOG_SQLITE CATALOG_NAME OUT.json
-       tables.py dump-rest CATALOG_NAME OUT.json   (CATALOG_URI, S3_* from scripts/services)
+       tables.py dump-rest CATALOG_NAME OUT.json   (CATALOG_URI, S3_* from scripts/services;
+                                                    warehouse REST_WAREHOUSE, else CATALOG_NAME)
        tables.py compare EXPECTED.json ACTUAL.json
 A load-independent summary: _dlt_id/_dlt_load_id values and load times are not compared.
 Both dumps also check, from the snapshots' databox.load-id, that no table's data for a load
@@ -84,7 +85,8 @@ def main():
         name, path = sys.argv[2:4]
         env = os.environ
         catalog = RestCatalog(name, **{
-            "uri": env["CATALOG_URI"], "warehouse": name, "s3.endpoint": env["S3_ENDPOINT"],
+            "uri": env["CATALOG_URI"], "warehouse": env.get("REST_WAREHOUSE", name),
+            "s3.endpoint": env["S3_ENDPOINT"],
             "s3.access-key-id": env["S3_ACCESS_KEY_ID"], "s3.region": env["S3_REGION"],
             "s3.secret-access-key": env["S3_SECRET_ACCESS_KEY"],
             "s3.force-virtual-addressing": "false"})

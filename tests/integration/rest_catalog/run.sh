@@ -1,29 +1,40 @@
 #!/usr/bin/env bash
-# Integration test of catalog::rest::RestCatalog. Needs PostgreSQL 15, moto S3 and the
-# FALLBACK Iceberg REST catalog (Iceberg's reference REST adapter, NOT Apache Polaris),
-# all started here in a private temp folder and stopped by PID on exit, pass or fail.
+# Integration test of catalog::rest::RestCatalog against one real Iceberg REST catalog server:
+# `fallback` (Iceberg's reference REST adapter, NOT Apache Polaris) or `nessie` (Project
+# Nessie), each over PostgreSQL 15 + moto S3, all started here in a private temp folder and
+# stopped by PID on exit, pass or fail. The test program runs, the server restarts on the same
+# port, and the tests named *AfterRestart* check that nothing was lost.
 # A service that does not start is a FAILURE (exit 1), never a skip.
-# usage: run.sh PATH/TO/rest_catalog_integration_test [gtest args...]
+# usage: run.sh fallback|nessie PATH/TO/rest_catalog_integration_test [gtest args...]
 set -uo pipefail
-root="$(cd "$(dirname "$0")/../../.." && pwd)"
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
 svc="$root/scripts/services"
-binary="${1:?usage: run.sh TEST_BINARY [gtest args]}"
-shift
+server="${1:?usage: run.sh fallback|nessie TEST_BINARY [gtest args]}"
+binary="${2:?usage: run.sh fallback|nessie TEST_BINARY [gtest args]}"
+shift 2
 state="$(mktemp -d)"
+chmod o+x "$state"  # PostgreSQL runs as user postgres when we are root
 cleanup() { "$svc/stop" --dir "$state" >/dev/null 2>&1 || echo "WARNING: stopping services in $state failed"; rm -rf "$state"; }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+# shellcheck source=../catalog_server.sh
+source "$here/../catalog_server.sh"
+catalog_select "$server"
+catalog_banner "rest_catalog.$server"
+catalog_start "$state/start"
+# The log of the server under test, for failure messages.
+log="$state/polaris/server.log"
+[ "$server" = nessie ] && log="$state/nessie/server.log"
 
-echo "=================================================================="
-echo " rest_catalog: the catalog server is the FALLBACK Iceberg REST"
-echo " reference server over PostgreSQL + moto S3. It is NOT Polaris:"
-echo " no OAuth, no management API, no credential vending are exercised."
-echo "=================================================================="
-"$svc/start-s3" --dir "$state" >"$state/start-s3.out" 2>&1 || { cat "$state/start-s3.out"; fail "the S3 server (moto) did not start"; }
-"$svc/start-polaris" --dir "$state" --allow-fallback >"$state/start-catalog.out" 2>&1 || { cat "$state/start-catalog.out"; fail "the FALLBACK REST catalog did not start"; }
-grep -q '^CATALOG_FALLBACK=1' "$state/polaris.env" || echo "NOTE: start-polaris started real Polaris; this test expects the FALLBACK (no auth)"
-
-DATABOX_SERVICES_STATE="$state" "$binary" "$@"
+export DATABOX_SERVICES_STATE="$state" DATABOX_CATALOG_ENV="$catalog_env_file"
+"$binary" --gtest_filter='-*AfterRestart*' "$@"
 rc=$?
-[ $rc -eq 0 ] || fail "rest_catalog_integration_test exited $rc (catalog log: $state/polaris/server.log)"
-echo "PASS: rest_catalog against the FALLBACK Iceberg REST catalog (not Polaris)"
+[ $rc -eq 0 ] || fail "rest_catalog_integration_test exited $rc against $server (catalog log: $log)"
+
+echo "--- restarting the $server catalog server on the same port"
+catalog_restart "$state/restart-catalog.out"
+"$binary" --gtest_filter='*AfterRestart*' "$@"
+rc=$?
+[ $rc -eq 0 ] || fail "rest_catalog_integration_test (after the restart) exited $rc against $server (catalog log: $log)"
+echo "PASS: rest_catalog against $server ($(sed -n 's/^CATALOG_KIND=//p' "$catalog_env_file"))"
