@@ -10,6 +10,7 @@
 
 #include "catalog/rest/polaris_admin.h"
 #include "catalog/rest/rest_catalog.h"
+#include "cli/cmd_catalog_browse.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "common/exit_code.h"
@@ -148,7 +149,8 @@ ExitCode Bootstrap(const GlobalOptions& global, const BootstrapArgs& args) {
 
 Command CatalogCommand() {
   return Command{
-      "catalog", "Catalog administration (Polaris)", "", [](CLI::App& app) -> Runner {
+      "catalog", "Browse the catalog's tables; set up a Polaris catalog", "",
+      [](CLI::App& app) -> Runner {
         app.require_subcommand(1);
         CLI::App* bootstrap = app.add_subcommand(
             "bootstrap", "Create the Polaris catalog, its writer role and the role's grant");
@@ -178,8 +180,12 @@ Command CatalogCommand() {
             ->add_option("--role-arn", args->role_arn,
                          "IAM role Polaris assumes to vend S3 credentials")
             ->option_text("ARN");
-        // bootstrap is the only action, and require_subcommand(1) makes it the chosen one.
-        return [args](const GlobalOptions& global) { return Bootstrap(global, *args); };
+        CatalogBrowseRunner browse = DeclareCatalogBrowse(app);
+        // require_subcommand(1): bootstrap runs when no browsing subcommand was chosen.
+        return [args, browse](const GlobalOptions& global) {
+          if (auto code = browse(global)) return *code;
+          return Bootstrap(global, *args);
+        };
       }};
 }
 

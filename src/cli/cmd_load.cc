@@ -54,7 +54,7 @@ ExitCode RunTargeted(const registry::Source& source, const RunArgs& args) {
     return ExitCode::kUsage;
   }
   Err("databox run " + source.name + ": " + std::to_string(targets->size()) +
-      " targets are valid, but the image search itself is not built yet (issue #5); nothing "
+      " targets are valid, but the image search itself is not built yet; nothing "
       "was loaded\n");
   return ExitCode::kUsage;
 }

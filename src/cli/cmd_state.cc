@@ -1,4 +1,4 @@
-// `databox status`, `databox inspect` and `databox query`: commands that read what is there.
+// `databox status` and `databox inspect`: commands that read what is there.
 #include <chrono>
 #include <map>
 #include <memory>
@@ -34,12 +34,6 @@ int64_t AgeSeconds(const std::string& iso) {
 //! What `databox inspect` parsed.
 struct InspectArgs {
   std::string table;
-  bool json = false;
-};
-
-//! What `databox query` parsed.
-struct QueryArgs {
-  std::string sql;
   bool json = false;
 };
 
@@ -193,23 +187,6 @@ ExitCode Inspect(const GlobalOptions& global, const InspectArgs& args) {
   return ExitCode::kOk;
 }
 
-ExitCode Query(const GlobalOptions& global, const QueryArgs& args) {
-  auto session = OpenSession(global, "query");
-  if (!session) return ExitCode::kUsage;
-  auto analytics = refresh::OpenAnalytics(*session->workspace);
-  if (!analytics) {
-    Err("databox query: " + analytics.error().message + "\n");
-    return ExitCode::kRunFailed;
-  }
-  auto rows = analytics->connection.Query(args.sql);
-  if (!rows) {
-    Err("databox query: " + rows.error().message + "\n");
-    return ExitCode::kRunFailed;
-  }
-  Out(args.json ? FormatJsonLines(*rows) : FormatTable(*rows));
-  return ExitCode::kOk;
-}
-
 }  // namespace
 
 Command StatusCommand() {
@@ -235,19 +212,6 @@ Command InspectCommand() {
                    app.add_flag("--json", args->json, "machine-readable output");
                    return [args](const GlobalOptions& global) { return Inspect(global, *args); };
                  }};
-}
-
-Command QueryCommand() {
-  return Command{
-      "query", "Run SQL on the analytics DuckDB (raw tables under the attached alias)",
-      "Raw tables are visible as <alias>.raw_<source>.<table> (alias polaris_aws by\n"
-      "default), pinned to the snapshots current after the last load.",
-      [](CLI::App& app) -> Runner {
-        auto args = std::make_shared<QueryArgs>();
-        app.add_option("SQL", args->sql, "the SQL text, one argument (quote it)")->required();
-        app.add_flag("--json", args->json, "rows as JSON lines");
-        return [args](const GlobalOptions& global) { return Query(global, *args); };
-      }};
 }
 
 }  // namespace databox::cli
