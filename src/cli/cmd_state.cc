@@ -10,6 +10,7 @@
 #include "cli/session.h"
 #include "cli/table_format.h"
 #include "common/exit_code.h"
+#include "common/json_integer.h"
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "iceberg/table_identifier.h"
@@ -153,7 +154,7 @@ ExitCode Inspect(const GlobalOptions& global, const InspectArgs& args) {
       auto it = s.summary.find(k);
       return it == s.summary.end() ? std::string("-") : it->second;
     };
-    snaps.push_back({{"snapshot_id", s.snapshot_id},
+    snaps.push_back({{"snapshot_id", JsonInteger<nlohmann::ordered_json>(s.snapshot_id)},
                      {"timestamp_ms", s.timestamp_ms},
                      {"operation", s.operation()},
                      {"load_id", get("databox.load-id")},
