@@ -456,6 +456,9 @@ TEST(DataboxBinary, CatalogListDescribeAndQueryFormatsReadALoadedTable) {
   auto ns = RunDatabox({"catalog", "describe", "raw_usgs", "--config", config}, {}, dir);
   EXPECT_EQ(ns.exit_code, 1);
   EXPECT_TRUE(Contains(ns.err, "raw_usgs.daily_values, ")) << ns.err;
+  auto inspect = RunDatabox({"inspect", "usgs.sites", "--config", config}, {}, dir);
+  EXPECT_EQ(inspect.exit_code, 1);
+  EXPECT_TRUE(Contains(inspect.err, "(did you mean raw_usgs.sites?)")) << inspect.err;
 
   // The same count through `query`, in each format, two statements at once.
   const std::string count = "SELECT count(*) AS n FROM polaris_aws.raw_usgs.sites";

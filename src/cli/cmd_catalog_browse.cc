@@ -5,18 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "cli/catalog_tables.h"
 #include "cli/output.h"
 #include "cli/session.h"
 #include "cli/table_summary.h"
-#include "common/edit_distance.h"
 #include "iceberg/catalog.h"
 #include "iceberg/table_identifier.h"
 
 namespace databox::cli {
 namespace {
-
-//! The farthest a name may be from a table's name (in edits) to be suggested for it.
-constexpr std::size_t kSuggestDistance = 3;
 
 //! What `databox catalog list|describe` parsed.
 struct BrowseArgs {
@@ -25,40 +22,6 @@ struct BrowseArgs {
   std::string table;
   bool json = false;
 };
-
-//! Every table of every namespace (nested ones too), sorted.
-Result<std::vector<iceberg::TableIdentifier>> AllTables(iceberg::Catalog& catalog) {
-  std::vector<iceberg::TableIdentifier> tables;
-  std::vector<iceberg::Namespace> pending = {{}};
-  while (!pending.empty()) {
-    const iceberg::Namespace ns = pending.back();
-    pending.pop_back();
-    DATABOX_ASSIGN_OR_RETURN(auto children, catalog.ListNamespaces(ns));
-    for (auto& child : children) pending.push_back(std::move(child));
-    if (ns.empty()) continue;
-    DATABOX_ASSIGN_OR_RETURN(auto in_ns, catalog.ListTables(ns));
-    tables.insert(tables.end(), in_ns.begin(), in_ns.end());
-  }
-  std::sort(tables.begin(), tables.end());
-  return tables;
-}
-
-//! " (did you mean ...?)" naming the tables close to `name`, or a namespace's tables when
-//! `name` is a namespace; "" when nothing is close.
-std::string Suggestion(const std::string& name, const std::vector<iceberg::TableIdentifier>& all) {
-  std::vector<std::string> close;
-  for (const auto& table : all) {
-    const std::string full = table.ToString();
-    const bool in_namespace = !table.ns.empty() && table.ns.back() == name;
-    if (in_namespace || EditDistance(name, full) <= kSuggestDistance || table.name == name) {
-      close.push_back(full);
-    }
-  }
-  if (close.empty()) return "; `databox catalog list` lists the tables";
-  std::string text;
-  for (const auto& c : close) text += (text.empty() ? "" : ", ") + c;
-  return " (did you mean " + text + "?)";
-}
 
 ExitCode Browse(const GlobalOptions& global, const BrowseArgs& args) {
   const std::string command =
@@ -88,7 +51,7 @@ ExitCode Browse(const GlobalOptions& global, const BrowseArgs& args) {
   const bool known = ident && std::find(all->begin(), all->end(), *ident) != all->end();
   if (!known) {
     Err(command + ": no table " + args.table + " in catalog " + std::string(catalog.Name()) +
-        Suggestion(args.table, *all) + "\n");
+        TableSuggestion(args.table, *all) + "\n");
     return ExitCode::kRunFailed;
   }
   auto loaded = catalog.LoadTable(*ident);

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli/catalog_tables.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
@@ -107,7 +108,11 @@ ExitCode Inspect(const GlobalOptions& global, const InspectArgs& args) {
   auto& ws = *session->workspace;
   auto table = iceberg::Table::Load(ws.catalog(), ws.file_io(), *ident);
   if (!table) {
-    Err("databox inspect: " + table.error().message + "\n");
+    std::string hint;
+    if (table.error().kind == ErrorKind::kNotFound) {
+      if (auto all = AllTables(ws.catalog())) hint = TableSuggestion(args.table, *all);
+    }
+    Err("databox inspect: " + table.error().message + hint + "\n");
     return ExitCode::kRunFailed;
   }
   // One read of the manifests serves the file lists and the row count.
