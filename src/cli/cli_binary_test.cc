@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -24,8 +25,8 @@ using databox::cli::testing::RunResult;
 TEST(DataboxBinary, HelpListsEveryCommand) {
   auto r = RunDatabox({"--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* cmd : {"validate", "sources", "run", "refresh", "status", "inspect", "query",
-                          "catalog", "maintain"}) {
+  for (const char* cmd : {"validate", "sources", "run", "refresh", "status", "runs", "inspect",
+                          "query", "catalog", "maintain"}) {
     EXPECT_TRUE(Contains(r.out, std::string("  ") + cmd)) << cmd << "\n" << r.out;
   }
   EXPECT_TRUE(Contains(r.out, "Exit codes"));
@@ -39,8 +40,8 @@ TEST(DataboxBinary, VersionNamesDuckDb) {
 }
 
 TEST(DataboxBinary, EverySubcommandHasHelp) {
-  for (const char* cmd : {"validate", "sources", "run", "refresh", "status", "inspect", "query",
-                          "catalog", "maintain"}) {
+  for (const char* cmd : {"validate", "sources", "run", "refresh", "status", "runs", "inspect",
+                          "query", "catalog", "maintain"}) {
     auto r = RunDatabox({cmd, "--help"});
     EXPECT_EQ(r.exit_code, 0) << cmd;
     EXPECT_TRUE(Contains(r.out, std::string("Usage: databox ") + cmd)) << cmd << ": " << r.out;
@@ -60,8 +61,8 @@ TEST(DataboxBinary, UsageErrorsExitTwo) {
   EXPECT_EQ(nothing.exit_code, 2);
 }
 
-constexpr const char* kCommands[] = {"validate", "sources", "run",     "refresh", "status",
-                                     "inspect",  "query",   "catalog", "maintain"};
+constexpr const char* kCommands[] = {"validate", "sources", "run",   "refresh", "status",
+                                     "runs",     "inspect", "query", "catalog", "maintain"};
 
 std::string ExampleRegistry() {
   return std::string(DATABOX_SOURCE_DIR) + "/examples/databox/databox.toml";
@@ -166,6 +167,10 @@ TEST(DataboxBinary, OptionValuesAndPositionalsAreChecked) {
   expect_usage_error({"run"}, "SOURCE is required");
   expect_usage_error({"catalog"}, "databox catalog:");
   expect_usage_error({"catalog", "frobnicate"}, "unknown command 'frobnicate'");
+  expect_usage_error({"runs", "--limit", "0"}, "'0' is not a whole number >= 1");
+  expect_usage_error({"runs", "show"}, "RUN_ID is required");
+  expect_usage_error({"catalog", "describe"}, "TABLE is required");
+  expect_usage_error({"query", "select 1", "--format", "xml"}, "--format");
   expect_usage_error({"maintain", "--expire-snapshots", "--all", "--retain-last", "0"},
                      "--retain-last");
   // After `--` everything is a positional: here the table name, refused before any work.
@@ -339,6 +344,152 @@ TEST(DataboxBinary, RunRefusesASourceAnotherProcessIsLoading) {
   other.reset();
   auto loaded = RunDatabox({"--config", config, "run", "usgs"}, {}, dir);
   EXPECT_EQ(loaded.exit_code, 0) << loaded.out << loaded.err;
+  fs::remove_all(dir);
+}
+
+//! A copy of the example registry in a fresh folder, replaying the shared recordings; its
+//! state_dir (.databox) is beside it. Returns the registry's path.
+fs::path ExampleRegistryIn(const fs::path& dir) {
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string registry = databox::cli::testing::Slurp(ExampleRegistry());
+  const std::string replay = "replay = \"../../../shared/fixtures/recordings\"";
+  const auto pos = registry.find(replay);
+  EXPECT_NE(pos, std::string::npos) << "the example registry no longer replays recordings";
+  if (pos != std::string::npos) {
+    registry.replace(
+        pos, replay.size(),
+        "replay = \"" + (fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings").string() + "\"");
+  }
+  std::ofstream(dir / "databox.toml") << registry;
+  return dir / "databox.toml";
+}
+
+TEST(DataboxBinary, RunsListsAndShowsTheRunHistory) {
+  const fs::path dir = fs::temp_directory_path() / ("databox_cli_runs_" + std::to_string(getpid()));
+  const std::string config = ExampleRegistryIn(dir).string();
+  auto none = RunDatabox({"runs", "--config", config}, {}, dir);
+  EXPECT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(none.out, "no runs recorded yet\n");
+
+  ASSERT_EQ(RunDatabox({"--config", config, "run", "usgs"}, {}, dir).exit_code, 0);
+  {  // A second run fails: another process (this test) holds the source's lock.
+    auto lock = databox::load::SourceLock::Acquire(dir / ".databox" / "locks", "usgs");
+    ASSERT_TRUE(lock) << lock.error().message;
+    ASSERT_EQ(RunDatabox({"--config", config, "run", "usgs"}, {}, dir).exit_code, 1);
+  }
+  auto list = RunDatabox({"runs", "--config", config}, {}, dir);
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_TRUE(Contains(list.out, "RUN ID  ")) << list.out;
+  EXPECT_TRUE(Contains(list.out, "  failed  ")) << list.out;
+  EXPECT_TRUE(Contains(list.out, "  0 ok, 1 failed\n")) << list.out;
+  EXPECT_TRUE(Contains(list.out, "  ok      ")) << list.out;
+  EXPECT_TRUE(Contains(list.out, "  1 ok, 0 failed\n")) << list.out;
+
+  auto json = RunDatabox({"runs", "--json", "--limit", "1", "--config", config}, {}, dir);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto runs = nlohmann::json::parse(json.out);
+  ASSERT_EQ(runs.size(), 1u) << json.out;
+  const std::string newest = runs[0]["run_id"];
+  EXPECT_EQ(runs[0]["status"], "failed");
+  EXPECT_EQ(runs[0]["exit_code"], 1);
+  auto failed = RunDatabox({"runs", "show", newest, "--config", config}, {}, dir);
+  EXPECT_TRUE(Contains(failed.out, "  usgs: failed in load\n")) << failed.out;
+  EXPECT_TRUE(Contains(failed.out, "    error     source usgs is being loaded by another"))
+      << failed.out;
+
+  // The first run, the `run usgs`, by a prefix of its id.
+  auto all = nlohmann::json::parse(RunDatabox({"runs", "--json", "--config", config}, {}, dir).out);
+  const std::string first = all.back()["run_id"];
+  auto show =
+      RunDatabox({"runs", "show", first.substr(0, first.size() - 1), "--config", config}, {}, dir);
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_TRUE(Contains(show.out, "run " + first + " (run)\n")) << show.out;
+  EXPECT_TRUE(Contains(show.out, "  usgs: ok\n")) << show.out;
+  EXPECT_TRUE(Contains(show.out, "    snapshot  raw_usgs.sites ")) << show.out;
+  auto trace = nlohmann::json::parse(
+      RunDatabox({"runs", "show", first, "--json", "--config", config}, {}, dir).out);
+  EXPECT_EQ(trace["sources"][0]["source"], "usgs");
+  EXPECT_GT(trace["sources"][0]["rows"].get<int64_t>(), 0);
+  // Snapshot ids are random 63-bit numbers: beyond 2^53 they are strings.
+  for (const auto& [table, id] : trace["sources"][0]["snapshots"].items()) {
+    EXPECT_TRUE(id.is_string() || id.get<int64_t>() <= (int64_t{1} << 53)) << table;
+  }
+
+  auto missing = RunDatabox({"runs", "show", "1999-01-01", "--config", config}, {}, dir);
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_TRUE(Contains(missing.err, "databox runs show: no run with id '1999-01-01'"))
+      << missing.err;
+  EXPECT_TRUE(Contains(missing.err, newest)) << missing.err;
+  fs::remove_all(dir);
+}
+
+TEST(DataboxBinary, CatalogListDescribeAndQueryFormatsReadALoadedTable) {
+  const fs::path dir = fs::temp_directory_path() / ("databox_cli_cat_" + std::to_string(getpid()));
+  const std::string config = ExampleRegistryIn(dir).string();
+  ASSERT_EQ(RunDatabox({"--config", config, "run", "usgs"}, {}, dir).exit_code, 0);
+
+  auto list = RunDatabox({"catalog", "list", "--config", config}, {}, dir);
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_TRUE(Contains(list.out, "TABLE")) << list.out;
+  EXPECT_TRUE(Contains(list.out, "\nraw_usgs.sites  ")) << list.out;
+  EXPECT_TRUE(Contains(list.out, "\nraw_usgs.daily_values  ")) << list.out;
+  const auto tables = nlohmann::json::parse(
+      RunDatabox({"catalog", "list", "--json", "--config", config}, {}, dir).out);
+  int64_t site_rows = -1;
+  for (const auto& t : tables) {
+    if (t["table"] == "raw_usgs.sites") site_rows = t["records"].get<int64_t>();
+  }
+  ASSERT_GT(site_rows, 0);
+
+  auto describe =
+      RunDatabox({"catalog", "describe", "raw_usgs.sites", "--config", config}, {}, dir);
+  ASSERT_EQ(describe.exit_code, 0) << describe.err;
+  EXPECT_TRUE(Contains(describe.out, "rows              " + std::to_string(site_rows) + "\n"))
+      << describe.out;
+  EXPECT_TRUE(Contains(describe.out, "format version    2\n")) << describe.out;
+  EXPECT_TRUE(Contains(describe.out, "\nschema\n")) << describe.out;
+  auto near = RunDatabox({"catalog", "describe", "raw_usgs.site", "--config", config}, {}, dir);
+  EXPECT_EQ(near.exit_code, 1);
+  EXPECT_TRUE(Contains(near.err, "no table raw_usgs.site in catalog")) << near.err;
+  EXPECT_TRUE(Contains(near.err, "did you mean raw_usgs.sites?")) << near.err;
+  auto ns = RunDatabox({"catalog", "describe", "raw_usgs", "--config", config}, {}, dir);
+  EXPECT_EQ(ns.exit_code, 1);
+  EXPECT_TRUE(Contains(ns.err, "raw_usgs.daily_values, ")) << ns.err;
+  auto inspect = RunDatabox({"inspect", "usgs.sites", "--config", config}, {}, dir);
+  EXPECT_EQ(inspect.exit_code, 1);
+  EXPECT_TRUE(Contains(inspect.err, "(did you mean raw_usgs.sites?)")) << inspect.err;
+
+  // The same count through `query`, in each format, two statements at once.
+  const std::string count = "SELECT count(*) AS n FROM polaris_aws.raw_usgs.sites";
+  auto csv = RunDatabox(
+      {"query", count + "; SELECT 'a,b' AS s, NULL AS z", "--format", "csv", "--config", config},
+      {}, dir);
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_EQ(csv.out, "n\n" + std::to_string(site_rows) + "\n\ns,z\n\"a,b\",\n");
+  auto json = RunDatabox(
+      {"query", "SELECT count(*) AS n, 1.50 AS d, [1, 2] AS l FROM polaris_aws.raw_usgs.sites",
+       "--format", "json", "--config", config},
+      {}, dir);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(json.out, "{\"n\":" + std::to_string(site_rows) + ",\"d\":1.5,\"l\":[1,2]}\n");
+  auto table =
+      RunDatabox({"query", "SELECT repeat('x', 100) AS wide, 1 AS one", "--config", config},
+                 {"COLUMNS=40"}, dir);
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_TRUE(Contains(table.out, "xxx...  1\n")) << table.out;
+  EXPECT_FALSE(Contains(table.out, std::string(40, 'x'))) << table.out;
+
+  auto bad = RunDatabox({"query", "SELECT 1; SELEC 2", "--config", config}, {}, dir);
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_TRUE(Contains(bad.err, "syntax error at or near \"SELEC\"")) << bad.err;
+  EXPECT_TRUE(Contains(bad.err, "LINE 1: ")) << bad.err;  // DuckDB's pointer into the SQL
+  auto unknown = RunDatabox(
+      {"query", "SELECT 1; SELECT nope FROM polaris_aws.raw_usgs.sites", "--config", config}, {},
+      dir);
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_TRUE(Contains(unknown.err, "statement 2 of 2")) << unknown.err;
+  EXPECT_TRUE(Contains(unknown.err, "nope")) << unknown.err;
   fs::remove_all(dir);
 }
 

@@ -11,6 +11,7 @@
 
 #include "catalog/rest/polaris_admin.h"
 #include "catalog/rest/rest_catalog.h"
+#include "cli/cmd_catalog_browse.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "common/exit_code.h"
@@ -221,9 +222,11 @@ void DeclareRestore(CLI::App& app, const std::shared_ptr<CatalogArgs>& args) {
 
 Command CatalogCommand() {
   return Command{
-      "catalog", "Catalog administration: backup, restore (SQL catalog), bootstrap (Polaris)",
-      "backup and restore apply to the embedded SQL catalog (type = \"sql\"); a REST catalog's\n"
-      "database belongs to its server and is backed up there. Rebuilding a catalog from the\n"
+      "catalog", "Browse the catalog's tables; back up and restore the SQL catalog; set up Polaris",
+      "backup and restore apply to the embedded SQL catalog (type = \"sql\"); a REST catalog's
+      "
+      "database belongs to its server and is backed up there. Rebuilding a catalog from the
+      "
       "warehouse's metadata files alone is not supported yet (docs/catalog_recovery.md).",
       [](CLI::App& app) -> Runner {
         app.require_subcommand(1);
@@ -261,8 +264,13 @@ Command CatalogCommand() {
         });
         DeclareBackup(app, all);
         DeclareRestore(app, all);
-        // require_subcommand(1): exactly one callback has run once parsing is done.
-        return [all](const GlobalOptions& global) { return all->chosen(global); };
+        CatalogBrowseRunner browse = DeclareCatalogBrowse(app);
+        // require_subcommand(1): list and describe answer through `browse`; any other
+        // subcommand's callback has set `chosen` once parsing is done.
+        return [all, browse](const GlobalOptions& global) {
+          if (auto code = browse(global)) return *code;
+          return all->chosen(global);
+        };
       }};
 }
 

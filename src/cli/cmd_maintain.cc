@@ -13,6 +13,7 @@
 #include "cli/output.h"
 #include "cli/session.h"
 #include "common/exit_code.h"
+#include "common/json_integer.h"
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "iceberg/maintenance.h"
@@ -149,7 +150,9 @@ Status MaintainTable(load::Workspace& ws, const iceberg::TableIdentifier& table,
       ids = iceberg::SnapshotsToExpire(loaded.metadata, *settings.expire);
       orphan_options.without_snapshots = ids;
     }
-    json["expired_snapshots"] = ids;
+    json["expired_snapshots"] = nlohmann::json::array();
+    for (int64_t id : ids)
+      json["expired_snapshots"].push_back(JsonInteger<nlohmann::ordered_json>(id));
     std::string list;
     for (int64_t id : ids) list += (list.empty() ? "" : ", ") + std::to_string(id);
     text += name + ": " + (settings.remove ? "expired " : "would expire ") +

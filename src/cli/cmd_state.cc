@@ -1,15 +1,17 @@
-// `databox status`, `databox inspect` and `databox query`: commands that read what is there.
+// `databox status` and `databox inspect`: commands that read what is there.
 #include <chrono>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli/catalog_tables.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
 #include "cli/table_format.h"
 #include "common/exit_code.h"
+#include "common/json_integer.h"
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "iceberg/table_identifier.h"
@@ -34,12 +36,6 @@ int64_t AgeSeconds(const std::string& iso) {
 //! What `databox inspect` parsed.
 struct InspectArgs {
   std::string table;
-  bool json = false;
-};
-
-//! What `databox query` parsed.
-struct QueryArgs {
-  std::string sql;
   bool json = false;
 };
 
@@ -112,7 +108,11 @@ ExitCode Inspect(const GlobalOptions& global, const InspectArgs& args) {
   auto& ws = *session->workspace;
   auto table = iceberg::Table::Load(ws.catalog(), ws.file_io(), *ident);
   if (!table) {
-    Err("databox inspect: " + table.error().message + "\n");
+    std::string hint;
+    if (table.error().kind == ErrorKind::kNotFound) {
+      if (auto all = AllTables(ws.catalog())) hint = TableSuggestion(args.table, *all);
+    }
+    Err("databox inspect: " + table.error().message + hint + "\n");
     return ExitCode::kRunFailed;
   }
   // One read of the manifests serves the file lists and the row count.
@@ -159,7 +159,7 @@ ExitCode Inspect(const GlobalOptions& global, const InspectArgs& args) {
       auto it = s.summary.find(k);
       return it == s.summary.end() ? std::string("-") : it->second;
     };
-    snaps.push_back({{"snapshot_id", s.snapshot_id},
+    snaps.push_back({{"snapshot_id", JsonInteger<nlohmann::ordered_json>(s.snapshot_id)},
                      {"timestamp_ms", s.timestamp_ms},
                      {"operation", s.operation()},
                      {"load_id", get("databox.load-id")},
@@ -193,23 +193,6 @@ ExitCode Inspect(const GlobalOptions& global, const InspectArgs& args) {
   return ExitCode::kOk;
 }
 
-ExitCode Query(const GlobalOptions& global, const QueryArgs& args) {
-  auto session = OpenSession(global, "query");
-  if (!session) return ExitCode::kUsage;
-  auto analytics = refresh::OpenAnalytics(*session->workspace);
-  if (!analytics) {
-    Err("databox query: " + analytics.error().message + "\n");
-    return ExitCode::kRunFailed;
-  }
-  auto rows = analytics->connection.Query(args.sql);
-  if (!rows) {
-    Err("databox query: " + rows.error().message + "\n");
-    return ExitCode::kRunFailed;
-  }
-  Out(args.json ? FormatJsonLines(*rows) : FormatTable(*rows));
-  return ExitCode::kOk;
-}
-
 }  // namespace
 
 Command StatusCommand() {
@@ -235,19 +218,6 @@ Command InspectCommand() {
                    app.add_flag("--json", args->json, "machine-readable output");
                    return [args](const GlobalOptions& global) { return Inspect(global, *args); };
                  }};
-}
-
-Command QueryCommand() {
-  return Command{
-      "query", "Run SQL on the analytics DuckDB (raw tables under the attached alias)",
-      "Raw tables are visible as <alias>.raw_<source>.<table> (alias polaris_aws by\n"
-      "default), pinned to the snapshots current after the last load.",
-      [](CLI::App& app) -> Runner {
-        auto args = std::make_shared<QueryArgs>();
-        app.add_option("SQL", args->sql, "the SQL text, one argument (quote it)")->required();
-        app.add_flag("--json", args->json, "rows as JSON lines");
-        return [args](const GlobalOptions& global) { return Query(global, *args); };
-      }};
 }
 
 }  // namespace databox::cli

@@ -10,6 +10,7 @@ Command SourcesCommand();
 Command RunCommand();
 Command RefreshCommand();
 Command StatusCommand();
+Command RunsCommand();
 Command InspectCommand();
 Command QueryCommand();
 Command CatalogCommand();

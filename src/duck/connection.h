@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/error.h"
 #include "duck/database.h"
@@ -27,6 +28,10 @@ class Connection {
   Status Execute(const std::string& sql);
   //! Runs `sql` and reads all its rows (of the last statement).
   Result<QueryResult> Query(const std::string& sql);
+  //! Runs every statement of `sql` in order and returns each one's result (a statement without
+  //! rows, such as CREATE, gives what DuckDB answers for it). Stops at the first failing
+  //! statement: the error names its position ("statement 2 of 3").
+  Result<std::vector<QueryResult>> QueryEach(const std::string& sql);
   //! Prepares one statement with `?` or `$1` parameters.
   Result<PreparedStatement> Prepare(const std::string& sql);
 

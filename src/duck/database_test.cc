@@ -123,5 +123,27 @@ TEST(ConnectionTest, ExecuteRunsSeveralStatements) {
   EXPECT_EQ(r->GetInt64(0, 0).value(), 3);
 }
 
+TEST(ConnectionTest, QueryEachReturnsEveryStatementsResult) {
+  auto mem = testing::OpenMemoryDb();
+  auto results = mem.conn.QueryEach("SELECT 1 AS a; CREATE TABLE t(x INT); SELECT 2 AS b, 3 AS c");
+  ASSERT_TRUE(results.has_value()) << results.error().ToString();
+  ASSERT_EQ(results->size(), 3u);
+  EXPECT_EQ((*results)[0].column_name(0), "a");
+  EXPECT_EQ((*results)[0].GetInt64(0, 0).value(), 1);
+  EXPECT_EQ((*results)[2].column_count(), 2u);
+  EXPECT_EQ((*results)[2].GetInt64(1, 0).value(), 3);
+}
+
+TEST(ConnectionTest, QueryEachNamesTheStatementThatFailed) {
+  auto mem = testing::OpenMemoryDb();
+  auto failed = mem.conn.QueryEach("SELECT 1; SELECT * FROM no_such_table; SELECT 3");
+  ASSERT_FALSE(failed.has_value());
+  EXPECT_THAT(failed.error().message, HasSubstr("statement 2 of 3"));
+  EXPECT_THAT(failed.error().message, HasSubstr("no_such_table"));
+  auto unparsable = mem.conn.QueryEach("SELEC 1");
+  ASSERT_FALSE(unparsable.has_value());
+  EXPECT_THAT(unparsable.error().message, HasSubstr("syntax error"));
+}
+
 }  // namespace
 }  // namespace databox::duck

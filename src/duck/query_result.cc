@@ -64,6 +64,12 @@ TypeId QueryResult::column_type(uint64_t col) const {
   return internal::TypeIdOf(duckdb_get_type_id(types_[col].get()));
 }
 
+std::string QueryResult::column_type_alias(uint64_t col) const {
+  if (col >= types_.size()) return "";
+  internal::DuckStringPtr alias(duckdb_logical_type_get_alias(types_[col].get()));
+  return alias ? std::string(alias.get()) : std::string();
+}
+
 Result<uint64_t> QueryResult::ColumnIndex(const std::string& name) const {
   auto it = std::find(names_.begin(), names_.end(), name);
   if (it == names_.end()) {

@@ -49,6 +49,8 @@ class QueryResult {
   const std::string& column_name(uint64_t col) const { return names_.at(col); }
   //! The column's type family; kInvalid for an out-of-range column.
   TypeId column_type(uint64_t col) const;
+  //! The alias of the column's type ("JSON" for DuckDB's JSON type), "" when it has none.
+  std::string column_type_alias(uint64_t col) const;
   //! Index of the column called `name`, or kNotFound.
   Result<uint64_t> ColumnIndex(const std::string& name) const;
 

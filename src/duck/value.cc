@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "duck/vector_reader_internal.h"
+
 namespace databox::duck {
 namespace {
 
@@ -43,5 +45,31 @@ Result<Value> Value::ListChild(uint64_t i) const {
 Result<Value> Value::StructChild(uint64_t i) const {
   return Wrap(duckdb_get_struct_child(value_.get(), i), "struct field", i);
 }
+
+uint64_t Value::StructSize() const {
+  if (type() != TypeId::kStruct) return 0;
+  return duckdb_struct_type_child_count(duckdb_get_value_type(value_.get()));
+}
+
+std::string Value::StructFieldName(uint64_t i) const {
+  if (i >= StructSize()) return "";
+  internal::DuckStringPtr name(
+      duckdb_struct_type_child_name(duckdb_get_value_type(value_.get()), i));
+  return name ? std::string(name.get()) : std::string();
+}
+
+TypeId Value::type() const {
+  return internal::TypeIdOf(duckdb_get_type_id(duckdb_get_value_type(value_.get())));
+}
+
+std::string Value::TypeAlias() const {
+  internal::DuckStringPtr alias(duckdb_logical_type_get_alias(duckdb_get_value_type(value_.get())));
+  return alias ? std::string(alias.get()) : std::string();
+}
+
+bool Value::AsBool() const { return duckdb_get_bool(value_.get()); }
+int64_t Value::AsInt64() const { return duckdb_get_int64(value_.get()); }
+uint64_t Value::AsUInt64() const { return duckdb_get_uint64(value_.get()); }
+double Value::AsDouble() const { return duckdb_get_double(value_.get()); }
 
 }  // namespace databox::duck

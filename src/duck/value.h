@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "duck/handles_internal.h"
+#include "duck/type_id.h"
 
 namespace databox::duck {
 
@@ -31,6 +32,21 @@ class Value {
   Result<Value> ListChild(uint64_t i) const;
   //! Field `i` of a STRUCT value.
   Result<Value> StructChild(uint64_t i) const;
+  //! Fields of a STRUCT value; 0 for other types.
+  uint64_t StructSize() const;
+  //! Name of field `i` of a STRUCT value ("" out of range).
+  std::string StructFieldName(uint64_t i) const;
+
+  //! The value's type family.
+  TypeId type() const;
+  //! The alias of the value's type ("JSON" for DuckDB's JSON type), "" when it has none.
+  std::string TypeAlias() const;
+  //! BOOLEAN, integer and floating-point values as C++ values; call only for those types
+  //! (DuckDB converts, and answers its type's minimum when it cannot).
+  bool AsBool() const;
+  int64_t AsInt64() const;
+  uint64_t AsUInt64() const;
+  double AsDouble() const;
 
   //! The raw handle, for the duck module.
   duckdb_value handle() const { return value_.get(); }

@@ -6,10 +6,30 @@
 #include <fstream>
 
 #include "common/failpoint.h"
+#include "common/json_integer.h"
 #include "common/redact.h"
 #include "fileio/durable.h"
 
 namespace databox::refresh {
+
+namespace {
+
+//! Snapshot ids are random 63-bit numbers: those beyond 2^53 are written as strings.
+nlohmann::json SnapshotsToJson(const std::map<std::string, int64_t>& snapshots) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [table, id] : snapshots) out[table] = JsonInteger(id);
+  return out;
+}
+
+Result<std::map<std::string, int64_t>> SnapshotsFromJson(const nlohmann::json& json) {
+  std::map<std::string, int64_t> snapshots;
+  for (const auto& [table, id] : json.items()) {
+    DATABOX_ASSIGN_OR_RETURN(snapshots[table], IntegerFromJson(id));
+  }
+  return snapshots;
+}
+
+}  // namespace
 
 nlohmann::json RunRecord::ToJson() const {
   nlohmann::json sources_json = nlohmann::json::array();
@@ -19,7 +39,7 @@ nlohmann::json RunRecord::ToJson() const {
                             {"load_id", s.load_id},
                             {"phase", SourcePhaseName(s.phase)},
                             {"rows", s.rows},
-                            {"snapshots", s.snapshots},
+                            {"snapshots", SnapshotsToJson(s.snapshots)},
                             {"started_at", s.started_at},
                             {"seconds", s.seconds},
                             {"error", Redact(s.error)},
@@ -51,7 +71,9 @@ Result<SourceRun> SourceRunFromJson(const nlohmann::json& s) {
   run.load_id = s.value("load_id", "");
   DATABOX_ASSIGN_OR_RETURN(run.phase, ParseSourcePhase(s.value("phase", "")));
   run.rows = s.value("rows", int64_t{0});
-  run.snapshots = s.value("snapshots", std::map<std::string, int64_t>{});
+  if (s.contains("snapshots")) {
+    DATABOX_ASSIGN_OR_RETURN(run.snapshots, SnapshotsFromJson(s.at("snapshots")));
+  }
   run.started_at = s.value("started_at", "");
   run.seconds = s.value("seconds", 0.0);
   run.error = s.value("error", "");

@@ -27,6 +27,30 @@ constexpr const char* kRecordLine =
     R"("seconds":0.0,"snapshots":{},"source":"usgs","started_at":"","status":"not_started"}],)"
     R"("started_at":"2026-11-30T02:10:58.659Z","transform":{"log_tail":"","status":"not_run"}})";
 
+TEST(RunHistoryTest, SnapshotIdsBeyondTwoToThe53AreWrittenAsStringsAndReadInBothForms) {
+  RunRecord record;
+  record.run_id = "r";
+  SourceRun run;
+  run.source = "usgs";
+  run.status = SourceStatus::kOk;
+  run.snapshots = {{"raw_usgs.sites", 801030709168230257}, {"raw_usgs.small", 12}};
+  record.sources = {run};
+  const nlohmann::json json = record.ToJson();
+  EXPECT_EQ(json["sources"][0]["snapshots"].dump(),
+            R"({"raw_usgs.sites":"801030709168230257","raw_usgs.small":12})");
+  auto back = RunRecord::FromJson(json);
+  ASSERT_TRUE(back.has_value()) << back.error().ToString();
+  EXPECT_EQ(back->sources[0].snapshots, run.snapshots);
+  // Records written before ids became strings hold plain numbers.
+  auto old = RunRecord::FromJson(nlohmann::json::parse(
+      R"({"run_id":"r","sources":[{"source":"usgs","snapshots":{"t":801030709168230257}}]})"));
+  ASSERT_TRUE(old.has_value()) << old.error().ToString();
+  EXPECT_EQ(old->sources[0].snapshots.at("t"), 801030709168230257);
+  auto bad = RunRecord::FromJson(nlohmann::json::parse(
+      R"({"run_id":"r","sources":[{"source":"usgs","snapshots":{"t":"12x"}}]})"));
+  EXPECT_FALSE(bad.has_value());
+}
+
 TEST(RunHistoryTest, ADocumentedRecordReadsIntoTypedStatesAndWritesBackUnchanged) {
   auto record = RunRecord::FromJson(nlohmann::json::parse(kRecordLine));
   ASSERT_TRUE(record.has_value()) << record.error().ToString();

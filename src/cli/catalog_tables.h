@@ -1,0 +1,23 @@
+// The tables a catalog holds, and the ones close to a name that is not one of them: for
+// `databox catalog list|describe` and `databox inspect`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "iceberg/catalog.h"
+#include "iceberg/table_identifier.h"
+
+namespace databox::cli {
+
+//! Every table of every namespace (nested ones too), sorted.
+Result<std::vector<iceberg::TableIdentifier>> AllTables(iceberg::Catalog& catalog);
+
+//! What to add to "no table NAME": " (did you mean A, B?)" naming the tables within 3 edits of
+//! `name`, with its table part as their name, or in the namespace `name` names; else a pointer
+//! to `databox catalog list`.
+std::string TableSuggestion(const std::string& name,
+                            const std::vector<iceberg::TableIdentifier>& all);
+
+}  // namespace databox::cli

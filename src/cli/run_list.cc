@@ -1,0 +1,281 @@
+#include "cli/run_list.h"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+
+#include "cli/table_format.h"
+#include "common/json_integer.h"
+
+namespace databox::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr int64_t kMillisPerSecond = 1000;
+constexpr int64_t kSecondsPerMinute = 60;
+constexpr int64_t kSecondsPerHour = 3600;
+constexpr std::size_t kIdsInNotFound = 5;
+
+//! The integer of text[pos, pos + len), or nullopt when it is not all digits.
+std::optional<int> Digits(std::string_view text, std::size_t pos, std::size_t len) {
+  if (pos + len > text.size()) return std::nullopt;
+  int value = 0;
+  const char* begin = text.data() + pos;
+  const auto [rest, error] = std::from_chars(begin, begin + len, value);
+  if (error != std::errc() || rest != begin + len) return std::nullopt;
+  return value;
+}
+
+struct Counts {
+  int ok = 0;
+  int failed = 0;
+  int not_started = 0;
+};
+
+Counts CountSources(const refresh::RunRecord& record) {
+  Counts counts;
+  for (const auto& source : record.sources) {
+    if (source.status == refresh::SourceStatus::kOk) ++counts.ok;
+    if (source.status == refresh::SourceStatus::kFailed) ++counts.failed;
+    if (source.status == refresh::SourceStatus::kNotStarted) ++counts.not_started;
+  }
+  return counts;
+}
+
+std::optional<int64_t> DurationMillis(const refresh::RunRecord& record) {
+  const auto start = IsoToMillis(record.started_at);
+  const auto end = IsoToMillis(record.finished_at);
+  if (!start || !end || *end < *start) return std::nullopt;
+  return *end - *start;
+}
+
+std::string DurationText(const refresh::RunRecord& record) {
+  const auto millis = DurationMillis(record);
+  return millis ? FormatDuration(*millis) : "-";
+}
+
+std::string CountsText(const Counts& counts) {
+  std::string text =
+      std::to_string(counts.ok) + " ok, " + std::to_string(counts.failed) + " failed";
+  if (counts.not_started > 0) text += ", " + std::to_string(counts.not_started) + " not started";
+  return text;
+}
+
+Json SnapshotsJson(const std::map<std::string, int64_t>& snapshots) {
+  Json out = Json::object();
+  for (const auto& [table, id] : snapshots) out[table] = JsonInteger<Json>(id);
+  return out;
+}
+
+Json SummaryJson(const refresh::RunRecord& record) {
+  const Counts counts = CountSources(record);
+  const auto millis = DurationMillis(record);
+  return Json{{"run_id", record.run_id},
+              {"command", record.command},
+              {"started_at", record.started_at},
+              {"finished_at", record.finished_at},
+              {"seconds", millis ? Json(static_cast<double>(*millis) / kMillisPerSecond) : Json()},
+              {"status", RunOutcomeName(record.exit_code)},
+              {"exit_code", ExitCodeNumber(record.exit_code)},
+              {"sources_ok", counts.ok},
+              {"sources_failed", counts.failed},
+              {"sources_not_started", counts.not_started}};
+}
+
+std::string SourceTrace(const refresh::SourceRun& source) {
+  std::string text =
+      "  " + source.source + ": " + std::string(refresh::SourceStatusName(source.status));
+  if (source.status == refresh::SourceStatus::kFailed &&
+      source.phase != refresh::SourcePhase::kNone) {
+    text += " in " + std::string(refresh::SourcePhaseName(source.phase));
+  }
+  text += "\n";
+  if (source.status == refresh::SourceStatus::kNotStarted) return text;
+  if (!source.load_id.empty()) text += "    load id   " + source.load_id + "\n";
+  if (!source.started_at.empty()) text += "    started   " + source.started_at + "\n";
+  text += "    rows      " + std::to_string(source.rows) + "\n";
+  for (const auto& [table, id] : source.snapshots) {
+    text += "    snapshot  " + table + " " + std::to_string(id) + "\n";
+  }
+  if (!source.error.empty()) text += "    error     " + source.error + "\n";
+  for (const auto& note : source.notes) text += "    note      " + note + "\n";
+  return text;
+}
+
+}  // namespace
+
+std::string_view RunOutcomeName(ExitCode code) {
+  switch (code) {
+    case ExitCode::kOk:
+      return "ok";
+    case ExitCode::kRunFailed:
+      return "failed";
+    case ExitCode::kUsage:
+      return "refused";
+    case ExitCode::kInterrupted:
+      return "interrupted";
+    case ExitCode::kTerminated:
+      return "terminated";
+  }
+  return "failed";
+}
+
+std::optional<int64_t> IsoToMillis(std::string_view iso) {
+  // YYYY-MM-DDTHH:MM:SS[.fff]Z
+  constexpr std::size_t kSecondsEnd = 19;
+  if (iso.size() < kSecondsEnd + 1 || iso[4] != '-' || iso[7] != '-' || iso[10] != 'T' ||
+      iso[13] != ':' || iso[16] != ':' || iso.back() != 'Z') {
+    return std::nullopt;
+  }
+  const auto year = Digits(iso, 0, 4), month = Digits(iso, 5, 2), day = Digits(iso, 8, 2);
+  const auto hour = Digits(iso, 11, 2), minute = Digits(iso, 14, 2), second = Digits(iso, 17, 2);
+  if (!year || !month || !day || !hour || !minute || !second) return std::nullopt;
+  const std::chrono::year_month_day date{std::chrono::year(*year),
+                                         std::chrono::month(static_cast<unsigned>(*month)),
+                                         std::chrono::day(static_cast<unsigned>(*day))};
+  if (!date.ok() || *hour > 23 || *minute > 59 || *second > 60) return std::nullopt;
+  int64_t millis = 0;
+  const std::string_view fraction = iso.substr(kSecondsEnd, iso.size() - kSecondsEnd - 1);
+  if (!fraction.empty()) {
+    if (fraction[0] != '.' || fraction.size() < 2) return std::nullopt;
+    int64_t scale = 100;
+    for (char c : fraction.substr(1)) {
+      if (c < '0' || c > '9') return std::nullopt;
+      millis += (c - '0') * scale;
+      scale /= 10;
+    }
+  }
+  const auto days = std::chrono::sys_days(date).time_since_epoch().count();
+  return ((days * 24 + *hour) * kSecondsPerMinute + *minute) * kSecondsPerMinute *
+             kMillisPerSecond +
+         int64_t{*second} * kMillisPerSecond + millis;
+}
+
+std::string FormatDuration(int64_t millis) {
+  char buffer[32];
+  if (millis < 10 * kMillisPerSecond) {
+    std::snprintf(buffer, sizeof buffer, "%.1f s", static_cast<double>(millis) / kMillisPerSecond);
+    return buffer;
+  }
+  const int64_t seconds = millis / kMillisPerSecond;
+  if (seconds < kSecondsPerMinute) return std::to_string(seconds) + " s";
+  if (seconds < kSecondsPerHour) {
+    std::snprintf(buffer, sizeof buffer, "%lld m %02lld s",
+                  static_cast<long long>(seconds / kSecondsPerMinute),
+                  static_cast<long long>(seconds % kSecondsPerMinute));
+    return buffer;
+  }
+  std::snprintf(buffer, sizeof buffer, "%lld h %02lld m",
+                static_cast<long long>(seconds / kSecondsPerHour),
+                static_cast<long long>(seconds % kSecondsPerHour / kSecondsPerMinute));
+  return buffer;
+}
+
+std::vector<refresh::RunRecord> NewestRuns(std::vector<refresh::RunRecord> records,
+                                           std::size_t limit) {
+  std::reverse(records.begin(), records.end());
+  if (limit > 0 && records.size() > limit) records.resize(limit);
+  return records;
+}
+
+std::string FormatRunList(const std::vector<refresh::RunRecord>& records) {
+  if (records.empty()) return "no runs recorded yet\n";
+  std::vector<std::vector<std::string>> rows = {
+      {"RUN ID", "COMMAND", "STARTED", "DURATION", "STATUS", "SOURCES"}};
+  for (const auto& record : records) {
+    rows.push_back({record.run_id, record.command, record.started_at, DurationText(record),
+                    std::string(RunOutcomeName(record.exit_code)),
+                    CountsText(CountSources(record))});
+  }
+  return AlignRows(rows);
+}
+
+Json RunListJson(const std::vector<refresh::RunRecord>& records) {
+  Json out = Json::array();
+  for (const auto& record : records) out.push_back(SummaryJson(record));
+  return out;
+}
+
+std::string FormatRunTrace(const refresh::RunRecord& record) {
+  std::string text = "run " + record.run_id + " (" + record.command + ")\n" + "  status    " +
+                     std::string(RunOutcomeName(record.exit_code)) + " (exit " +
+                     std::to_string(ExitCodeNumber(record.exit_code)) + ")\n" + "  started   " +
+                     record.started_at + "\n" + "  finished  " + record.finished_at + "\n" +
+                     "  duration  " + DurationText(record) + "\n" + "  sources   " +
+                     CountsText(CountSources(record)) + "\n\nsources\n";
+  if (record.sources.empty()) text += "  (none)\n";
+  for (const auto& source : record.sources) text += SourceTrace(source);
+  if (record.command == "refresh") {
+    text += "\ninspection\n  " + std::string(record.inspection_ok ? "ok" : "not passed") + "\n";
+    for (const auto& problem : record.inspection_problems) text += "  problem: " + problem + "\n";
+    text += "\ntransform\n  " + std::string(refresh::TransformStatusName(record.transform_status));
+    if (record.transform_exit_code) {
+      text += " (exit " + std::to_string(*record.transform_exit_code) + ")";
+    }
+    text += "\n";
+    if (!record.transform_log_tail.empty()) {
+      text += "  log tail:\n";
+      std::size_t start = 0;
+      while (start < record.transform_log_tail.size()) {
+        std::size_t end = record.transform_log_tail.find('\n', start);
+        if (end == std::string::npos) end = record.transform_log_tail.size();
+        text += "    " + record.transform_log_tail.substr(start, end - start) + "\n";
+        start = end + 1;
+      }
+    }
+  }
+  return text;
+}
+
+Json RunTraceJson(const refresh::RunRecord& record) {
+  Json out = SummaryJson(record);
+  Json sources = Json::array();
+  for (const auto& source : record.sources) {
+    sources.push_back({{"source", source.source},
+                       {"status", refresh::SourceStatusName(source.status)},
+                       {"phase", refresh::SourcePhaseName(source.phase)},
+                       {"load_id", source.load_id},
+                       {"started_at", source.started_at},
+                       {"rows", source.rows},
+                       {"snapshots", SnapshotsJson(source.snapshots)},
+                       {"error", source.error},
+                       {"notes", source.notes}});
+  }
+  out["sources"] = sources;
+  out["inspection"] = {{"ok", record.inspection_ok}, {"problems", record.inspection_problems}};
+  out["transform"] = {
+      {"status", refresh::TransformStatusName(record.transform_status)},
+      {"exit_code", record.transform_exit_code ? Json(*record.transform_exit_code) : Json()},
+      {"log_tail", record.transform_log_tail}};
+  return out;
+}
+
+Result<refresh::RunRecord> FindRun(const std::vector<refresh::RunRecord>& records,
+                                   std::string_view run_id) {
+  const refresh::RunRecord* found = nullptr;
+  int prefixed = 0;
+  for (const auto& record : records) {
+    if (record.run_id == run_id) return record;
+    if (!run_id.empty() && record.run_id.starts_with(run_id)) {
+      found = &record;
+      ++prefixed;
+    }
+  }
+  if (prefixed == 1) return *found;
+  if (prefixed > 1) {
+    return MakeError(ErrorKind::kConfig, std::to_string(prefixed) +
+                                             " runs have ids starting with '" +
+                                             std::string(run_id) + "': give more of the id");
+  }
+  std::string newest;
+  const auto listed = NewestRuns(records, kIdsInNotFound);
+  for (const auto& record : listed) newest += (newest.empty() ? "" : ", ") + record.run_id;
+  return MakeError(ErrorKind::kNotFound,
+                   "no run with id '" + std::string(run_id) + "' in the run history" +
+                       (newest.empty() ? std::string(" (no runs recorded yet)")
+                                       : " (newest: " + newest + "; see `databox runs`)"));
+}
+
+}  // namespace databox::cli

@@ -1,0 +1,48 @@
+// What `databox runs` and `databox runs show` print: the run history (refresh/run_history.h) as
+// one line per run, and one run as a trace of its sources, inspection and transform. Pure
+// functions of the records, so tests give them records instead of running loads.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "refresh/run_history.h"
+
+namespace databox::cli {
+
+//! The word for how a run ended, from its exit code: "ok", "failed", "refused" (usage or
+//! preflight: nothing started), "interrupted" (SIGINT) or "terminated" (SIGTERM).
+std::string_view RunOutcomeName(ExitCode code);
+
+//! Milliseconds since the epoch of an ISO 8601 UTC time as NowIso() writes it
+//! ("2026-11-30T02:03:04.123Z", fraction optional); nullopt when it is not one.
+std::optional<int64_t> IsoToMillis(std::string_view iso);
+
+//! "0.4 s", "12 s", "3 m 05 s", "2 h 01 m" for a duration in milliseconds.
+std::string FormatDuration(int64_t millis);
+
+//! The newest `limit` records (all when 0), newest first.
+std::vector<refresh::RunRecord> NewestRuns(std::vector<refresh::RunRecord> records,
+                                           std::size_t limit);
+
+//! The table `databox runs` prints: a header and one line per record, in the given order.
+std::string FormatRunList(const std::vector<refresh::RunRecord>& records);
+//! The same as a JSON array, one summary object per record (snapshot ids beyond 2^53 as text).
+nlohmann::ordered_json RunListJson(const std::vector<refresh::RunRecord>& records);
+
+//! The trace `databox runs show` prints for one record.
+std::string FormatRunTrace(const refresh::RunRecord& record);
+//! The same as JSON: the summary fields and every source, inspection and transform in full.
+nlohmann::ordered_json RunTraceJson(const refresh::RunRecord& record);
+
+//! The record whose run_id is `run_id`, or whose run_id starts with it when only one does; a
+//! kNotFound error naming the newest ids when none matches, a kConfig error when the prefix is
+//! ambiguous.
+Result<refresh::RunRecord> FindRun(const std::vector<refresh::RunRecord>& records,
+                                   std::string_view run_id);
+
+}  // namespace databox::cli

@@ -1,0 +1,119 @@
+// The run list and trace read from run records: durations, outcomes, counts, lookups by id.
+#include "cli/run_list.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace databox::cli {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+refresh::SourceRun Source(std::string name, refresh::SourceStatus status) {
+  refresh::SourceRun run;
+  run.source = std::move(name);
+  run.status = status;
+  return run;
+}
+
+refresh::RunRecord Record(std::string id, std::string start, std::string end, ExitCode code) {
+  refresh::RunRecord record;
+  record.run_id = std::move(id);
+  record.command = "refresh";
+  record.started_at = std::move(start);
+  record.finished_at = std::move(end);
+  record.exit_code = code;
+  return record;
+}
+
+TEST(RunListTest, IsoTimesParseToMillisAndBadOnesDoNot) {
+  EXPECT_EQ(IsoToMillis("1970-01-01T00:00:01.5Z"), 1500);
+  EXPECT_EQ(IsoToMillis("1970-01-02T00:00:00Z"), 86'400'000);
+  EXPECT_EQ(*IsoToMillis("2026-11-30T02:10:58.659Z") - *IsoToMillis("2026-11-30T02:09:57.000Z"),
+            61'659);
+  for (const char* bad : {"", "2026-11-30", "2026-13-01T00:00:00Z", "2026-11-30T02:10:58",
+                          "2026-11-30T02:10:58.x9Z", "2026-02-30T00:00:00Z"}) {
+    EXPECT_EQ(IsoToMillis(bad), std::nullopt) << bad;
+  }
+}
+
+TEST(RunListTest, DurationsReadAsPeopleSayThem) {
+  EXPECT_EQ(FormatDuration(420), "0.4 s");
+  EXPECT_EQ(FormatDuration(12'300), "12 s");
+  EXPECT_EQ(FormatDuration(185'000), "3 m 05 s");
+  EXPECT_EQ(FormatDuration(7'260'000), "2 h 01 m");
+}
+
+TEST(RunListTest, ListIsNewestFirstWithOutcomeAndSourceCounts) {
+  auto older = Record("2026-11-30T01:00:00.000Z", "2026-11-30T01:00:00.000Z",
+                      "2026-11-30T01:00:03.500Z", ExitCode::kOk);
+  older.sources = {Source("noaa", refresh::SourceStatus::kOk),
+                   Source("usgs", refresh::SourceStatus::kOk)};
+  auto newer = Record("2026-11-30T02:00:00.000Z", "2026-11-30T02:00:00.000Z",
+                      "2026-11-30T02:01:05.000Z", ExitCode::kInterrupted);
+  newer.sources = {Source("noaa", refresh::SourceStatus::kFailed),
+                   Source("usgs", refresh::SourceStatus::kNotStarted)};
+  const auto listed = NewestRuns({older, newer}, 0);
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[0].run_id, newer.run_id);
+  EXPECT_EQ(FormatRunList(listed),
+            "RUN ID                    COMMAND  STARTED                   DURATION  STATUS       "
+            "SOURCES\n"
+            "2026-11-30T02:00:00.000Z  refresh  2026-11-30T02:00:00.000Z  1 m 05 s  interrupted  "
+            "0 ok, 1 failed, 1 not started\n"
+            "2026-11-30T01:00:00.000Z  refresh  2026-11-30T01:00:00.000Z  3.5 s     ok           "
+            "2 ok, 0 failed\n");
+  EXPECT_EQ(NewestRuns({older, newer}, 1).size(), 1u);
+  const auto json = RunListJson(listed);
+  EXPECT_EQ(json[0]["status"], "interrupted");
+  EXPECT_EQ(json[0]["exit_code"], 130);
+  EXPECT_EQ(json[0]["seconds"], 65.0);
+  EXPECT_EQ(json[1]["sources_ok"], 2);
+  EXPECT_EQ(FormatRunList({}), "no runs recorded yet\n");
+}
+
+TEST(RunListTest, TraceNamesWhereASourceFailedAndItsSnapshots) {
+  auto record = Record("r1", "2026-11-30T02:00:00Z", "bad time", ExitCode::kRunFailed);
+  auto failed = Source("noaa", refresh::SourceStatus::kFailed);
+  failed.phase = refresh::SourcePhase::kNormalize;
+  failed.error = "resource daily_weather: column tmax is not a number";
+  auto ok = Source("usgs", refresh::SourceStatus::kOk);
+  ok.rows = 170;
+  ok.snapshots = {{"raw_usgs.sites", 801030709168230257}};
+  record.sources = {failed, ok};
+  record.transform_log_tail = "line one\nline two";
+  const std::string trace = FormatRunTrace(record);
+  EXPECT_THAT(trace, HasSubstr("  status    failed (exit 1)\n"));
+  EXPECT_THAT(trace, HasSubstr("  duration  -\n"));
+  EXPECT_THAT(trace, HasSubstr("  noaa: failed in normalize\n"));
+  EXPECT_THAT(trace, HasSubstr("    error     resource daily_weather: column tmax"));
+  EXPECT_THAT(trace, HasSubstr("    rows      170\n"));
+  EXPECT_THAT(trace, HasSubstr("    snapshot  raw_usgs.sites 801030709168230257\n"));
+  EXPECT_THAT(trace, HasSubstr("transform\n  not_run\n  log tail:\n    line one\n    line two\n"));
+  const auto json = RunTraceJson(record);
+  EXPECT_EQ(json["sources"][0]["phase"], "normalize");
+  EXPECT_EQ(json["sources"][1]["snapshots"]["raw_usgs.sites"], "801030709168230257");
+  EXPECT_TRUE(json["seconds"].is_null());
+  record.command = "run";
+  EXPECT_THAT(FormatRunTrace(record), Not(HasSubstr("transform")));
+}
+
+TEST(RunListTest, FindRunTakesTheIdOrAUniquePrefix) {
+  const std::vector<refresh::RunRecord> records = {
+      Record("2026-11-30T01:00:00.000Z", "", "", ExitCode::kOk),
+      Record("2026-11-30T02:00:00.000Z", "", "", ExitCode::kOk)};
+  EXPECT_EQ(FindRun(records, "2026-11-30T02:00:00.000Z")->run_id, records[1].run_id);
+  EXPECT_EQ(FindRun(records, "2026-11-30T01")->run_id, records[0].run_id);
+  auto ambiguous = FindRun(records, "2026-11-30");
+  ASSERT_FALSE(ambiguous.has_value());
+  EXPECT_EQ(ambiguous.error().kind, ErrorKind::kConfig);
+  auto missing = FindRun(records, "nope");
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
+  EXPECT_THAT(missing.error().message,
+              HasSubstr("newest: 2026-11-30T02:00:00.000Z, 2026-11-30T01"));
+}
+
+}  // namespace
+}  // namespace databox::cli
