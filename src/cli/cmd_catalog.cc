@@ -223,10 +223,8 @@ void DeclareRestore(CLI::App& app, const std::shared_ptr<CatalogArgs>& args) {
 Command CatalogCommand() {
   return Command{
       "catalog", "Browse the catalog's tables; back up and restore the SQL catalog; set up Polaris",
-      "backup and restore apply to the embedded SQL catalog (type = \"sql\"); a REST catalog's
-      "
-      "database belongs to its server and is backed up there. Rebuilding a catalog from the
-      "
+      "backup and restore apply to the embedded SQL catalog (type = \"sql\"); a REST catalog's\n"
+      "database belongs to its server and is backed up there. Rebuilding a catalog from the\n"
       "warehouse's metadata files alone is not supported yet (docs/catalog_recovery.md).",
       [](CLI::App& app) -> Runner {
         app.require_subcommand(1);
