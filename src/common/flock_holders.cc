@@ -44,4 +44,10 @@ std::string LockFileText(int fd) {
   return line;
 }
 
+void WriteLockFileText(int fd, const std::string& line) {
+  if (::ftruncate(fd, 0) == 0) {
+    [[maybe_unused]] const ssize_t wrote = ::pwrite(fd, line.data(), line.size(), 0);
+  }
+}
+
 }  // namespace databox

@@ -18,4 +18,8 @@ std::vector<pid_t> FlockHolders(int fd);
 //! The first line a holder wrote into the lock file `fd` is open on ("pid 123 ..."), or "".
 std::string LockFileText(int fd);
 
+//! Replaces the lock file's text with `line` ("pid 123 ... since <time>\n"), for the message a
+//! rival prints (LockFileText); best effort: the lock works without it.
+void WriteLockFileText(int fd, const std::string& line);
+
 }  // namespace databox

@@ -64,10 +64,7 @@ Result<SourceLock> SourceLock::Acquire(const std::filesystem::path& locks_dir,
   }
   SourceLock lock(fd);
   // Who holds it, for the message another process prints; the lock works without it.
-  const std::string holder = "pid " + std::to_string(::getpid()) + " since " + NowIso() + "\n";
-  if (::ftruncate(fd, 0) == 0) {
-    [[maybe_unused]] const ssize_t wrote = ::pwrite(fd, holder.data(), holder.size(), 0);
-  }
+  WriteLockFileText(fd, "pid " + std::to_string(::getpid()) + " since " + NowIso() + "\n");
   return lock;
 }
 

@@ -64,11 +64,8 @@ Result<WorkspaceLock> WorkspaceLock::Acquire(const std::filesystem::path& state_
   WorkspaceLock lock(fd);
   if (exclusive) {
     // Who holds it, for the message another process prints; the lock works without it.
-    const std::string holder =
-        "pid " + std::to_string(::getpid()) + " " + command + " since " + NowIso() + "\n";
-    if (::ftruncate(fd, 0) == 0) {
-      [[maybe_unused]] const ssize_t wrote = ::pwrite(fd, holder.data(), holder.size(), 0);
-    }
+    WriteLockFileText(
+        fd, "pid " + std::to_string(::getpid()) + " " + command + " since " + NowIso() + "\n");
   }
   return lock;
 }
