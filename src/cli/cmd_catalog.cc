@@ -196,7 +196,8 @@ void DeclareBackup(CLI::App& app, const std::shared_ptr<CatalogArgs>& args) {
       "server and is not backed up by databox.");
   backup->add_option("--to", args->backup_to, "folder to create the backup in")->option_text("DIR");
   backup->callback([args] {
-    args->chosen = [args](const GlobalOptions& g) { return Backup(g, args->backup_to); };
+    // The runner copies what it needs: capturing `args` would make a cycle args -> chosen -> args.
+    args->chosen = [to = args->backup_to](const GlobalOptions& g) { return Backup(g, to); };
   });
 }
 
@@ -212,9 +213,8 @@ void DeclareRestore(CLI::App& app, const std::shared_ptr<CatalogArgs>& args) {
       ->required();
   restore->add_flag("--force", args->restore_force, "replace a catalog that already holds tables");
   restore->callback([args] {
-    args->chosen = [args](const GlobalOptions& g) {
-      return Restore(g, args->restore_from, args->restore_force);
-    };
+    args->chosen = [from = args->restore_from, force = args->restore_force](
+                       const GlobalOptions& g) { return Restore(g, from, force); };
   });
 }
 
@@ -258,7 +258,7 @@ Command CatalogCommand() {
                          "IAM role Polaris assumes to vend S3 credentials")
             ->option_text("ARN");
         bootstrap->callback([all] {
-          all->chosen = [all](const GlobalOptions& g) { return Bootstrap(g, all->bootstrap); };
+          all->chosen = [b = all->bootstrap](const GlobalOptions& g) { return Bootstrap(g, b); };
         });
         DeclareBackup(app, all);
         DeclareRestore(app, all);

@@ -45,8 +45,15 @@ using Clock = std::chrono::steady_clock;
 
 const std::vector<std::string> kSources = {"ebird",     "gbif", "noaa", "usgs", "usgs_earthquakes",
                                            "xeno_canto"};
+#if defined(__SANITIZE_ADDRESS__)
+// Under ASan every databox run is about 1.5x slower; the sanitizer stage is after memory errors
+// on every crash path, which fewer kills of each kind still reach within the same time budget.
+constexpr int kNamedKills = 32;  //!< kills at a named failpoint
+constexpr int kMomentKills = 4;  //!< kills at a random moment
+#else
 constexpr int kNamedKills = 50;  //!< kills at a named failpoint
 constexpr int kMomentKills = 6;  //!< kills at a random moment
+#endif
 constexpr int kMixPercent = 15;  //!< share of kills that hit a refresh of all six sources
 //! Infix of the temporary name a local write uses before it publishes the file by rename.
 constexpr const char* kTempMarker = ".databox-tmp-";
