@@ -28,6 +28,15 @@ Secret ReadSecret(TableReader& reader, std::string_view key, ParseContext& ctx, 
 //! Absolute, normalized path: `text` itself if absolute, else relative to the config folder.
 std::filesystem::path ResolvePath(const ParseContext& ctx, const std::string& text);
 
+//! Why databox must not write into the folder `path`: it is the filesystem root, inside a system
+//! folder (/etc, /usr, ...), a shared top-level folder itself (/home, /tmp, ...) or the user's
+//! home folder (symlinks resolved). Empty when the folder may be databox's.
+std::string WhyNotOwnFolder(const ParseContext& ctx, const std::filesystem::path& path);
+
+//! WhyNotOwnFolder, and also refuses a state folder that is or holds the registry's folder (the
+//! state folder is made owner-only and filled with catalog.sqlite, warehouse/, loads/, ...).
+std::string WhyNotStateFolder(const ParseContext& ctx, const std::filesystem::path& path);
+
 //! Problem text for a URL that is not absolute http(s) without user info; empty when fine.
 std::string CheckHttpUrl(std::string_view url);
 

@@ -26,6 +26,15 @@ void ReadTimeoutsAndRetries(TableReader& r, Settings& settings) {
   }
 }
 
+//! Reports `key` (whose value is `text`) when `why` says databox must not write there;
+//! `consequence` says what would happen.
+void ReportFolder(const TableReader& r, std::string_view key, const std::string& text,
+                  const std::string& why, const std::string& consequence) {
+  if (why.empty()) return;
+  r.Report(key, "'" + std::string(key) + "' = \"" + text + "\": " + why + "; " + consequence,
+           "give it a folder of its own, e.g. a path relative to this file");
+}
+
 //! Problem text for a PostgreSQL URL that cannot name the catalog server's database; empty
 //! when fine. The URL itself is never repeated (a password in it would be echoed).
 std::string CheckPostgresUrl(std::string_view url) {
@@ -61,6 +70,8 @@ CatalogBackupSettings ParseCatalogBackup(TableReader& r, bool rest,
   if (auto dir = r.String("backup_dir")) {
     if (dir->empty()) r.Report("backup_dir", "'backup_dir' must not be empty");
     backup.dir = ResolvePath(ctx, *dir);
+    ReportFolder(r, "backup_dir", *dir, WhyNotOwnFolder(ctx, backup.dir),
+                 "databox would create and prune catalog backups there");
   }
   backup.after_refresh = r.Bool("backup_after_refresh").value_or(false);
   backup.keep = static_cast<int>(r.Int("backup_keep", 1, kMaxBackupsKept).value_or(backup.keep));
@@ -142,6 +153,11 @@ CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::pa
       }
     }
     catalog.uri = uri ? ResolvePath(ctx, *uri).string() : (state_dir / "catalog.sqlite").string();
+    if (uri) {
+      ReportFolder(r, "uri", *uri,
+                   WhyNotOwnFolder(ctx, std::filesystem::path(catalog.uri).parent_path()),
+                   "databox would create the catalog database there");
+    }
   }
   r.ReportUnknownKeys();
   return catalog;
@@ -164,6 +180,8 @@ WarehouseSettings ParseWarehouse(const toml::table* table, const std::filesystem
       r.Report("location", "'location' must be a local path or s3://bucket/prefix");
     } else {
       warehouse.location = ResolvePath(ctx, *location).string();
+      ReportFolder(r, "location", *location, WhyNotOwnFolder(ctx, warehouse.location),
+                   "databox would write every table's files there");
     }
   }
   if (const toml::table* s3 = r.Table("s3")) {
@@ -200,7 +218,11 @@ AnalyticsSettings ParseAnalytics(const toml::table* table, const std::filesystem
   analytics.database = state_dir / "databox.duckdb";
   if (table == nullptr) return analytics;
   TableReader r(*table, "[project.analytics]", ctx.problems);
-  if (auto database = r.String("database")) analytics.database = ResolvePath(ctx, *database);
+  if (auto database = r.String("database")) {
+    analytics.database = ResolvePath(ctx, *database);
+    ReportFolder(r, "database", *database, WhyNotOwnFolder(ctx, analytics.database.parent_path()),
+                 "databox would create the analytics database there");
+  }
   if (auto alias = r.String("catalog_alias")) {
     static const std::regex kIdentifier("^[a-z_][a-z0-9_]*$");
     if (!std::regex_match(*alias, kIdentifier)) {
@@ -218,7 +240,11 @@ TransformSettings ParseTransform(const toml::table* table, ParseContext& ctx) {
   transform.project_dir = ResolvePath(ctx, "transform");
   if (table != nullptr) {
     TableReader r(*table, "[project.transform]", ctx.problems);
-    if (auto dir = r.String("project_dir")) transform.project_dir = ResolvePath(ctx, *dir);
+    if (auto dir = r.String("project_dir")) {
+      transform.project_dir = ResolvePath(ctx, *dir);
+      ReportFolder(r, "project_dir", *dir, WhyNotOwnFolder(ctx, transform.project_dir),
+                   "the transform would run on it as its SQLMesh project");
+    }
     if (auto command = r.StringList("command")) {
       if (command->empty() || command->front().empty()) {
         r.Report("command", "'command' must name a program", "e.g. command = [\"sqlmesh\", ...]");
@@ -270,6 +296,10 @@ ProjectSettings ParseProject(const toml::table* project, ParseContext& ctx) {
   if (auto state_dir = r.String("state_dir")) {
     if (state_dir->empty()) r.Report("state_dir", "'state_dir' must not be empty");
     settings.state_dir = ResolvePath(ctx, *state_dir);
+    ReportFolder(
+        r, "state_dir", *state_dir, WhyNotStateFolder(ctx, settings.state_dir),
+        "databox would write catalog.sqlite, warehouse/, loads/ and locks/ into it and make "
+        "it owner-only");
   }
   settings.max_workers =
       static_cast<int>(r.Int("max_workers", 1, kMaxWorkers).value_or(settings.max_workers));

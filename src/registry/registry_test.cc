@@ -354,6 +354,55 @@ backup_database_password = "${UNSET_DB_PASSWORD}"
   EXPECT_TRUE(HasProblem(no_db_report, 6, "UNSET_DB_PASSWORD")) << no_db_report.ToString();
 }
 
+TEST(RegistryValidationTest, FoldersDataboxWritesIntoMustBeItsOwn) {
+  // Each line names a folder databox would write into; none of them may be a system folder,
+  // the filesystem root, a shared top-level folder, the home folder or (state) the registry's.
+  TempConfig config(std::string(R"([project]
+state_dir = "/"
+[project.catalog]
+backup_dir = "/tmp"
+[project.warehouse]
+location = "../../../../../../../../usr/share/lake"
+[project.analytics]
+database = "/etc/databox.duckdb"
+[project.transform]
+project_dir = "../../../../../../../../etc"
+)") + kMinimalSource);
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 2, "/ is the filesystem root")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 4, "/tmp is the shared folder /tmp itself")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 6, "inside the system folder /usr")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 8, "inside the system folder /etc")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 10, "/etc is inside the system folder /etc")) << report.ToString();
+  EXPECT_EQ(report.problems.size(), 5u) << report.ToString();
+
+  // The registry's own folder as state folder, and a symlink that leads into /etc.
+  TempConfig here(std::string("[project]\nstate_dir = \".\"\n") + kMinimalSource);
+  std::filesystem::create_directory_symlink("/etc", here.dir() / "etc_link");
+  here.Write("databox.toml", std::string("[project]\nstate_dir = \".\"\n[project.transform]\n"
+                                         "project_dir = \"etc_link/sqlmesh\"\n") +
+                                 kMinimalSource);
+  const ValidationReport here_report = Validate(here.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(here_report, 2, "holds the registry's own folder"))
+      << here_report.ToString();
+  EXPECT_TRUE(HasProblem(here_report, 4, "inside the system folder /etc"))
+      << here_report.ToString();
+
+  // The home folder itself is refused; a folder below it is fine.
+  TempConfig home(std::string("[project]\nstate_dir = \"home\"\n") + kMinimalSource);
+  std::filesystem::create_directory(home.dir() / "home");
+  const std::string home_dir = (home.dir() / "home").string();
+  auto env = [&](const std::string& name) -> std::optional<std::string> {
+    if (name == "HOME") return home_dir;
+    return std::nullopt;
+  };
+  const ValidationReport home_report = Validate(home.path(), {.env = env});
+  EXPECT_TRUE(HasProblem(home_report, 2, "is your home folder")) << home_report.ToString();
+  home.Write("databox.toml",
+             std::string("[project]\nstate_dir = \"home/.databox\"\n") + kMinimalSource);
+  EXPECT_TRUE(Validate(home.path(), {.env = env}).problems.empty());
+}
+
 TEST(RegistryValidationTest, CatalogTimeoutsNeedTheRestCatalog) {
   TempConfig config(std::string(R"([project.catalog]
 type = "sql"
