@@ -1,5 +1,7 @@
 #include "cli/cli.h"
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <string>
 #include <utility>
@@ -11,6 +13,10 @@
 namespace databox::cli {
 
 int Main(int argc, char** argv) {
+  // Everything databox writes (catalog, warehouse files, load packages with raw pages, analytics
+  // databases, run history, backups) is its owner's alone: files 0600, folders 0700. Children
+  // (SQLMesh) inherit it.
+  ::umask(0077);
   GlobalOptions defaults;
   if (const char* env = std::getenv("DATABOX_CONFIG"); env != nullptr && *env != '\0') {
     defaults.config_path = env;

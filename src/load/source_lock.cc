@@ -44,7 +44,7 @@ Result<SourceLock> SourceLock::Acquire(const std::filesystem::path& locks_dir,
                      "cannot create the lock folder " + locks_dir.string() + ": " + ec.message());
   }
   const std::filesystem::path path = locks_dir / (source + ".lock");
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0) {
     return MakeError(ErrorKind::kIo,
                      "cannot open the lock file " + path.string() + ": " + std::strerror(errno));

@@ -1,5 +1,10 @@
 #include "platform/workspace.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <string>
 
 #include "catalog/rest/rest_catalog.h"
@@ -20,6 +25,19 @@ Status MakeFolder(const std::filesystem::path& dir, std::string_view what) {
   return Ok();
 }
 
+//! Makes the state folder owner-only (0700): it holds raw pages, the catalog and the run history.
+//! A folder made by an older databox (0755) is closed here, which also closes everything in it.
+Status MakeOwnerOnly(const std::filesystem::path& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) return Ok();  // MakeFolder just reported any problem
+  if ((st.st_mode & 077) == 0 || st.st_uid != ::geteuid()) return Ok();
+  if (::chmod(dir.c_str(), st.st_mode & 0700) != 0) {
+    return MakeError(ErrorKind::kIo, "cannot make the state folder " + dir.string() +
+                                         " owner-only (chmod 700): " + std::strerror(errno));
+  }
+  return Ok();
+}
+
 Result<std::unique_ptr<iceberg::Catalog>> OpenCatalog(const registry::ProjectSettings& project,
                                                       std::shared_ptr<fileio::FileIO> file_io) {
   if (project.catalog.type == registry::CatalogType::kRest) {
@@ -37,6 +55,7 @@ Result<std::unique_ptr<iceberg::Catalog>> OpenCatalog(const registry::ProjectSet
 Result<std::unique_ptr<load::Workspace>> OpenWorkspace(const registry::Registry& registry) {
   const registry::ProjectSettings& project = registry.project;
   DATABOX_RETURN_IF_ERROR(MakeFolder(project.state_dir, "state"));
+  DATABOX_RETURN_IF_ERROR(MakeOwnerOnly(project.state_dir));
   DATABOX_ASSIGN_OR_RETURN(Storage storage, OpenStorage(project.warehouse));
   load::WorkspaceParts parts;
   DATABOX_ASSIGN_OR_RETURN(parts.catalog, OpenCatalog(project, storage.file_io));

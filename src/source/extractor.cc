@@ -192,8 +192,9 @@ Result<ResourceStats> Extractor::ExtractToFolder(const registry::Resource& resou
       } else {
         // Other formats are counted (and checked) by reading them as the load will.
         DATABOX_ASSIGN_OR_RETURN(
-            count, ForEachRecord(response->body, resource, std::numeric_limits<int64_t>::max(),
-                                 where, [](Json) { return Ok(); }, nullptr));
+            count, ForEachRecord(
+                       response->body, resource, std::numeric_limits<int64_t>::max(), where,
+                       [](Json) { return Ok(); }, nullptr));
       }
 
       const int64_t kept = std::min(count, remaining);
@@ -204,7 +205,9 @@ Result<ResourceStats> Extractor::ExtractToFolder(const registry::Resource& resou
                       .page = page,
                       .chunk = chunk,
                       .records = kept};
-      if (auto written = WriteFileBytes(dir / entry.file, response->body); !written) {
+      // A server that echoes the request (its URL, its headers) would put the source's
+      // credential in the page; the stored page, and the records read from it, have it masked.
+      if (auto written = WriteFileBytes(dir / entry.file, Redact(response->body)); !written) {
         return std::unexpected(written.error().WithContext(label));
       }
       index.pages.push_back(std::move(entry));

@@ -186,5 +186,70 @@ TEST_F(Secrets, FullRefreshAndAFailedRefreshWriteNoSecretAnywhere) {
   EXPECT_GE(duckdb, 2);
 }
 
+TEST_F(Secrets, AnEchoedKeyIsMaskedInStoredPagesAndTablesAndStateIsOwnerOnly) {
+  Workspace ws("secrets_echo");
+  ws.WriteRegistry();
+  std::ofstream(ws.dir() / ".env") << "XENO_CANTO_API_KEY=" << kSecrets[2].value << "\n";
+  // A server that echoes the request: the recorded pages' first recording URL carries the key.
+  ++faults_;
+  const fs::path shared_xc = fs::path(DATABOX_SHARED_DIR) / "fixtures/recordings/xeno_canto";
+  const fs::path xc = ws.dir() / "recordings" / "xeno_canto";
+  fs::create_directories(xc);
+  int echoed = 0;
+  for (const auto& file : fs::directory_iterator(shared_xc)) {
+    std::string text = Slurp(file.path());
+    const std::string plain = "\"url\": \"https://xeno-canto.org/728080\"";
+    for (std::size_t at = text.find(plain); at != std::string::npos;
+         at = text.find(plain, at + 1), ++echoed) {
+      text.insert(at + plain.size() - 1, "?key=" + kSecrets[2].value);
+    }
+    std::ofstream(xc / file.path().filename()) << text;
+  }
+  ASSERT_GT(echoed, 0) << "the recordings no longer hold the URL this test echoes the key into";
+
+  RunResult run = Run(ws, {"run", "xeno_canto"});
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  RunResult query = Run(ws, {"query", "--format", "csv",
+                             "SELECT recording_url FROM polaris_aws.raw_xeno_canto.recordings "
+                             "WHERE recording_url LIKE 'https://xeno-canto.org/728080%'"});
+  ASSERT_EQ(query.exit_code, 0) << query.err;
+  EXPECT_TRUE(Contains(query.out, "https://xeno-canto.org/728080?key=***")) << query.out;
+
+  int pages_masked = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(ws.state_dir())) {
+    if (!entry.is_regular_file() || !entry.path().string().ends_with(".json")) continue;
+    pages_masked += Contains(Slurp(entry.path()), "728080?key=***");
+  }
+  EXPECT_GT(pages_masked, 0) << "no stored page holds the masked URL";
+  for (const auto& s : kSecrets) {
+    for (const auto& file : FilesContaining(ws.state_dir(), s.value, {})) {
+      ++leaks_;
+      ADD_FAILURE() << s.env << " leaked into " << file;
+    }
+  }
+
+  // Owner-only: the state folder, and every file and folder databox created in it.
+  int checked = 0;
+  struct stat st {};
+  ASSERT_EQ(stat(ws.state_dir().c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u) << ws.state_dir();
+  for (const auto& entry : fs::recursive_directory_iterator(ws.state_dir())) {
+    if (entry.is_symlink() || stat(entry.path().c_str(), &st) != 0) continue;
+    ++checked;
+    if ((st.st_mode & 077) != 0) {
+      ADD_FAILURE() << entry.path() << " is readable by others: " << std::oct << (st.st_mode & 0777)
+                    << std::dec;
+    }
+  }
+  EXPECT_GT(checked, 20);
+
+  // A state folder an older version left world-readable is closed by the next run.
+  ASSERT_EQ(::chmod(ws.state_dir().c_str(), 0755), 0);
+  RunResult again = Run(ws, {"run", "xeno_canto"});
+  ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
+  ASSERT_EQ(stat(ws.state_dir().c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+}
+
 }  // namespace
 }  // namespace databox::reliability
