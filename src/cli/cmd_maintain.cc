@@ -189,6 +189,15 @@ Status MaintainTable(load::Workspace& ws, const iceberg::TableIdentifier& table,
   json["missing"] = report.missing;
   for (const auto& m : report.missing)
     text += "  MISSING (referenced, not in storage): " + m + "\n";
+  json["foreign_metadata"] = report.foreign_metadata;
+  json["foreign_files"] = report.foreign_files;
+  for (const auto& f : report.foreign_metadata) {
+    text += "  ANOTHER TABLE'S METADATA (kept with the files it references): " + f + "\n";
+  }
+  if (report.foreign_files > 0) {
+    text += "  " + std::to_string(report.foreign_files) +
+            " file(s) in these folders belong to another table and are never removed here\n";
+  }
   text += name + ": " + std::to_string(report.orphans.size()) + " orphan file(s), " +
           std::to_string(bytes) + " bytes; " + std::to_string(old_enough) + " older than " +
           settings.older_than_text + "; " +

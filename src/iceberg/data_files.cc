@@ -1,10 +1,13 @@
 #include "iceberg/data_files.h"
 
+#include <unistd.h>
+
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <set>
 #include <system_error>
 #include <utility>
@@ -12,6 +15,7 @@
 #include "duck/quote.h"
 #include "duck/temp_table.h"
 #include "fileio/durable.h"
+#include "fileio/leftovers.h"
 #include "fileio/location.h"
 
 namespace databox::iceberg {
@@ -204,6 +208,21 @@ Result<std::optional<Literal>> PartitionValue(const Schema& schema, const Partit
   }
 }
 
+//! Prefix of a staging folder's name: <prefix><pid>-<write id>.
+constexpr std::string_view kStagingPrefix = ".databox-staging-";
+
+//! Removes the staging folders of dead processes in `dir`, once per folder and process (a data
+//! folder can hold many files; listing it for every file group would cost).
+void RemoveStagingLeftovers(const fs::path& dir) {
+  static std::mutex mutex;
+  static std::set<std::string> cleaned;
+  {
+    std::lock_guard lock(mutex);
+    if (!cleaned.insert(dir.string()).second) return;
+  }
+  fileio::RemoveLeftoversOfDeadProcesses(dir, kStagingPrefix);
+}
+
 }  // namespace
 
 Result<std::vector<DataFile>> WriteFileGroup(duck::Connection& conn, fileio::FileIO& io,
@@ -219,12 +238,15 @@ Result<std::vector<DataFile>> WriteFileGroup(duck::Connection& conn, fileio::Fil
     DATABOX_ASSIGN_OR_RETURN(local_data_dir, fileio::LocalPathOf(data_location));
     // The data folder must survive a crash with the files a commit names in it.
     DATABOX_RETURN_IF_ERROR(fileio::CreateFoldersDurably(local_data_dir));
-    staging = fs::path(local_data_dir) / (".staging-" + write_id);
+    staging = fs::path(local_data_dir);
   } else {
-    const fs::path root =
+    staging =
         options.staging_dir.empty() ? fs::temp_directory_path() : fs::path(options.staging_dir);
-    staging = root / ("databox-staging-" + write_id);
   }
+  // A staging folder is named after its process: one a killed writer left is removed by the
+  // next write into the same folder, never one a live writer is filling.
+  RemoveStagingLeftovers(staging);
+  staging /= std::string(kStagingPrefix) + std::to_string(::getpid()) + "-" + write_id;
   std::error_code ec;
   fs::create_directories(staging, ec);
   if (ec) {

@@ -7,6 +7,7 @@
 #include "fileio/location.h"
 #include "iceberg/manifest.h"
 #include "iceberg/manifest_list.h"
+#include "iceberg/metadata_json.h"
 #include "iceberg/snapshot_producer.h"
 
 namespace databox::iceberg {
@@ -88,6 +89,45 @@ Result<std::set<std::string>> ReferencedFiles(fileio::FileIO& io, const LoadedTa
   return out;
 }
 
+namespace {
+
+//! Files another table references from inside this table's folders.
+struct ForeignFiles {
+  std::vector<std::string> metadata;  //!< its metadata files found among the orphans
+  std::set<std::string> referenced;   //!< everything they reference (and themselves), canonical
+};
+
+//! The unreferenced *.metadata.json files among `orphans` whose table-uuid is not `table_uuid`,
+//! and every file they reference. Such a file is another table's: a second catalog's table at
+//! the same location, or the first create of this table that a killed load never registered.
+Result<ForeignFiles> ForeignFilesAmong(fileio::FileIO& io, const std::vector<OrphanFile>& orphans,
+                                       const std::string& table_uuid) {
+  ForeignFiles foreign;
+  for (const auto& orphan : orphans) {
+    if (!orphan.location.ends_with(".metadata.json")) continue;
+    auto text = io.Read(orphan.location);
+    if (!text && text.error().kind == ErrorKind::kNotFound) continue;  // removed meanwhile
+    if (!text) return std::unexpected(text.error().WithContext("reading " + orphan.location));
+    auto metadata = ParseTableMetadata(*text);
+    if (!metadata) {
+      return std::unexpected(metadata.error().WithContext(
+          "the unreferenced metadata file " + orphan.location +
+          " cannot be read, so what it references cannot be protected; move it away first"));
+    }
+    if (metadata->table_uuid == table_uuid) continue;  // an old version of this table
+    auto referenced = ReferencedFiles(io, LoadedTable{orphan.location, std::move(*metadata)});
+    if (!referenced) {
+      return std::unexpected(referenced.error().WithContext(
+          "reading what the metadata file " + orphan.location + " of another table references"));
+    }
+    foreign.metadata.push_back(orphan.location);
+    foreign.referenced.merge(*referenced);
+  }
+  return foreign;
+}
+
+}  // namespace
+
 Result<OrphanReport> FindOrphanFiles(Catalog& catalog, fileio::FileIO& io,
                                      const TableIdentifier& table, const OrphanOptions& options) {
   const std::string name = table.ToString();
@@ -144,6 +184,13 @@ Result<OrphanReport> FindOrphanFiles(Catalog& catalog, fileio::FileIO& io,
       if (file.starts_with(prefix) && !seen.contains(file)) report.missing.push_back(file);
     }
   }
+  // Another table's files in this table's folders are never orphans of this one.
+  DATABOX_ASSIGN_OR_RETURN(ForeignFiles foreign,
+                           ForeignFilesAmong(io, report.orphans, loaded.metadata.table_uuid));
+  report.foreign_metadata = std::move(foreign.metadata);
+  report.foreign_files = std::erase_if(report.orphans, [&](const OrphanFile& orphan) {
+    return foreign.referenced.contains(CanonicalLocation(orphan.location));
+  });
   if (!options.remove) return report;
 
   if (!report.missing.empty()) {

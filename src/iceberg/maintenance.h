@@ -64,6 +64,11 @@ struct OrphanReport {
   //! the table is damaged or the listing and the metadata spell locations differently; removal
   //! is refused then.
   std::vector<std::string> missing;
+  //! Metadata files in the table's metadata/ folder that belong to another table (another
+  //! table-uuid): a second catalog's table at the same location, or a first create a killed load
+  //! never registered. They and every file they reference are kept out of `orphans`.
+  std::vector<std::string> foreign_metadata;
+  size_t foreign_files = 0;  //!< files kept out of `orphans` because another table references them
 };
 
 //! The form in which locations are compared: "file:///a" and "file:/a" become "/a",
@@ -75,7 +80,8 @@ Result<std::set<std::string>> ReferencedFiles(fileio::FileIO& io, const LoadedTa
 
 //! Lists the table's data/ and metadata/ folders, loads the table, and reports the files no
 //! metadata references. With options.remove, deletes those that are old enough (kData, and
-//! nothing deleted, when `missing` is not empty).
+//! nothing deleted, when `missing` is not empty). A file another table's metadata in these folders
+//! references is never an orphan (see OrphanReport::foreign_metadata).
 Result<OrphanReport> FindOrphanFiles(Catalog& catalog, fileio::FileIO& io,
                                      const TableIdentifier& table,
                                      const OrphanOptions& options = {});

@@ -54,15 +54,20 @@ class MaintenanceTest : public InMemoryCatalogFixture {
     ASSERT_FALSE(location_.empty());
   }
 
-  Table Load() {
-    auto table = Table::Load(*catalog_, io_, table_);
+  Table Load() { return Load(table_); }
+  Table Load(const TableIdentifier& id) {
+    auto table = Table::Load(*catalog_, io_, id);
     EXPECT_TRUE(table) << table.error().ToString();
     return std::move(*table);
   }
 
   //! Commits the rows of `select` (append, or replacing everything); returns the files written.
   std::vector<std::string> Commit(const std::string& select, bool replace_all = false) {
-    Table table = Load();
+    return CommitTo(table_, select, replace_all);
+  }
+  std::vector<std::string> CommitTo(const TableIdentifier& id, const std::string& select,
+                                    bool replace_all = false) {
+    Table table = Load(id);
     auto files = WriteDataFiles(duck_->conn, *io_, table.metadata(), select);
     EXPECT_TRUE(files) << files.error().ToString();
     auto op = replace_all ? table.NewReplaceAll() : table.NewAppend();
@@ -171,6 +176,36 @@ TEST_F(MaintenanceTest, ListsOnlyUnreferencedFilesAndRemovesOnlyOldOnes) {
   json seen = PyicebergSnapshots();
   ASSERT_TRUE(seen.is_object());
   EXPECT_EQ(seen["snapshots"][std::to_string(seen["current"].get<int64_t>())], json({1, 2}));
+}
+
+TEST_F(MaintenanceTest, AnotherTablesFilesInTheSameFolderAreNeverOrphans) {
+  // A second catalog over the same warehouse (here: a second table) put "raw.twin" at this
+  // table's location: its metadata and data files sit in this table's folders, unreferenced
+  // by this table. Removing them would destroy the twin's live data.
+  Commit("SELECT 1 AS id, 'wren' AS name");
+  const TableIdentifier twin{{"raw"}, "twin"};
+  auto created = catalog_->CreateTable(twin, BirdSchema(), PartitionSpec::Unpartitioned(),
+                                       SortOrder::Unsorted(), {}, location_);
+  ASSERT_TRUE(created) << created.error().ToString();
+  const auto twin_files = CommitTo(twin, "SELECT 2 AS id, 'robin' AS name");
+  const std::string twin_metadata = catalog_->LoadTable(twin)->metadata_location;
+  const std::string stray = Plant("data/stray.parquet", "nobody's");
+  BackDateAll(10);
+
+  auto report = FindOrphanFiles(*catalog_, *io_, table_);
+  ASSERT_TRUE(report) << report.error().ToString();
+  EXPECT_EQ(report->foreign_metadata.size(), 2u);  // the twin's create and its append
+  EXPECT_GE(report->foreign_files, 5u);            // 2 metadata, manifest list, manifest, data file
+  EXPECT_EQ(OrphanLocations(*report), std::set<std::string>{stray});
+
+  auto removal = FindOrphanFiles(*catalog_, *io_, table_, Options(kDefaultOrphanMinAge, true));
+  ASSERT_TRUE(removal) << removal.error().ToString();
+  EXPECT_FALSE(fs::exists(PathOf(stray)));
+  EXPECT_TRUE(fs::exists(PathOf(twin_metadata)));
+  for (const auto& file : twin_files) EXPECT_TRUE(fs::exists(PathOf(file))) << file;
+  auto twin_report = FindOrphanFiles(*catalog_, *io_, twin);
+  ASSERT_TRUE(twin_report) << twin_report.error().ToString();
+  EXPECT_TRUE(twin_report->missing.empty());
 }
 
 TEST_F(MaintenanceTest, RemovalIsRefusedWhenAReferencedFileIsMissing) {

@@ -18,7 +18,7 @@ Each table entry also has "parent" and "load_id" (the current snapshot's parent 
 SHA-256 of the table's rows, each without the per-load _dlt_ columns (_dlt_load_id, _dlt_id,
 _dlt_parent_id, _dlt_root_id, and the load time _loaded_at), as sorted canonical JSON, so two loads of the same input
 compare equal and a lost or duplicated row does not. With "files": every file below each
-namespace's warehouse folder, set against every file the catalog's metadata references
+namespace's warehouse folder (<warehouse>/databox_lake/<namespace>), set against every file the catalog's metadata references
 (current metadata file, its metadata log, and for every snapshot its manifest list, manifests
 and data files, deleted entries included):
   {"on_disk": N, "referenced": N, "unreferenced": [path...], "missing": [path...]}
@@ -126,7 +126,9 @@ def answer(request):
     if referenced is not None:
         on_disk = set()
         for namespace in request["namespaces"]:
-            for root, _, names in os.walk(os.path.join(state_dir, "warehouse", namespace)):
+            # The SQL catalog's table folders: <warehouse>/<catalog name>/<namespace>/<table>.
+            folder = os.path.join(state_dir, "warehouse", catalog.name, namespace)
+            for root, _, names in os.walk(folder):
                 on_disk.update(os.path.join(root, n) for n in names)
         out["files"] = {
             "on_disk": len(on_disk),

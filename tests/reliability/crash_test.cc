@@ -516,7 +516,7 @@ TEST(CrashConsistencyFinding, TempFileLeftByAKilledWriteIsListedByMaintenance) {
   ws.WriteRegistry();
   RunResult run = ws.Databox({"run", "gbif"});
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
-  const fs::path left = ws.state_dir() / "warehouse/raw_gbif/occurrences/metadata" /
+  const fs::path left = ws.state_dir() / "warehouse/databox_lake/raw_gbif/occurrences/metadata" /
                         (std::string(".00009-left.metadata.json") + kTempMarker + "AbCdEf");
   std::ofstream(left) << "{}";
   RunResult dry = ws.Databox({"maintain", "raw_gbif.occurrences", "--dry-run", "--json"});

@@ -53,7 +53,7 @@ Result<std::unique_ptr<SqlCatalog>> SqlCatalog::Open(SqlCatalogOptions options,
 }
 
 std::string SqlCatalog::DefaultTableLocation(const iceberg::TableIdentifier& table) const {
-  std::string location = options_.warehouse;
+  std::string location = fileio::JoinLocation(options_.warehouse, options_.name);
   for (const std::string& level : table.ns) location = fileio::JoinLocation(location, level);
   return fileio::JoinLocation(location, table.name);
 }

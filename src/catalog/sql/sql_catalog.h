@@ -43,7 +43,8 @@ class SqlCatalog final : public iceberg::Catalog {
   static Result<std::unique_ptr<SqlCatalog>> Open(SqlCatalogOptions options,
                                                   std::shared_ptr<fileio::FileIO> io);
 
-  //! <warehouse>/<namespace levels>/<table>.
+  //! <warehouse>/<catalog name>/<namespace levels>/<table>: catalogs that share a warehouse
+  //! (several names in one database, or several databases) never share a table folder.
   std::string DefaultTableLocation(const iceberg::TableIdentifier& table) const;
 
   std::string_view Name() const override { return options_.name; }

@@ -55,12 +55,22 @@ iceberg::TableCommit SetProperty(const iceberg::LoadedTable& base,
 
 class SqlCatalogTest : public SqlCatalogFixture {};
 
+TEST_F(SqlCatalogTest, CatalogsSharingAWarehouseGetTheirOwnTableFolders) {
+  auto other =
+      SqlCatalog::Open({.name = "other", .uri = "sqlite:///" + db_path_, .warehouse = warehouse_},
+                       std::make_shared<fileio::LocalFileIO>());
+  ASSERT_TRUE(other.has_value()) << other.error().ToString();
+  const iceberg::TableIdentifier table{{"raw_ebird"}, "observations"};
+  EXPECT_EQ(catalog_->DefaultTableLocation(table), warehouse_ + "/databox/raw_ebird/observations");
+  EXPECT_EQ((*other)->DefaultTableLocation(table), warehouse_ + "/other/raw_ebird/observations");
+}
+
 TEST_F(SqlCatalogTest, CreateLoadAndList) {
   iceberg::LoadedTable created = CreateBirds("raw_ebird", "observations");
-  EXPECT_THAT(
-      created.metadata_location,
-      MatchesRegex(warehouse_ + "/raw_ebird/observations/metadata/00000-.*\\.metadata\\.json"));
-  EXPECT_EQ(created.metadata.location, warehouse_ + "/raw_ebird/observations");
+  EXPECT_THAT(created.metadata_location,
+              MatchesRegex(warehouse_ +
+                           "/databox/raw_ebird/observations/metadata/00000-.*\\.metadata\\.json"));
+  EXPECT_EQ(created.metadata.location, warehouse_ + "/databox/raw_ebird/observations");
 
   auto loaded = Connect()->LoadTable({{"raw_ebird"}, "observations"});
   ASSERT_TRUE(loaded.has_value()) << loaded.error().ToString();
@@ -175,7 +185,7 @@ TEST_F(SqlCatalogTest, CommitWithAssertCreateCreatesTableAtDefaultLocation) {
                               .updates = updates};
   auto created = catalog_->CommitTable(create);
   ASSERT_TRUE(created.has_value()) << created.error().ToString();
-  EXPECT_EQ(created->metadata.location, warehouse_ + "/ns/staged");
+  EXPECT_EQ(created->metadata.location, warehouse_ + "/databox/ns/staged");
   EXPECT_THAT(created->metadata_location, MatchesRegex(".*/ns/staged/metadata/00000-.*"));
   // The same create again fails its assert-create.
   EXPECT_EQ(catalog_->CommitTable(create).error().kind, ErrorKind::kConflict);
@@ -186,9 +196,9 @@ TEST_F(SqlCatalogTest, PrepareCreateTablePlacesTheTableUnderTheWarehouseAndCreat
   auto prepared =
       catalog_->PrepareCreateTable({{"raw_birds"}, "sightings"}, BirdSchema(), {}, {}, {});
   ASSERT_TRUE(prepared.has_value()) << prepared.error().ToString();
-  EXPECT_EQ(prepared->location, warehouse_ + "/raw_birds/sightings");
+  EXPECT_EQ(prepared->location, warehouse_ + "/databox/raw_birds/sightings");
   EXPECT_FALSE(catalog_->TableExists({{"raw_birds"}, "sightings"}).value());
-  EXPECT_FALSE(std::filesystem::exists(dir_ / "warehouse" / "raw_birds"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "warehouse" / "databox" / "raw_birds"));
   // One SQLite transaction swaps every pointer: a transaction may create tables.
   EXPECT_TRUE(catalog_->TransactionsCreateTables());
 }
@@ -212,7 +222,7 @@ TEST_F(SqlCatalogTest, LosingTheSwapIsAConflictAndLeavesTheWinner) {
   EXPECT_EQ(now.metadata_location, rival_location);
   EXPECT_EQ(now.metadata.properties.count("mine"), 0u);
   // Our written file is left for maintenance: two version-1 files exist.
-  EXPECT_EQ(io->List(warehouse_ + "/ns/t/metadata/00001-").value().size(), 2u);
+  EXPECT_EQ(io->List(warehouse_ + "/databox/ns/t/metadata/00001-").value().size(), 2u);
 
   // Reloading and retrying succeeds on top of the winner.
   auto retried = mine->CommitTable(SetProperty(now, id, "mine"));
