@@ -39,6 +39,18 @@ class LoadPackage {
   //! True when the extraction had finished (resumable after a failure).
   bool extracted() const { return extracted_; }
 
+  //! What Settle did.
+  struct Settled {
+    int interrupted = 0;  //!< packages an earlier load left unfinished, now marked failed
+    int removed = 0;      //!< packages removed by the retention rule
+  };
+  //! Call under the source's lock (no other load of `source` runs): a package still
+  //! "extracting" or "extracted" was left by a load that died, and is marked failed
+  //! ("interrupted"; one whose extraction finished stays resumable). Then all but the newest
+  //! `keep` packages (0: none) are removed, never the one `--resume` would take.
+  static Result<Settled> Settle(const std::filesystem::path& loads_dir, const std::string& source,
+                                int keep);
+
   //! Records a new state in package.json (written atomically); `error` for kFailed.
   Status SetState(PackageState state, const std::string& error = "");
 

@@ -233,8 +233,19 @@ Result<SourceLoadResult> LoadSource(Workspace& workspace, const registry::Source
   // before it fetches, stages or commits anything.
   DATABOX_ASSIGN_OR_RETURN(const SourceLock lock,
                            SourceLock::Acquire(workspace.state_dir() / "locks", source.name));
+  // What earlier loads of this source left: unfinished packages are marked, old ones go, leaving
+  // room for the package this load is about to create.
+  DATABOX_ASSIGN_OR_RETURN(
+      const LoadPackage::Settled settled,
+      LoadPackage::Settle(workspace.loads_dir(), source.name,
+                          workspace.registry().project.keep_load_packages - 1));
   SourceLoad load(workspace, source, options, std::move(runner));
-  return load.Run();
+  auto result = load.Run();
+  if (result && settled.interrupted > 0) {
+    result->notes.push_back(std::to_string(settled.interrupted) +
+                            " load package(s) of an earlier, interrupted load marked failed");
+  }
+  return result;
 }
 
 }  // namespace databox::load

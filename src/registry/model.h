@@ -108,6 +108,7 @@ struct ProjectSettings {
   TransformSettings transform;
   HttpSettings http;
   int max_workers = 4;  //!< sources loaded concurrently in a refresh
+  int keep_load_packages = 20;  //!< load packages kept per source (load/load_package.h)
 };
 
 enum class Eligibility {

@@ -301,6 +301,9 @@ ProjectSettings ParseProject(const toml::table* project, ParseContext& ctx) {
         "databox would write catalog.sqlite, warehouse/, loads/ and locks/ into it and make "
         "it owner-only");
   }
+  constexpr int kMaxKeptPackages = 100000;
+  settings.keep_load_packages = static_cast<int>(
+      r.Int("keep_load_packages", 1, kMaxKeptPackages).value_or(settings.keep_load_packages));
   settings.max_workers =
       static_cast<int>(r.Int("max_workers", 1, kMaxWorkers).value_or(settings.max_workers));
   settings.catalog = ParseCatalog(r.Table("catalog"), settings.state_dir, ctx);

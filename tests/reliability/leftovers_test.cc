@@ -3,6 +3,7 @@
 // - a staging folder in a table's data folder and a temporary raw views file (with its WAL)
 //   whose process is gone are removed by the next run; those of a live process (here the test
 //   itself stands in for a concurrent writer) are left alone;
+// - a load package a killed load left unfinished is marked failed, and old packages go;
 // - two catalog names over one warehouse keep their table files apart, and maintenance of one
 //   never removes the other's.
 #include <gtest/gtest.h>
@@ -65,6 +66,48 @@ TEST(CrashConsistencyLeftovers, TheNextRunRemovesWhatADeadWriterLeftAndKeepsALiv
       ++tally.violations;
       ADD_FAILURE() << kept << " (a live process's) was removed";
     }
+  }
+}
+
+// A load killed while fetching leaves its package "extracting" forever; packages pile up run
+// after run. The next load marks the dead one failed and keeps only the newest
+// keep_load_packages packages of the source.
+TEST(CrashConsistencyLeftovers, ALoadMarksADeadLoadsPackageAndKeepsOnlyTheNewest) {
+  Tally& tally = TallyFor("crash");
+  Workspace ws("packages");
+  ws.UseSharedRecordings("usgs_earthquakes");
+  ws.WriteRegistry();
+  const fs::path registry = ws.dir() / "databox.toml";
+  std::string text = cli::testing::Slurp(registry);
+  const auto at = text.find("max_workers = 4\n");
+  ASSERT_NE(at, std::string::npos) << "the example registry no longer sets max_workers";
+  text.insert(at, "keep_load_packages = 2\n");
+  std::ofstream(registry) << text;
+  const fs::path packages = ws.state_dir() / "loads" / "usgs_earthquakes";
+  const fs::path dead = packages / "1000.000001";
+  fs::create_directories(dead / "extract");
+  std::ofstream(dead / "package.json") << R"({"load_id": "1000.000001", "source": )"
+                                       << R"("usgs_earthquakes", "state": "extracting", )"
+                                       << R"("extracted": false})";
+  ++tally.faults;
+
+  RunResult first = ws.Databox({"run", "usgs_earthquakes"});
+  ++tally.runs;
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  EXPECT_TRUE(cli::testing::Contains(first.out + first.err, "interrupted load marked failed"))
+      << first.out << first.err;
+  EXPECT_TRUE(cli::testing::Contains(cli::testing::Slurp(dead / "package.json"), "interrupted"));
+  for (int i = 0; i < 2; ++i) {
+    RunResult again = ws.Databox({"run", "usgs_earthquakes"});
+    ++tally.runs;
+    ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
+  }
+  int left = 0;
+  for (const auto& entry : fs::directory_iterator(packages)) left += entry.is_directory() ? 1 : 0;
+  if (left != 2 || fs::exists(dead)) {
+    ++tally.violations;
+    ADD_FAILURE() << left << " packages left (2 expected), the dead one "
+                  << (fs::exists(dead) ? "still there" : "removed");
   }
 }
 
