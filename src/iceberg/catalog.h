@@ -95,7 +95,7 @@ class Catalog {
   //! without creating it: data files may be written under its location first, then a commit
   //! with AssertCreate, CreateTableUpdates(metadata) and the first snapshot creates the table
   //! with its data in one step. A REST catalog asks the server (stage-create); the others use
-  //! their default location <warehouse>/<namespace levels>/<table>.
+  //! their default location (the SQL catalog: <warehouse>/<catalog name>/<namespace>/<table>).
   virtual Result<TableMetadata> PrepareCreateTable(const TableIdentifier& table,
                                                    const Schema& schema, const PartitionSpec& spec,
                                                    const SortOrder& sort_order,
@@ -104,6 +104,14 @@ class Catalog {
   //! false, a writer commits each new table alone (CommitTable) and only changes to existing
   //! tables together.
   virtual bool TransactionsCreateTables() const = 0;
+  //! True when no other catalog can have a table in the folders of `table_location`: the
+  //! catalog put it in a folder only it uses. Another table-uuid's metadata there is then a
+  //! leftover of this catalog's own interrupted create, an ordinary orphan; otherwise it may be
+  //! another catalog's live table and maintenance keeps it (iceberg/maintenance.h).
+  virtual bool TableFoldersAreItsOwn(std::string_view table_location) const {
+    (void)table_location;
+    return false;
+  }
 };
 
 }  // namespace databox::iceberg

@@ -184,9 +184,13 @@ Result<OrphanReport> FindOrphanFiles(Catalog& catalog, fileio::FileIO& io,
       if (file.starts_with(prefix) && !seen.contains(file)) report.missing.push_back(file);
     }
   }
-  // Another table's files in this table's folders are never orphans of this one.
-  DATABOX_ASSIGN_OR_RETURN(ForeignFiles foreign,
-                           ForeignFilesAmong(io, report.orphans, loaded.metadata.table_uuid));
+  // Another table's files in this table's folders are never orphans of this one, unless the
+  // folder is the catalog's alone (then they are what an interrupted create of it left).
+  ForeignFiles foreign;
+  if (!catalog.TableFoldersAreItsOwn(loaded.metadata.location)) {
+    DATABOX_ASSIGN_OR_RETURN(foreign,
+                             ForeignFilesAmong(io, report.orphans, loaded.metadata.table_uuid));
+  }
   report.foreign_metadata = std::move(foreign.metadata);
   report.foreign_files = std::erase_if(report.orphans, [&](const OrphanFile& orphan) {
     return foreign.referenced.contains(CanonicalLocation(orphan.location));

@@ -80,8 +80,9 @@ Result<std::set<std::string>> ReferencedFiles(fileio::FileIO& io, const LoadedTa
 
 //! Lists the table's data/ and metadata/ folders, loads the table, and reports the files no
 //! metadata references. With options.remove, deletes those that are old enough (kData, and
-//! nothing deleted, when `missing` is not empty). A file another table's metadata in these folders
-//! references is never an orphan (see OrphanReport::foreign_metadata).
+//! nothing deleted, when `missing` is not empty). Unless the catalog says the folders are its own
+//! (Catalog::TableFoldersAreItsOwn), a file another table's metadata in these folders references
+//! is never an orphan (see OrphanReport::foreign_metadata).
 Result<OrphanReport> FindOrphanFiles(Catalog& catalog, fileio::FileIO& io,
                                      const TableIdentifier& table,
                                      const OrphanOptions& options = {});

@@ -58,6 +58,11 @@ std::string SqlCatalog::DefaultTableLocation(const iceberg::TableIdentifier& tab
   return fileio::JoinLocation(location, table.name);
 }
 
+bool SqlCatalog::TableFoldersAreItsOwn(std::string_view table_location) const {
+  const std::string own = fileio::JoinLocation(options_.warehouse, options_.name) + "/";
+  return table_location.starts_with(own);
+}
+
 Result<iceberg::TableMetadata> SqlCatalog::PrepareCreateTable(
     const iceberg::TableIdentifier& table, const iceberg::Schema& schema,
     const iceberg::PartitionSpec& spec, const iceberg::SortOrder& sort_order,

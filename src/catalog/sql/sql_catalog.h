@@ -48,6 +48,8 @@ class SqlCatalog final : public iceberg::Catalog {
   std::string DefaultTableLocation(const iceberg::TableIdentifier& table) const;
 
   std::string_view Name() const override { return options_.name; }
+  //! True below <warehouse>/<catalog name>/, where only this catalog puts tables.
+  bool TableFoldersAreItsOwn(std::string_view table_location) const override;
   Status CreateNamespace(const iceberg::Namespace& ns,
                          const iceberg::Properties& properties) override;
   Result<std::vector<iceberg::Namespace>> ListNamespaces(const iceberg::Namespace& parent) override;

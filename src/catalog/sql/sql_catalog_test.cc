@@ -63,6 +63,11 @@ TEST_F(SqlCatalogTest, CatalogsSharingAWarehouseGetTheirOwnTableFolders) {
   const iceberg::TableIdentifier table{{"raw_ebird"}, "observations"};
   EXPECT_EQ(catalog_->DefaultTableLocation(table), warehouse_ + "/databox/raw_ebird/observations");
   EXPECT_EQ((*other)->DefaultTableLocation(table), warehouse_ + "/other/raw_ebird/observations");
+  // Only a catalog's own folder is its alone; the layout before catalog folders is shared.
+  EXPECT_TRUE(catalog_->TableFoldersAreItsOwn(warehouse_ + "/databox/raw_ebird/observations"));
+  EXPECT_FALSE((*other)->TableFoldersAreItsOwn(warehouse_ + "/databox/raw_ebird/observations"));
+  EXPECT_FALSE(catalog_->TableFoldersAreItsOwn(warehouse_ + "/raw_ebird/observations"));
+  EXPECT_FALSE(catalog_->TableFoldersAreItsOwn(warehouse_ + "/databox_2/raw_ebird/t"));
 }
 
 TEST_F(SqlCatalogTest, CreateLoadAndList) {
