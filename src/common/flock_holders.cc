@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 
+#include "common/clock.h"
+
 namespace databox {
 
 std::vector<pid_t> FlockHolders(int fd) {
@@ -44,7 +46,10 @@ std::string LockFileText(int fd) {
   return line;
 }
 
-void WriteLockFileText(int fd, const std::string& line) {
+void WriteLockFileText(int fd, std::string_view what) {
+  std::string line = "pid " + std::to_string(::getpid());
+  if (!what.empty()) line += " " + std::string(what);
+  line += " since " + NowIso() + "\n";
   if (::ftruncate(fd, 0) == 0) {
     [[maybe_unused]] const ssize_t wrote = ::pwrite(fd, line.data(), line.size(), 0);
   }

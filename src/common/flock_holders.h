@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace databox {
@@ -18,8 +19,8 @@ std::vector<pid_t> FlockHolders(int fd);
 //! The first line a holder wrote into the lock file `fd` is open on ("pid 123 ..."), or "".
 std::string LockFileText(int fd);
 
-//! Replaces the lock file's text with `line` ("pid 123 ... since <time>\n"), for the message a
-//! rival prints (LockFileText); best effort: the lock works without it.
-void WriteLockFileText(int fd, const std::string& line);
+//! Replaces the lock file's text with "pid <this pid>[ <what>] since <UTC time>\n", for the
+//! message a rival prints (LockFileText); best effort: the lock works without it.
+void WriteLockFileText(int fd, std::string_view what = "");
 
 }  // namespace databox

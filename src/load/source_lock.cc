@@ -12,7 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "common/clock.h"
 #include "common/flock_holders.h"
 
 namespace databox::load {
@@ -64,7 +63,7 @@ Result<SourceLock> SourceLock::Acquire(const std::filesystem::path& locks_dir,
   }
   SourceLock lock(fd);
   // Who holds it, for the message another process prints; the lock works without it.
-  WriteLockFileText(fd, "pid " + std::to_string(::getpid()) + " since " + NowIso() + "\n");
+  WriteLockFileText(fd);
   return lock;
 }
 

@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "common/clock.h"
 #include "common/flock_holders.h"
 
 namespace databox::load {
@@ -64,8 +63,7 @@ Result<WorkspaceLock> WorkspaceLock::Acquire(const std::filesystem::path& state_
   WorkspaceLock lock(fd);
   if (exclusive) {
     // Who holds it, for the message another process prints; the lock works without it.
-    WriteLockFileText(
-        fd, "pid " + std::to_string(::getpid()) + " " + command + " since " + NowIso() + "\n");
+    WriteLockFileText(fd, command);
   }
   return lock;
 }

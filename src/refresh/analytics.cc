@@ -186,7 +186,8 @@ std::vector<PlaceholderColumn> PlaceholderColumns(const registry::Source& source
 Status RefreshRawViews(load::Workspace& workspace) {
   const std::filesystem::path target = RawViewsPath(workspace.registry());
   const std::string temp_prefix = target.filename().string() + ".tmp-";
-  const std::filesystem::path temp = WithSuffix(target, ".tmp-" + std::to_string(::getpid()));
+  const std::filesystem::path temp =
+      target.parent_path() / (temp_prefix + std::to_string(::getpid()));
   // The temporary files of a rebuild killed before its rename (another process's, once it is
   // gone; a live one is still building its own).
   fileio::RemoveLeftoversOfDeadProcesses(target.parent_path(), temp_prefix);

@@ -52,15 +52,18 @@ Result<std::unique_ptr<SqlCatalog>> SqlCatalog::Open(SqlCatalogOptions options,
       new SqlCatalog(std::move(options), std::move(io), std::move(store)));
 }
 
+std::string SqlCatalog::CatalogFolder() const {
+  return fileio::JoinLocation(options_.warehouse, options_.name);
+}
+
 std::string SqlCatalog::DefaultTableLocation(const iceberg::TableIdentifier& table) const {
-  std::string location = fileio::JoinLocation(options_.warehouse, options_.name);
+  std::string location = CatalogFolder();
   for (const std::string& level : table.ns) location = fileio::JoinLocation(location, level);
   return fileio::JoinLocation(location, table.name);
 }
 
 bool SqlCatalog::TableFoldersAreItsOwn(std::string_view table_location) const {
-  const std::string own = fileio::JoinLocation(options_.warehouse, options_.name) + "/";
-  return table_location.starts_with(own);
+  return table_location.starts_with(CatalogFolder() + "/");
 }
 
 Result<iceberg::TableMetadata> SqlCatalog::PrepareCreateTable(

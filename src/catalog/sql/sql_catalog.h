@@ -86,6 +86,8 @@ class SqlCatalog final : public iceberg::Catalog {
   bool TransactionsCreateTables() const override { return true; }
 
  private:
+  //! <warehouse>/<catalog name>: the folder only this catalog puts tables in.
+  std::string CatalogFolder() const;
   //! A commit whose metadata file is written and which only awaits its swap.
   struct Staged {
     LocationSwap swap;
