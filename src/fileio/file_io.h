@@ -62,7 +62,8 @@ class FileIO {
   //! Every object whose location starts with `prefix` (recursively), sorted by location.
   virtual Result<std::vector<FileInfo>> List(std::string_view prefix) = 0;
   //! List, plus the temporary files a store uses while writing (LocalFileIO's
-  //! ".<name>.databox-tmp-XXXXXX"; a killed writer leaves them behind). For maintenance.
+  //! ".databox-tmp-<pid>-<name>-XXXXXX", before ".<name>.databox-tmp-XXXXXX"; a killed writer
+  //! leaves them behind). For maintenance.
   virtual Result<std::vector<FileInfo>> ListWithTemporaryFiles(std::string_view prefix) {
     return List(prefix);
   }

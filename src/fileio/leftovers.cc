@@ -4,7 +4,11 @@
 
 #include <cerrno>
 #include <charconv>
+#include <mutex>
+#include <set>
+#include <string>
 #include <system_error>
+#include <utility>
 
 namespace databox::fileio {
 namespace {
@@ -38,6 +42,16 @@ int RemoveLeftoversOfDeadProcesses(const std::filesystem::path& dir, std::string
     if (std::filesystem::remove_all(entry.path(), ignored) > 0) ++removed;
   }
   return removed;
+}
+
+void RemoveLeftoversOfDeadProcessesOnce(const std::filesystem::path& dir, std::string_view prefix) {
+  static std::mutex mutex;
+  static std::set<std::pair<std::string, std::string>> done;
+  {
+    std::lock_guard lock(mutex);
+    if (!done.emplace(dir.string(), std::string(prefix)).second) return;
+  }
+  RemoveLeftoversOfDeadProcesses(dir, prefix);
 }
 
 }  // namespace databox::fileio

@@ -17,4 +17,9 @@ long PidOfLeftover(std::string_view name, std::string_view prefix);
 //! hold. Best effort: entries that cannot be removed are left. Returns how many were removed.
 int RemoveLeftoversOfDeadProcesses(const std::filesystem::path& dir, std::string_view prefix);
 
+//! RemoveLeftoversOfDeadProcesses the first time this process asks for `dir` and `prefix`,
+//! nothing after that: a folder written into many times (a table's data or metadata folder) is
+//! listed once per process. Thread-safe.
+void RemoveLeftoversOfDeadProcessesOnce(const std::filesystem::path& dir, std::string_view prefix);
+
 }  // namespace databox::fileio

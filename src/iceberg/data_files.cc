@@ -7,8 +7,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <mutex>
-#include <set>
 #include <system_error>
 #include <utility>
 
@@ -211,18 +209,6 @@ Result<std::optional<Literal>> PartitionValue(const Schema& schema, const Partit
 //! Prefix of a staging folder's name: <prefix><pid>-<write id>.
 constexpr std::string_view kStagingPrefix = ".databox-staging-";
 
-//! Removes the staging folders of dead processes in `dir`, once per folder and process (a data
-//! folder can hold many files; listing it for every file group would cost).
-void RemoveStagingLeftovers(const fs::path& dir) {
-  static std::mutex mutex;
-  static std::set<std::string> cleaned;
-  {
-    std::lock_guard lock(mutex);
-    if (!cleaned.insert(dir.string()).second) return;
-  }
-  fileio::RemoveLeftoversOfDeadProcesses(dir, kStagingPrefix);
-}
-
 }  // namespace
 
 Result<std::vector<DataFile>> WriteFileGroup(duck::Connection& conn, fileio::FileIO& io,
@@ -245,7 +231,7 @@ Result<std::vector<DataFile>> WriteFileGroup(duck::Connection& conn, fileio::Fil
   }
   // A staging folder is named after its process: one a killed writer left is removed by the
   // next write into the same folder, never one a live writer is filling.
-  RemoveStagingLeftovers(staging);
+  fileio::RemoveLeftoversOfDeadProcessesOnce(staging, kStagingPrefix);
   staging /= std::string(kStagingPrefix) + std::to_string(::getpid()) + "-" + write_id;
   std::error_code ec;
   fs::create_directories(staging, ec);

@@ -7,7 +7,8 @@
 // that were rejected after their files were written, from loads killed mid-way, from the
 // metadata-log dropping old entries (write.metadata.previous-versions-max) and from expired
 // snapshots, and temporary files of writes a killed process never published (LocalFileIO's
-// ".<name>.databox-tmp-XXXXXX", which FileIO::List hides). A file that is unreferenced now may
+// ".databox-tmp-<pid>-<name>-XXXXXX" or the older ".<name>.databox-tmp-XXXXXX", which FileIO::List
+// hides; the next write into the folder also removes those of dead processes). A file that is unreferenced now may
 // still belong to a commit in flight, so only files older than a minimum age may be removed; a dry
 // run lists every unreferenced file with its age. The folders are listed BEFORE the metadata is
 // loaded: a file committed in between is then seen as referenced, and one written after the listing

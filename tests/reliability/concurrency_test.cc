@@ -13,6 +13,7 @@
 
 #include "background_run.h"
 #include "harness.h"
+#include "table_checks.h"
 
 namespace databox::reliability {
 namespace {
@@ -20,8 +21,7 @@ namespace {
 using cli::testing::Contains;
 using std::chrono::milliseconds;
 
-const std::vector<std::string> kSources = {"ebird",     "gbif", "noaa", "usgs", "usgs_earthquakes",
-                                           "xeno_canto"};
+const std::vector<std::string>& kSources = kRoutineSources;
 
 void UseAllRecordings(Workspace& ws) {
   for (const auto& s : kSources) ws.UseSharedRecordings(s);

@@ -35,6 +35,7 @@
 
 #include "common/failpoint.h"
 #include "harness.h"
+#include "table_checks.h"
 
 namespace databox::reliability {
 namespace {
@@ -43,8 +44,7 @@ using cli::testing::Contains;
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-const std::vector<std::string> kSources = {"ebird",     "gbif", "noaa", "usgs", "usgs_earthquakes",
-                                           "xeno_canto"};
+const std::vector<std::string>& kSources = kRoutineSources;
 #if defined(__SANITIZE_ADDRESS__)
 // Under ASan every databox run is about 1.5x slower; the sanitizer stage is after memory errors
 // on every crash path, which fewer kills of each kind still reach within the same time budget.
@@ -59,8 +59,6 @@ constexpr int kMixPercent = 15;  //!< share of kills that hit a refresh of all s
 constexpr const char* kTempMarker = ".databox-tmp-";
 constexpr int kMaintenanceEvery = 10;  //!< recoveries between maintenance dry-run checks
 constexpr auto kTimeBudget = std::chrono::seconds(300);
-
-std::string Ns(const std::string& source) { return "raw_" + source; }
 
 std::string LoadAverage() {
   double load[3] = {0, 0, 0};
@@ -120,17 +118,7 @@ class CrashConsistency : public ::testing::Test {
 
   //! pyiceberg's view of the sources' namespaces in `ws` (plus the file census if `files`).
   json Read(const Workspace& ws, const std::vector<std::string>& sources, bool files) {
-    json request = {{"state_dir", ws.state_dir().string()},
-                    {"namespaces", json::array()},
-                    {"keys", json::object()},
-                    {"content", true},
-                    {"files", files}};
-    for (const auto& s : sources) {
-      request["namespaces"].push_back(Ns(s));
-      request["keys"][Ns(s) + "._dlt_loads"] = {"load_id"};
-      request["keys"][Ns(s) + "._dlt_load_status"] = {"load_id"};
-    }
-    return reader_.Ask(request);
+    return reader_.Ask(ContentRequest(ws.state_dir(), sources, files));
   }
 
   //! Every table of namespace `ns` as the catalog file says (metadata locations).
@@ -141,39 +129,9 @@ class CrashConsistency : public ::testing::Test {
   //! Rows of every data table equal the clean load's; load ids unique in both system tables.
   void CheckContent(const std::string& source, const json& tables, bool complete,
                     const std::string& when) {
-    const json& reference = reference_[Ns(source)]["tables"];
-    for (const auto& [name, expected] : reference.items()) {
-      if (name.starts_with("_dlt_")) continue;
-      if (!tables.contains(name)) {
-        if (complete) Violation(when + ": " + Ns(source) + "." + name + " is missing");
-        continue;
-      }
-      const json& entry = tables[name];
-      if (entry["content_digest"] != expected["content_digest"]) {
-        Violation(when + ": " + Ns(source) + "." + name + " has " + entry["rows"].dump() +
-                  " rows that differ from the clean load's " + expected["rows"].dump() +
-                  " rows (lost, duplicated or changed rows)");
-      }
-    }
-    for (const auto& [name, entry] : tables.items()) {
-      if (!reference.contains(name))
-        Violation(when + ": unexpected table " + Ns(source) + "." + name);
-    }
-    auto rows = [&](const char* t) {
-      return tables.contains(t) ? tables[t]["rows"].get<int>() : 0;
-    };
-    for (const char* t : {"_dlt_loads", "_dlt_load_status"}) {
-      if (tables.contains(t) && tables[t]["duplicate_keys"] != 0) {
-        Violation(when + ": " + Ns(source) + "." + t + " holds a load id " +
-                  tables[t]["duplicate_keys"].dump() + " time(s) more than once");
-      }
-    }
-    if (rows("_dlt_loads") != rows("_dlt_load_status")) {
-      Violation(when + ": " + Ns(source) + "._dlt_loads has " + std::to_string(rows("_dlt_loads")) +
-                " rows but _dlt_load_status " + std::to_string(rows("_dlt_load_status")));
-    }
-    if (complete && rows("_dlt_load_status") == 0) {
-      Violation(when + ": a successful run left no " + Ns(source) + "._dlt_load_status row");
+    for (const auto& problem :
+         ContentProblems(source, tables, reference_[Ns(source)]["tables"], complete)) {
+      Violation(when + ": " + problem);
     }
   }
 

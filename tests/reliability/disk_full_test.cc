@@ -9,103 +9,22 @@
 //    by an incomplete one (before: with 1 MB free, an empty database without views, and a stray
 //    .tmp-N.wal, with exit 0), and once space is freed the next refresh succeeds.
 // If no private mount can be made here, the tests FAIL (never skip) saying why.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sched.h>
-#include <sys/mount.h>
-#include <sys/statvfs.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "harness.h"
+#include "small_disk.h"
+#include "table_checks.h"
 
 namespace databox::reliability {
 namespace {
 
 using cli::testing::Contains;
 
-const std::vector<std::string> kSources = {"ebird",     "gbif", "noaa", "usgs", "usgs_earthquakes",
-                                           "xeno_canto"};
-
-void WriteFile(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
-
-//! Moves this process into a private mount namespace (once); "" or why it could not.
-std::string EnterPrivateMountNamespace() {
-  static const std::string error = [] {
-    const uid_t uid = geteuid();
-    const gid_t gid = getegid();
-    if (uid != 0) {
-      if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) {
-        return std::string("unshare(CLONE_NEWUSER | CLONE_NEWNS): ") + std::strerror(errno);
-      }
-      WriteFile("/proc/self/setgroups", "deny");
-      WriteFile("/proc/self/uid_map", "0 " + std::to_string(uid) + " 1");
-      WriteFile("/proc/self/gid_map", "0 " + std::to_string(gid) + " 1");
-    } else if (unshare(CLONE_NEWNS) != 0) {
-      return std::string("unshare(CLONE_NEWNS): ") + std::strerror(errno);
-    }
-    if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
-      return std::string("making / private: ") + std::strerror(errno);
-    }
-    return std::string();
-  }();
-  return error;
-}
-
-//! A tmpfs of `size` bytes mounted on `dir` for the object's lifetime.
-class SmallDisk {
- public:
-  SmallDisk(const fs::path& dir, std::size_t size) : dir_(dir) {
-    error_ = EnterPrivateMountNamespace();
-    if (!error_.empty()) return;
-    fs::create_directories(dir_);
-    const std::string options = "size=" + std::to_string(size) + ",mode=0755";
-    if (mount("tmpfs", dir_.c_str(), "tmpfs", 0, options.c_str()) != 0) {
-      error_ = "mount tmpfs on " + dir_.string() + ": " + std::strerror(errno);
-      return;
-    }
-    mounted_ = true;
-  }
-  ~SmallDisk() {
-    if (mounted_) umount2(dir_.c_str(), MNT_DETACH);
-  }
-  SmallDisk(const SmallDisk&) = delete;
-  SmallDisk& operator=(const SmallDisk&) = delete;
-
-  const std::string& error() const { return error_; }
-  std::size_t Free() const {
-    struct statvfs st {};
-    statvfs(dir_.c_str(), &st);
-    return static_cast<std::size_t>(st.f_bavail) * st.f_frsize;
-  }
-  //! Fills the disk until `free` bytes are left (the filler replaces an earlier one).
-  bool LeaveFree(std::size_t free) {
-    Unfill();
-    const std::size_t available = Free();
-    if (available <= free) return true;
-    const int fd = open(Filler().c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (fd < 0) return false;
-    const bool ok = fallocate(fd, 0, 0, static_cast<off_t>(available - free)) == 0;
-    close(fd);
-    return ok;
-  }
-  void Unfill() {
-    std::error_code ignored;
-    fs::remove(Filler(), ignored);
-  }
-
- private:
-  fs::path Filler() const { return dir_ / "filler"; }
-  fs::path dir_;
-  std::string error_;
-  bool mounted_ = false;
-};
+const std::vector<std::string>& kSources = kRoutineSources;
 
 //! Files directly in the state folder whose name holds ".tmp" (a publish's leftovers).
 std::vector<std::string> TempLeftovers(const Workspace& ws) {

@@ -251,6 +251,13 @@ void Workspace::WriteRegistry(const std::string& extra_toml) {
   std::ofstream(dir_ / "databox.toml") << text << "\n" << extra_toml;
 }
 
+void Workspace::AddProjectSetting(const std::string& line) {
+  const fs::path registry = dir_ / "databox.toml";
+  std::string text = cli::testing::Slurp(registry);
+  // max_workers is a [project] key of the example registry.
+  std::ofstream(registry) << ReplaceOnce(text, "max_workers = 4\n", line + "\nmax_workers = 4\n");
+}
+
 void Workspace::UseSharedRecordings(const std::string& source) {
   const fs::path link = dir_ / "recordings" / source;
   if (!fs::exists(link)) fs::create_directory_symlink(kRecordings / source, link);

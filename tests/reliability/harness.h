@@ -91,6 +91,8 @@ class Workspace {
   //! Writes databox.toml: the example registry (replay -> this workspace's recordings,
   //! project retries 0) followed by `extra_toml`.
   void WriteRegistry(const std::string& extra_toml = "");
+  //! Adds `line` (e.g. "keep_load_packages = 2") to the registry's [project] table.
+  void AddProjectSetting(const std::string& line);
   //! Links the shared recordings of `source` into this workspace's recordings.
   void UseSharedRecordings(const std::string& source);
   //! Replaces the cassettes of `source` by one cassette holding `interactions`.

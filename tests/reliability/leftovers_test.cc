@@ -1,7 +1,8 @@
 // What one writer leaves must not hurt the next, and what one catalog owns must not look like
 // another's leftovers:
-// - a staging folder in a table's data folder and a temporary raw views file (with its WAL)
-//   whose process is gone are removed by the next run; those of a live process (here the test
+// - a staging folder in a table's data folder, a temporary file of an unpublished metadata
+//   write, and a temporary raw views file (with its WAL) whose process is gone are removed by
+//   the next run; those of a live process (here the test
 //   itself stands in for a concurrent writer) are left alone;
 // - a load package a killed load left unfinished is marked failed, and old packages go;
 // - two catalog names over one warehouse keep their table files apart, and maintenance of one
@@ -46,22 +47,31 @@ TEST(CrashConsistencyLeftovers, TheNextRunRemovesWhatADeadWriterLeftAndKeepsALiv
   fs::create_directories(dead_staging);
   fs::create_directories(live_staging);
   std::ofstream(dead_staging / "part_0.parquet") << "cut short";
+  fs::path metadata = data;
+  while (metadata.has_parent_path() && !fs::is_directory(metadata.parent_path() / "metadata")) {
+    metadata = metadata.parent_path();
+  }
+  metadata = metadata.parent_path() / "metadata";  // the data folder's table's
+  const fs::path dead_temp = metadata / (".databox-tmp-" + dead + "-00009-x.metadata.json-AbCdEf");
+  const fs::path live_temp = metadata / (".databox-tmp-" + live + "-00010-x.metadata.json-GhIjKl");
+  ASSERT_TRUE(fs::is_directory(metadata)) << metadata;
+  for (const auto& file : {dead_temp, live_temp}) std::ofstream(file) << "cut short";
   const fs::path dead_views = ws.state_dir() / ("polaris_aws.duckdb.tmp-" + dead);
   const fs::path dead_wal = ws.state_dir() / ("polaris_aws.duckdb.tmp-" + dead + ".wal");
   const fs::path live_views = ws.state_dir() / ("polaris_aws.duckdb.tmp-" + live);
   for (const auto& file : {dead_views, dead_wal, live_views}) std::ofstream(file) << "partial";
-  tally.faults += 2;
+  tally.faults += 3;
 
   RunResult second = ws.Databox({"run", "usgs_earthquakes"});
   ++tally.runs;
   ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
-  for (const auto& gone : {dead_staging, dead_views, dead_wal}) {
+  for (const auto& gone : {dead_staging, dead_temp, dead_views, dead_wal}) {
     if (fs::exists(gone)) {
       ++tally.violations;
       ADD_FAILURE() << gone << " (left by a dead process) is still there";
     }
   }
-  for (const auto& kept : {live_staging, live_views}) {
+  for (const auto& kept : {live_staging, live_temp, live_views}) {
     if (!fs::exists(kept)) {
       ++tally.violations;
       ADD_FAILURE() << kept << " (a live process's) was removed";
@@ -77,12 +87,7 @@ TEST(CrashConsistencyLeftovers, ALoadMarksADeadLoadsPackageAndKeepsOnlyTheNewest
   Workspace ws("packages");
   ws.UseSharedRecordings("usgs_earthquakes");
   ws.WriteRegistry();
-  const fs::path registry = ws.dir() / "databox.toml";
-  std::string text = cli::testing::Slurp(registry);
-  const auto at = text.find("max_workers = 4\n");
-  ASSERT_NE(at, std::string::npos) << "the example registry no longer sets max_workers";
-  text.insert(at, "keep_load_packages = 2\n");
-  std::ofstream(registry) << text;
+  ws.AddProjectSetting("keep_load_packages = 2");
   const fs::path packages = ws.state_dir() / "loads" / "usgs_earthquakes";
   const fs::path dead = packages / "1000.000001";
   fs::create_directories(dead / "extract");

@@ -15,6 +15,7 @@
 
 #include "fileio/durable.h"
 #include "fileio/fd.h"
+#include "fileio/leftovers.h"
 #include "fileio/location.h"
 
 namespace databox::fileio {
@@ -36,9 +37,13 @@ std::unexpected<Error> ErrnoError(std::string_view what, std::string_view path, 
 Result<std::string> WriteTemp(const fs::path& final_path,
                               const std::function<Status(int fd, std::string_view tmp)>& fill) {
   DATABOX_RETURN_IF_ERROR(CreateFoldersDurably(final_path.parent_path()));
-  std::string tmp = (final_path.parent_path() /
-                     ("." + final_path.filename().native() + std::string(kTempMarker) + "XXXXXX"))
-                        .native();
+  // The temporary name carries this process's pid: one a killed writer left is removed by the
+  // next write into the same folder, never one a live writer is filling.
+  RemoveLeftoversOfDeadProcessesOnce(final_path.parent_path(), kTempMarker);
+  std::string tmp =
+      (final_path.parent_path() / (std::string(kTempMarker) + std::to_string(::getpid()) + "-" +
+                                   final_path.filename().native() + "-XXXXXX"))
+          .native();
   Fd fd(::mkstemp(tmp.data()));
   if (fd.get() < 0)
     return ErrnoError("create a temporary file in the folder of", final_path.native(), errno);

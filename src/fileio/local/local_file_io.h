@@ -1,10 +1,12 @@
 // LocalFileIO: FileIO over the local file system, with crash-safe publication.
 //
-// Every write goes to a temporary file in the destination folder (".<name>.databox-tmp-XXXXXX"),
-// is fsync'ed, then published: WriteNew with link(2), which fails if the destination exists,
-// so a metadata file is never overwritten; Write/UploadFile with rename(2), which replaces
-// atomically. The folder is fsync'ed after publication. Missing parent folders are created.
-// Readers never see a partial file. List skips temporary files and reports modification times.
+// Every write goes to a temporary file in the destination folder
+// (".databox-tmp-<pid>-<name>-XXXXXX"; the first write into a folder removes those of dead
+// processes, fileio/leftovers.h), is fsync'ed, then published: WriteNew with link(2), which fails
+// if the destination exists, so a metadata file is never overwritten; Write/UploadFile with
+// rename(2), which replaces atomically. The folder is fsync'ed after publication. Missing parent
+// folders are created. Readers never see a partial file. List skips temporary files and reports
+// modification times.
 #pragma once
 
 #include "fileio/file_io.h"

@@ -12,12 +12,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "fileio/leftovers_test_support.h"
+
 namespace databox::fileio {
 namespace {
 
 namespace fs = std::filesystem;
 
-class LocalFileIOTest : public testing::Test {
+class LocalFileIOTest : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string templ = (fs::temp_directory_path() / "fileio_local_XXXXXX").native();
@@ -70,7 +72,7 @@ TEST_F(LocalFileIOTest, MissingObjectsAreNotFound) {
   EXPECT_EQ(io_.Read(loc).error().kind, ErrorKind::kNotFound);
   EXPECT_EQ(io_.Size(loc).error().kind, ErrorKind::kNotFound);
   EXPECT_EQ(io_.Delete(loc).error().kind, ErrorKind::kNotFound);
-  EXPECT_THAT(io_.Read(loc).error().message, testing::HasSubstr(loc));
+  EXPECT_THAT(io_.Read(loc).error().message, ::testing::HasSubstr(loc));
 }
 
 TEST_F(LocalFileIOTest, DeleteRemoves) {
@@ -154,6 +156,25 @@ TEST_F(LocalFileIOTest, OnlyListWithTemporaryFilesShowsLeftTemporaryFiles) {
   EXPECT_EQ((*all)[0].size, 7u);
 }
 
+TEST_F(LocalFileIOTest, TheFirstWriteIntoAFolderRemovesTemporaryFilesOfDeadProcessesOnly) {
+  const std::string dead = std::to_string(fileio::testing::DeadPid());
+  const std::string live = std::to_string(::getpid());
+  std::error_code ec;
+  fs::create_directories(dir_ / "m", ec);
+  const std::string dead_temp = Path("m/.databox-tmp-" + dead + "-v2.metadata.json-AbCdEf");
+  const std::string live_temp = Path("m/.databox-tmp-" + live + "-v3.metadata.json-GhIjKl");
+  const std::string older_form = Path("m/.v1.metadata.json.databox-tmp-Xy12Zq");
+  for (const auto& f : {dead_temp, live_temp, older_form}) std::ofstream(f) << "partial";
+  ASSERT_TRUE(io_.Write(Path("m/v4.metadata.json"), "{}").has_value());
+  EXPECT_FALSE(fs::exists(dead_temp)) << "a dead writer's temporary file is still there";
+  EXPECT_TRUE(fs::exists(live_temp)) << "a live writer's temporary file was removed";
+  EXPECT_TRUE(fs::exists(older_form)) << "a name without a pid is maintenance's, not the writer's";
+  // The write's own temporary file carries this process's pid and is gone once published.
+  auto all = io_.ListWithTemporaryFiles(Path("m/"));
+  ASSERT_TRUE(all.has_value()) << all.error().ToString();
+  EXPECT_EQ(all->size(), 3u);
+}
+
 TEST_F(LocalFileIOTest, ListReportsModificationTimes) {
   ASSERT_TRUE(io_.Write(Path("m/old.bin"), "x").has_value());
   ASSERT_TRUE(io_.Write(Path("m/new.bin"), "y").has_value());
@@ -195,7 +216,7 @@ TEST_F(LocalFileIOTest, ConcurrentWriteNewHasExactlyOneWinner) {
   }
   EXPECT_EQ(winners, 1);
   EXPECT_EQ(losers, kWriters - 1);
-  EXPECT_THAT(Slurp(loc), testing::StartsWith("writer "));
+  EXPECT_THAT(Slurp(loc), ::testing::StartsWith("writer "));
   EXPECT_EQ(io_.List(Path("race/")).value().size(), 1u);
 }
 
