@@ -7,6 +7,8 @@
 #include <stdlib.h>
 
 #include <fstream>
+#include <regex>
+#include <sstream>
 
 #include "common/process.h"
 #include "common/redact.h"
@@ -144,7 +146,8 @@ TEST(ResolveProgramTest, SearchesThePathInOrder) {
   EXPECT_EQ(*ResolveProgram("./x/y", ""), "./x/y");
 }
 
-//! The example project's config.yaml and one model of the test's own, run by the real SQLMesh.
+//! The example project's config.yaml and platform_health model (reading the test registry's
+//! alias), and one model of the test's own, run by the real SQLMesh.
 class SqlMeshTest : public TransformRunnerTest {
  protected:
   void SetUp() override {
@@ -158,6 +161,12 @@ class SqlMeshTest : public TransformRunnerTest {
     std::filesystem::copy_file(
         std::filesystem::path(DATABOX_SOURCE_DIR) / "examples/databox/transform/config.yaml",
         project / "config.yaml");
+    std::stringstream health;
+    health << std::ifstream(std::filesystem::path(DATABOX_SOURCE_DIR) /
+                            "examples/databox/transform/models/analytics/platform_health.sql")
+                  .rdbuf();
+    std::ofstream(project / "models" / "platform_health.sql")
+        << std::regex_replace(health.str(), std::regex("polaris_aws\\."), "lake.");
     std::ofstream(project / "models" / "bird_names.sql")
         << "MODEL (name analytics.bird_names, kind FULL);\n"
            "SELECT id, upper(name) AS name_upper, mass FROM lake.raw_alpha.t\n";
