@@ -156,7 +156,7 @@ TEST_F(RefreshE2e, RefreshWritesNothingIntoTheTransformProject) {
   EXPECT_TRUE(Contains(r.out, "(5 rows)")) << r.out;
   EXPECT_EQ(Listing(dir_ / "transform"), before);
   EXPECT_EQ(QueryScalar("SELECT count(*) FROM databox.analytics.platform_health"), "5");
-  EXPECT_EQ(QueryScalar("SELECT count(DISTINCT source) FROM databox.analytics.platform_health "
+  EXPECT_EQ(QueryScalar("SELECT count(DISTINCT source) AS n FROM databox.analytics.platform_health "
                         "WHERE status = 0 AND source IN ('ebird', 'gbif', 'noaa', 'usgs', "
                         "'usgs_earthquakes')"),
             "5");

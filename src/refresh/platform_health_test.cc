@@ -36,18 +36,6 @@ class PlatformHealthTest : public testing::ProjectFixture {
     return std::regex_replace(model.substr(model.find(");\n") + 3), std::regex("polaris_aws\\."),
                               "lake.");
   }
-
-  //! Replaces the fixture's registry and workspace with `text` (same folder and state).
-  void Reload(const std::string& text) {
-    workspace_.reset();
-    std::ofstream(dir_ / "databox.toml") << text;
-    auto registry = registry::LoadRegistry(dir_ / "databox.toml");
-    ASSERT_TRUE(registry.has_value()) << registry.error().ToString();
-    registry_ = std::make_unique<registry::Registry>(std::move(*registry));
-    auto workspace = platform::OpenWorkspace(*registry_);
-    ASSERT_TRUE(workspace.has_value()) << workspace.error().ToString();
-    workspace_ = std::move(*workspace);
-  }
 };
 
 TEST_F(PlatformHealthTest, ListsEveryRoutineSourceAndNoExplicitOne) {
@@ -101,7 +89,7 @@ TEST_F(PlatformHealthTest, NoRoutineSourceGivesNoRowsWithTheSameColumns) {
   std::string text = testing::kTestRegistry;
   text = std::regex_replace(text, std::regex("eligibility = \"routine\""),
                             "eligibility = \"explicit\"");
-  Reload(text);
+  UseRegistry(text);
   ASSERT_TRUE(RefreshRawViews(*workspace_).has_value());
   EXPECT_EQ(AnalyticsRows("SELECT count(*) FROM lake.databox.platform_loads"),
             std::vector<std::string>{"0"});
@@ -117,7 +105,7 @@ TEST_F(PlatformHealthTest, AChangedSourceSetRebuildsTheViewsBeforeTheyAreRead) {
   std::string text = testing::kTestRegistry;
   ASSERT_NE(text.find(beta), std::string::npos);
   text.replace(text.find(beta), beta.size(), "name = \"beta\"\neligibility = \"explicit\"");
-  Reload(text);
+  UseRegistry(text);
   EXPECT_FALSE(RawViewsAreCurrent(*registry_));
   // OpenAnalytics (databox query), like RunTransform, rebuilds it first.
   EXPECT_EQ(AnalyticsRows("SELECT source, load_id FROM lake.databox.platform_loads"),

@@ -12,7 +12,6 @@
 
 #include "common/process.h"
 #include "common/redact.h"
-#include "platform/workspace.h"
 #include "refresh/analytics.h"
 #include "refresh/analytics_test_support.h"
 
@@ -26,16 +25,7 @@ class TransformRunnerTest : public testing::ProjectFixture {
  protected:
   //! Reloads the project with [project.transform] command = `command_toml` (a TOML array).
   void UseCommand(const std::string& command_toml) {
-    workspace_.reset();
-    std::ofstream(dir_ / "databox.toml")
-        << "[project.transform]\ncommand = " << command_toml << "\n"
-        << testing::kTestRegistry;
-    auto registry = registry::LoadRegistry(dir_ / "databox.toml");
-    ASSERT_TRUE(registry.has_value()) << registry.error().ToString();
-    *registry_ = std::move(*registry);
-    auto workspace = platform::OpenWorkspace(*registry_);
-    ASSERT_TRUE(workspace.has_value()) << workspace.error().ToString();
-    workspace_ = std::move(*workspace);
+    UseRegistry("[project.transform]\ncommand = " + command_toml + "\n" + testing::kTestRegistry);
   }
 
   TransformOptions Options() const {
