@@ -158,12 +158,18 @@ ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
   return ExitCode::kOk;
 }
 
+//! Prints analytics.platform_health after a successful transform; nothing when the transform
+//! project has no such model (it is the user's: databox only provides databox.platform_loads).
 void PrintPlatformHealth(load::Workspace& workspace) {
   auto analytics = refresh::OpenAnalytics(workspace);
   if (!analytics) {
     Err("databox refresh: cannot open the analytics database: " + analytics.error().message + "\n");
     return;
   }
+  auto model = analytics->connection.Query(
+      "SELECT count(*) FROM information_schema.tables WHERE table_catalog = current_database() "
+      "AND table_schema = 'analytics' AND table_name = 'platform_health'");
+  if (model && model->GetInt64(0, 0).value_or(0) == 0) return;
   auto rows = analytics->connection.Query("SELECT * FROM analytics.platform_health ORDER BY 1");
   if (!rows) {
     Err("databox refresh: analytics.platform_health: " + rows.error().message + "\n");

@@ -125,6 +125,55 @@ TEST_F(RefreshE2e, SixSourcesLoadConcurrentlyInspectAndBuildModelsThenRerunIsIde
             "6");
 }
 
+//! Every entry under `folder`: relative path, then for files size, mtime and content.
+std::map<std::string, std::string> Listing(const fs::path& folder) {
+  std::map<std::string, std::string> entries;
+  for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+    const std::string name = fs::relative(entry.path(), folder).string();
+    if (!entry.is_regular_file()) {
+      entries[name] = "folder";
+      continue;
+    }
+    entries[name] = std::to_string(entry.file_size()) + " " +
+                    std::to_string(entry.last_write_time().time_since_epoch().count()) + "\n" +
+                    Slurp(entry.path());
+  }
+  return entries;
+}
+
+// The transform project is the user's: a refresh reads it and writes nothing there, and
+// platform_health follows the registry's routine sources (here xeno_canto made explicit-only).
+TEST_F(RefreshE2e, RefreshWritesNothingIntoTheTransformProject) {
+  const std::string xeno_canto =
+      "name = \"xeno_canto\"\n"
+      "description = \"xeno-canto API v3: bird sound recordings from Arizona\"\n";
+  WriteRegistry(xeno_canto + "eligibility = \"routine\"",
+                xeno_canto + "eligibility = \"explicit\"");
+  const auto before = Listing(dir_ / "transform");
+  ASSERT_TRUE(before.contains("models/analytics/platform_health.sql"));
+  RunResult r = Databox({"refresh"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(Contains(r.out, "(5 rows)")) << r.out;
+  EXPECT_EQ(Listing(dir_ / "transform"), before);
+  EXPECT_EQ(QueryScalar("SELECT count(*) FROM databox.analytics.platform_health"), "5");
+  EXPECT_EQ(QueryScalar("SELECT count(DISTINCT source) AS n FROM databox.analytics.platform_health "
+                        "WHERE status = 0 AND source IN ('ebird', 'gbif', 'noaa', 'usgs', "
+                        "'usgs_earthquakes')"),
+            "5");
+}
+
+// A project without the platform_health model refreshes and prints no platform_health table.
+TEST_F(RefreshE2e, AProjectWithoutPlatformHealthPrintsNoTableAndNoError) {
+  WriteRegistry();
+  fs::remove(dir_ / "transform" / "models" / "analytics" / "platform_health.sql");
+  RunResult r = Databox({"refresh"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(Contains(r.out, "transform: ok")) << r.out;
+  EXPECT_FALSE(Contains(r.out, "platform_health")) << r.out;
+  EXPECT_FALSE(Contains(r.err, "platform_health")) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "transform" / "models" / "analytics" / "platform_health.sql"));
+}
+
 TEST_F(RefreshE2e, OneFailingSourceDoesNotStopTheOthersAndBlocksTheTransform) {
   // A copy of the recordings in which every noaa response is an HTTP 500.
   const fs::path broken = dir_ / "recordings";

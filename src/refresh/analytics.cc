@@ -11,6 +11,7 @@
 #include "fileio/durable.h"
 #include "fileio/leftovers.h"
 #include "iceberg/table_scan.h"
+#include "refresh/platform_health.h"
 
 namespace databox::refresh {
 namespace {
@@ -77,6 +78,23 @@ std::filesystem::path WithSuffix(const std::filesystem::path& path, const std::s
   return std::filesystem::path(path.string() + suffix);
 }
 
+//! Creates the schema `databox` with its views (platform_health.h); returns how many.
+Result<int64_t> CreatePlatformViews(duck::Connection& conn, const registry::Registry& registry,
+                                    const std::vector<RoutineLoadStatus>& routine) {
+  const std::string schema = duck::QuoteIdentifier(kPlatformSchema);
+  const std::vector<std::pair<std::string, std::string>> views = {
+      {kSourcesView, SourcesViewSql(registry)},
+      {kPlatformLoadsView, PlatformLoadsViewSql(routine)},
+  };
+  DATABOX_RETURN_IF_ERROR(conn.Execute("CREATE SCHEMA " + schema));
+  for (const auto& [name, sql] : views) {
+    DATABOX_RETURN_IF_ERROR(WithContext(
+        conn.Execute("CREATE VIEW " + schema + "." + duck::QuoteIdentifier(name) + " AS " + sql),
+        std::string("platform view ") + kPlatformSchema + "." + name));
+  }
+  return static_cast<int64_t>(views.size());
+}
+
 //! Writes every view into the fresh database at `path`; returns how many it wrote. The data
 //! is checkpointed into the file itself (a failed checkpoint, e.g. a full disk, is an error,
 //! not a WAL left beside a file without views).
@@ -87,6 +105,7 @@ Result<int64_t> BuildViewsFile(load::Workspace& workspace, const std::filesystem
   DATABOX_RETURN_IF_ERROR(workspace.PrepareDuckDbReads(conn));
   DATABOX_RETURN_IF_ERROR(conn.Execute("BEGIN TRANSACTION"));
   int64_t views = 0;
+  std::vector<RoutineLoadStatus> routine;
   for (const auto& source : workspace.registry().sources) {
     const std::string schema = duck::QuoteIdentifier(source.Namespace());
     DATABOX_RETURN_IF_ERROR(conn.Execute("CREATE SCHEMA " + schema));
@@ -100,8 +119,14 @@ Result<int64_t> BuildViewsFile(load::Workspace& workspace, const std::filesystem
                                    " AS " + *sql),
                       where));
       ++views;
+      if (table == kLoadStatusTable && source.eligibility == registry::Eligibility::kRoutine) {
+        routine.push_back({.source = source.name, .load_status_sql = *sql});
+      }
     }
   }
+  DATABOX_ASSIGN_OR_RETURN(int64_t platform,
+                           CreatePlatformViews(conn, workspace.registry(), routine));
+  views += platform;
   DATABOX_RETURN_IF_ERROR(conn.Execute("COMMIT"));
   DATABOX_RETURN_IF_ERROR(conn.Execute("CHECKPOINT"));
   return views;
@@ -211,10 +236,41 @@ Status RefreshRawViews(load::Workspace& workspace) {
   return Ok();
 }
 
+bool RawViewsAreCurrent(const registry::Registry& registry) {
+  const std::filesystem::path path = RawViewsPath(registry);
+  if (!std::filesystem::exists(path)) return false;
+  auto db = duck::Database::Open(path.string(), {.threads = 1, .read_only = true});
+  if (!db) return false;
+  auto conn = duck::Connection::Open(*db);
+  if (!conn) return false;
+  auto built_for = conn->Query(std::string("SELECT source, routine FROM ") + kPlatformSchema + "." +
+                               kSourcesView + " ORDER BY source");
+  if (!built_for) return false;  // a file from before the platform views
+  std::vector<std::pair<std::string, bool>> expected;
+  for (const auto& source : registry.sources) {
+    expected.emplace_back(source.name, source.eligibility == registry::Eligibility::kRoutine);
+  }
+  std::ranges::sort(expected);
+  if (built_for->row_count() != expected.size()) return false;
+  for (uint64_t row = 0; row < expected.size(); ++row) {
+    auto name = built_for->GetString(0, row);
+    auto routine = built_for->GetBool(1, row);
+    if (!name || !routine || *name != expected[row].first || *routine != expected[row].second) {
+      return false;
+    }
+  }
+  return true;
+}
+
+Status EnsureRawViews(load::Workspace& workspace) {
+  if (RawViewsAreCurrent(workspace.registry())) return Ok();
+  return RefreshRawViews(workspace);
+}
+
 Result<Analytics> OpenAnalytics(load::Workspace& workspace) {
   const registry::Registry& registry = workspace.registry();
   const std::filesystem::path views = RawViewsPath(registry);
-  if (!std::filesystem::exists(views)) DATABOX_RETURN_IF_ERROR(RefreshRawViews(workspace));
+  DATABOX_RETURN_IF_ERROR(EnsureRawViews(workspace));
   const std::filesystem::path database = registry.project.analytics.database;
   if (database.has_parent_path()) {
     std::error_code ec;

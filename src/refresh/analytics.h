@@ -10,6 +10,9 @@
 // does not hold yet (an explicit-only source never loaded) is a typed empty placeholder with
 // the columns the registry knows (see PlaceholderColumns), so models over it still compile.
 //
+// Schema `databox` holds the platform views built from the registry (platform_health.h):
+// databox.sources and databox.platform_loads, read by the model analytics.platform_health.
+//
 // The file is rebuilt whole into a temporary file beside it and renamed over the old one, so
 // readers see the previous or the new set of views, never a mix. Readers that opened the old
 // file keep reading it until they reopen.
@@ -55,6 +58,16 @@ std::vector<std::string> DeclaredTables(const registry::Source& source);
 //! comment). Call after every commit that should become visible.
 Status RefreshRawViews(load::Workspace& workspace);
 
+//! True when the raw views file exists and was built for the registry's current source set
+//! (the names and eligibility its databox.sources view lists; see platform_health.h). False
+//! when it is missing, unreadable, from before the platform views, or built for other sources.
+bool RawViewsAreCurrent(const registry::Registry& registry);
+
+//! Rebuilds the raw views file unless RawViewsAreCurrent: a source added, removed or made
+//! routine or explicit in the registry shows in the views (databox.platform_loads included)
+//! before the next commit rebuilds them.
+Status EnsureRawViews(load::Workspace& workspace);
+
 //! The analytics database opened for reading and ad-hoc queries.
 struct Analytics {
   duck::Database database;
@@ -63,7 +76,7 @@ struct Analytics {
 
 //! Opens the analytics database (registry analytics.database, default <state>/databox.duckdb;
 //! created if missing) and ATTACHes the raw views file READ_ONLY under the catalog alias,
-//! building the views file first when it does not exist yet.
+//! building the views file first when it is not current (EnsureRawViews).
 Result<Analytics> OpenAnalytics(load::Workspace& workspace);
 
 }  // namespace databox::refresh

@@ -82,13 +82,8 @@ class ProjectFixture : public ::testing::Test {
     std::string templ = (std::filesystem::temp_directory_path() / "refresh_XXXXXX").native();
     ASSERT_NE(::mkdtemp(templ.data()), nullptr);
     dir_ = templ;
-    std::ofstream(dir_ / "databox.toml") << RegistryText();
-    auto registry = registry::LoadRegistry(dir_ / "databox.toml");
-    ASSERT_TRUE(registry.has_value()) << registry.error().ToString();
-    registry_ = std::make_unique<registry::Registry>(std::move(*registry));
-    auto workspace = platform::OpenWorkspace(*registry_);
-    ASSERT_TRUE(workspace.has_value()) << workspace.error().ToString();
-    workspace_ = std::move(*workspace);
+    UseRegistry(RegistryText());
+    if (HasFatalFailure()) return;
     auto db = duck::Database::Open("", {.threads = 1});
     ASSERT_TRUE(db.has_value());
     db_ = std::make_unique<duck::Database>(std::move(*db));
@@ -105,6 +100,19 @@ class ProjectFixture : public ::testing::Test {
   }
 
   virtual std::string RegistryText() const { return kTestRegistry; }
+
+  //! Writes `text` as the project's databox.toml and opens its registry and workspace (closing
+  //! the previous workspace first; the folder and its state stay).
+  void UseRegistry(const std::string& text) {
+    workspace_.reset();
+    std::ofstream(dir_ / "databox.toml") << text;
+    auto registry = registry::LoadRegistry(dir_ / "databox.toml");
+    ASSERT_TRUE(registry.has_value()) << registry.error().ToString();
+    registry_ = std::make_unique<registry::Registry>(std::move(*registry));
+    auto workspace = platform::OpenWorkspace(*registry_);
+    ASSERT_TRUE(workspace.has_value()) << workspace.error().ToString();
+    workspace_ = std::move(*workspace);
+  }
 
   //! Rows of `sql` run on a fresh OpenAnalytics connection, one "a|b|c" string per row.
   std::vector<std::string> AnalyticsRows(const std::string& sql) {

@@ -1,10 +1,12 @@
-// platform_health generation from a registry, and the generated model run by DuckDB over real
-// raw views (load status rows committed to Iceberg, read through the catalog alias).
+// The platform views of the raw views file (databox.sources, databox.platform_loads) over real
+// raw views (load status rows committed to Iceberg, read through the catalog alias), and the
+// example project's hand-written model analytics.platform_health run by DuckDB over them.
 #include "refresh/platform_health.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "refresh/analytics.h"
@@ -14,20 +16,48 @@
 namespace databox::refresh {
 namespace {
 
+const std::filesystem::path kExampleDir =
+    std::filesystem::path(DATABOX_SOURCE_DIR) / "examples/databox";
+const std::filesystem::path kExampleModel =
+    kExampleDir / "transform/models/analytics/platform_health.sql";
+
+std::string Slurp(const std::filesystem::path& path) {
+  std::stringstream text;
+  text << std::ifstream(path).rdbuf();
+  return text.str();
+}
+
 class PlatformHealthTest : public testing::ProjectFixture {
  protected:
-  //! The model's query (text after the MODEL block's closing ");").
-  static std::string QueryOf(const std::string& model) {
-    return model.substr(model.find(");\n") + 3);
+  //! The example model's query (text after the MODEL block's closing ");"), reading the test
+  //! registry's alias instead of polaris_aws.
+  static std::string ExampleQuery() {
+    const std::string model = Slurp(kExampleModel);
+    return std::regex_replace(model.substr(model.find(");\n") + 3), std::regex("polaris_aws\\."),
+                              "lake.");
   }
 };
 
 TEST_F(PlatformHealthTest, ListsEveryRoutineSourceAndNoExplicitOne) {
-  const std::string sql = PlatformHealthModelSql(*registry_);
-  EXPECT_NE(sql.find("name analytics.platform_health"), std::string::npos);
-  EXPECT_NE(sql.find("FROM lake.raw_alpha._dlt_load_status"), std::string::npos) << sql;
-  EXPECT_NE(sql.find("FROM lake.raw_beta._dlt_load_status"), std::string::npos) << sql;
-  EXPECT_EQ(sql.find("raw_gamma"), std::string::npos) << sql;  // explicit-only
+  ASSERT_TRUE(RefreshRawViews(*workspace_).has_value());
+  EXPECT_EQ(AnalyticsRows("SELECT source FROM lake.databox.platform_loads ORDER BY source"),
+            (std::vector<std::string>{"alpha", "beta"}));  // not gamma: explicit-only
+  EXPECT_EQ(AnalyticsRows("SELECT source, routine FROM lake.databox.sources ORDER BY source"),
+            (std::vector<std::string>{"alpha|true", "beta|true", "gamma|false"}));
+}
+
+TEST_F(PlatformHealthTest, PlatformLoadsHasEveryLoadStatusRowAndANullRowPerNeverLoadedSource) {
+  AddLoadStatus("alpha",
+                "('1700000000.1', 'alpha', 0, TIMESTAMP '2024-01-01 00:00:00', 10), "
+                "('1700000500.2', 'alpha', 0, TIMESTAMP '2024-01-02 00:00:00', 12)");
+  AddLoadStatus("alpha", "('1700000100.3', 'alpha', 1, TIMESTAMP '2024-01-01 12:00:00', 0)");
+  ASSERT_TRUE(RefreshRawViews(*workspace_).has_value());
+  EXPECT_EQ(AnalyticsRows("SELECT source, load_id, status, rows_loaded, inserted_at "
+                          "FROM lake.databox.platform_loads ORDER BY source, load_id"),
+            (std::vector<std::string>{"alpha|1700000000.1|0|10|2024-01-01 00:00:00",
+                                      "alpha|1700000100.3|1|0|2024-01-01 12:00:00",
+                                      "alpha|1700000500.2|0|12|2024-01-02 00:00:00",
+                                      "beta|NULL|NULL|NULL|NULL"}));
 }
 
 TEST_F(PlatformHealthTest, ReportsTheLatestLoadPerSourceAndNeverLoadedSources) {
@@ -41,7 +71,7 @@ TEST_F(PlatformHealthTest, ReportsTheLatestLoadPerSourceAndNeverLoadedSources) {
 
   auto result = analytics->connection.Query(
       "SELECT source, load_id, status, rows_loaded, completed_at, age_seconds > 0 FROM (" +
-      QueryOf(PlatformHealthModelSql(*registry_)) + ")");
+      ExampleQuery() + ")");
   ASSERT_TRUE(result.has_value()) << result.error().ToString();
   ASSERT_EQ(result->row_count(), 2u);
   EXPECT_EQ(*result->GetString(0, 0), "alpha");
@@ -55,51 +85,66 @@ TEST_F(PlatformHealthTest, ReportsTheLatestLoadPerSourceAndNeverLoadedSources) {
   EXPECT_TRUE(result->IsNull(5, 1));
 }
 
-TEST_F(PlatformHealthTest, WritesTheModelIntoTheProjectOnlyWhenItChanged) {
-  ASSERT_TRUE(WritePlatformHealthModel(*registry_).has_value());
-  const auto path = PlatformHealthModelPath(registry_->project.transform.project_dir);
-  ASSERT_EQ(path, dir_ / "transform" / "models" / "analytics" / "platform_health.sql");
-  std::stringstream text;
-  text << std::ifstream(path).rdbuf();
-  EXPECT_EQ(text.str(), PlatformHealthModelSql(*registry_));
-
-  const auto written = std::filesystem::last_write_time(path);
-  std::filesystem::last_write_time(path, written - std::chrono::hours(1));
-  ASSERT_TRUE(WritePlatformHealthModel(*registry_).has_value());
-  EXPECT_EQ(std::filesystem::last_write_time(path), written - std::chrono::hours(1));
-
-  std::ofstream(path) << "stale";
-  ASSERT_TRUE(WritePlatformHealthModel(*registry_).has_value());
-  std::stringstream again;
-  again << std::ifstream(path).rdbuf();
-  EXPECT_EQ(again.str(), PlatformHealthModelSql(*registry_));
+TEST_F(PlatformHealthTest, NoRoutineSourceGivesNoRowsWithTheSameColumns) {
+  std::string text = testing::kTestRegistry;
+  text = std::regex_replace(text, std::regex("eligibility = \"routine\""),
+                            "eligibility = \"explicit\"");
+  UseRegistry(text);
+  ASSERT_TRUE(RefreshRawViews(*workspace_).has_value());
+  EXPECT_EQ(AnalyticsRows("SELECT count(*) FROM lake.databox.platform_loads"),
+            std::vector<std::string>{"0"});
+  EXPECT_EQ(AnalyticsRows("SELECT count(*), count(source), count(age_seconds) FROM (" +
+                          ExampleQuery() + ")"),
+            std::vector<std::string>{"0|0|0"});
 }
 
-}  // namespace
-}  // namespace databox::refresh
+TEST_F(PlatformHealthTest, AChangedSourceSetRebuildsTheViewsBeforeTheyAreRead) {
+  ASSERT_TRUE(RefreshRawViews(*workspace_).has_value());
+  EXPECT_TRUE(RawViewsAreCurrent(*registry_));
+  const std::string beta = "name = \"beta\"\neligibility = \"routine\"";
+  std::string text = testing::kTestRegistry;
+  ASSERT_NE(text.find(beta), std::string::npos);
+  text.replace(text.find(beta), beta.size(), "name = \"beta\"\neligibility = \"explicit\"");
+  UseRegistry(text);
+  EXPECT_FALSE(RawViewsAreCurrent(*registry_));
+  // OpenAnalytics (databox query), like RunTransform, rebuilds it first.
+  EXPECT_EQ(AnalyticsRows("SELECT source, load_id FROM lake.databox.platform_loads"),
+            std::vector<std::string>{"alpha|NULL"});
+  EXPECT_TRUE(RawViewsAreCurrent(*registry_));
+  EXPECT_EQ(AnalyticsRows("SELECT source, routine FROM lake.databox.sources ORDER BY source"),
+            (std::vector<std::string>{"alpha|true", "beta|false", "gamma|false"}));
+}
 
-namespace databox::refresh {
-namespace {
-
-// The example project ships the generated model, so sqlmesh can be run by hand; it must be what
-// the runner would write for the example registry (the six routine sources, not avonet/usfws).
-TEST(ExamplePlatformHealthTest, CommittedModelMatchesTheExampleRegistry) {
-  const std::filesystem::path example =
-      std::filesystem::path(DATABOX_SOURCE_DIR) / "examples/databox";
-  auto registry = registry::LoadRegistry(example / "databox.toml");
-  ASSERT_TRUE(registry.has_value()) << registry.error().ToString();
-  const std::string sql = PlatformHealthModelSql(*registry);
-  for (const char* source : {"ebird", "noaa", "usgs", "usgs_earthquakes", "gbif", "xeno_canto"}) {
-    EXPECT_NE(sql.find("FROM polaris_aws.raw_" + std::string(source) + "._dlt_load_status"),
-              std::string::npos)
-        << source;
+TEST_F(PlatformHealthTest, AViewsFileWithoutThePlatformViewsIsNotCurrent) {
+  std::filesystem::create_directories(RawViewsPath(*registry_).parent_path());
+  {
+    auto db = duck::Database::Open(RawViewsPath(*registry_).string());
+    ASSERT_TRUE(db.has_value());
+    auto conn = duck::Connection::Open(*db);
+    ASSERT_TRUE(conn.has_value());
+    ASSERT_TRUE(conn->Execute("CREATE SCHEMA raw_alpha").has_value());
   }
-  EXPECT_EQ(sql.find("raw_avonet"), std::string::npos);
-  EXPECT_EQ(sql.find("raw_usfws"), std::string::npos);
-  std::stringstream committed;
-  committed << std::ifstream(PlatformHealthModelPath(example / "transform")).rdbuf();
-  EXPECT_EQ(committed.str(), sql) << "regenerate examples/databox/transform/models/analytics/"
-                                     "platform_health.sql";
+  EXPECT_FALSE(RawViewsAreCurrent(*registry_));
+  ASSERT_TRUE(EnsureRawViews(*workspace_).has_value());
+  EXPECT_TRUE(RawViewsAreCurrent(*registry_));
+}
+
+// The example project's model is hand-written: it reads the platform view under the alias the
+// other example models name, and nothing in it is generated from the registry.
+TEST(ExamplePlatformHealthTest, CommittedModelReadsThePlatformView) {
+  const std::string model = Slurp(kExampleModel);
+  EXPECT_NE(model.find("name analytics.platform_health"), std::string::npos);
+  EXPECT_NE(model.find("FROM polaris_aws.databox.platform_loads"), std::string::npos) << model;
+  EXPECT_EQ(model.find("GENERATED"), std::string::npos) << model;
+  EXPECT_FALSE(std::regex_search(model, std::regex("raw_[a-z]"))) << model;  // names no source
+
+  auto registry = registry::LoadRegistry(kExampleDir / "databox.toml");
+  ASSERT_TRUE(registry.has_value()) << registry.error().ToString();
+  ASSERT_EQ(registry->project.analytics.catalog_alias, "polaris_aws");
+  std::vector<std::string> routine;
+  for (const auto* source : registry->RoutineSources()) routine.push_back(source->name);
+  EXPECT_EQ(routine, (std::vector<std::string>{"ebird", "noaa", "usgs", "usgs_earthquakes", "gbif",
+                                               "xeno_canto"}));
 }
 
 }  // namespace

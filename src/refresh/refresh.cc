@@ -208,7 +208,6 @@ void Transform(RefreshRun& run, bool ready) {
   }
   if (!ready) return;
   run.Emit(PhaseStart{.phase = ProtocolPhase::kTransform, .at = NowIso()});
-  // RunTransform regenerates analytics.platform_health from the registry first.
   RecordTransform(RunTransform(run.workspace), record);
   run.Emit(PhaseEnd{.phase = ProtocolPhase::kTransform,
                     .at = NowIso(),

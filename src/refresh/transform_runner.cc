@@ -13,7 +13,6 @@
 #include "duck/database.h"
 #include "fileio/durable.h"
 #include "refresh/analytics.h"
-#include "refresh/platform_health.h"
 
 namespace databox::refresh {
 namespace {
@@ -140,12 +139,7 @@ Result<TransformResult> RunTransform(load::Workspace& workspace, const Transform
   const auto started = std::chrono::steady_clock::now();
   const std::chrono::steady_clock::time_point deadline = started + options.timeout;
 
-  if (IsDefaultTransformCommand(registry)) {
-    DATABOX_RETURN_IF_ERROR(WritePlatformHealthModel(registry));
-  }
-  if (!std::filesystem::exists(RawViewsPath(registry))) {
-    DATABOX_RETURN_IF_ERROR(RefreshRawViews(workspace));
-  }
+  DATABOX_RETURN_IF_ERROR(EnsureRawViews(workspace));
   const std::filesystem::path run_dir =
       options.run_dir.empty() ? DefaultRunDir(registry) : options.run_dir;
   std::error_code ec;

@@ -78,17 +78,18 @@ Result<bool> SqlMeshProdExists(const std::filesystem::path& state_db);
 //! DATABOX_ANALYTICS_DB, DATABOX_ANALYTICS_CATALOG (the database file's stem: the catalog name
 //! DuckDB gives it), DATABOX_RAW_VIEWS_DB, DATABOX_CATALOG_ALIAS, DATABOX_SQLMESH_STATE_DB,
 //! DATABOX_DUCKDB_EXTENSION_DIRECTORY (the project's DuckDB extension folder, for DuckDB's
-//! extension_directory setting: httpfs is autoloaded from it), SQLMESH__CACHE_DIR (<run_dir>/sqlmesh_cache),
-//! PYTHONUNBUFFERED. For an s3:// warehouse also DATABOX_WAREHOUSE_S3=1 and the fields of a
-//! DuckDB S3 secret: DATABOX_S3_ENDPOINT, DATABOX_S3_USE_SSL, DATABOX_S3_URL_STYLE,
-//! DATABOX_S3_REGION, DATABOX_S3_KEY_ID, DATABOX_S3_SECRET, DATABOX_S3_SESSION_TOKEN (the
-//! raw views read the warehouse's Parquet files through httpfs).
+//! extension_directory setting: httpfs is autoloaded from it), SQLMESH__CACHE_DIR
+//! (<run_dir>/sqlmesh_cache), PYTHONUNBUFFERED. For an s3:// warehouse also DATABOX_WAREHOUSE_S3=1
+//! and the fields of a DuckDB S3 secret: DATABOX_S3_ENDPOINT, DATABOX_S3_USE_SSL,
+//! DATABOX_S3_URL_STYLE, DATABOX_S3_REGION, DATABOX_S3_KEY_ID, DATABOX_S3_SECRET,
+//! DATABOX_S3_SESSION_TOKEN (the raw views read the warehouse's Parquet files through httpfs).
 Result<std::map<std::string, std::string>> TransformEnvironment(
     const load::Workspace& workspace, const std::filesystem::path& run_dir);
 
-//! Regenerates the platform_health model, builds the raw views file if it is missing, and runs
-//! the steps. A failing or timed-out step is a TransformResult with ok = false; an error means
-//! the run could not start (run folder, log file, program not found).
+//! Builds the raw views file unless it is current (EnsureRawViews), then runs the steps.
+//! Nothing is written into the transform project. A failing or timed-out step is a TransformResult
+//! with ok = false; an error means the run could not start (run folder, log file, program not
+//! found).
 Result<TransformResult> RunTransform(load::Workspace& workspace,
                                      const TransformOptions& options = {});
 

@@ -7,10 +7,11 @@
 #include <stdlib.h>
 
 #include <fstream>
+#include <regex>
+#include <sstream>
 
 #include "common/process.h"
 #include "common/redact.h"
-#include "platform/workspace.h"
 #include "refresh/analytics.h"
 #include "refresh/analytics_test_support.h"
 
@@ -24,16 +25,7 @@ class TransformRunnerTest : public testing::ProjectFixture {
  protected:
   //! Reloads the project with [project.transform] command = `command_toml` (a TOML array).
   void UseCommand(const std::string& command_toml) {
-    workspace_.reset();
-    std::ofstream(dir_ / "databox.toml")
-        << "[project.transform]\ncommand = " << command_toml << "\n"
-        << testing::kTestRegistry;
-    auto registry = registry::LoadRegistry(dir_ / "databox.toml");
-    ASSERT_TRUE(registry.has_value()) << registry.error().ToString();
-    *registry_ = std::move(*registry);
-    auto workspace = platform::OpenWorkspace(*registry_);
-    ASSERT_TRUE(workspace.has_value()) << workspace.error().ToString();
-    workspace_ = std::move(*workspace);
+    UseRegistry("[project.transform]\ncommand = " + command_toml + "\n" + testing::kTestRegistry);
   }
 
   TransformOptions Options() const {
@@ -144,7 +136,8 @@ TEST(ResolveProgramTest, SearchesThePathInOrder) {
   EXPECT_EQ(*ResolveProgram("./x/y", ""), "./x/y");
 }
 
-//! The example project's config.yaml and one model of the test's own, run by the real SQLMesh.
+//! The example project's config.yaml and platform_health model (reading the test registry's
+//! alias), and one model of the test's own, run by the real SQLMesh.
 class SqlMeshTest : public TransformRunnerTest {
  protected:
   void SetUp() override {
@@ -158,6 +151,12 @@ class SqlMeshTest : public TransformRunnerTest {
     std::filesystem::copy_file(
         std::filesystem::path(DATABOX_SOURCE_DIR) / "examples/databox/transform/config.yaml",
         project / "config.yaml");
+    std::stringstream health;
+    health << std::ifstream(std::filesystem::path(DATABOX_SOURCE_DIR) /
+                            "examples/databox/transform/models/analytics/platform_health.sql")
+                  .rdbuf();
+    std::ofstream(project / "models" / "platform_health.sql")
+        << std::regex_replace(health.str(), std::regex("polaris_aws\\."), "lake.");
     std::ofstream(project / "models" / "bird_names.sql")
         << "MODEL (name analytics.bird_names, kind FULL);\n"
            "SELECT id, upper(name) AS name_upper, mass FROM lake.raw_alpha.t\n";
