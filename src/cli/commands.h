@@ -11,6 +11,7 @@ Command RunCommand();
 Command RefreshCommand();
 Command StatusCommand();
 Command RunsCommand();
+Command ReportCommand();
 Command InspectCommand();
 Command QueryCommand();
 Command CatalogCommand();
