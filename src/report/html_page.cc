@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "common/clock.h"
-#include "report/html_escape.h"
+#include "common/markup_escape.h"
 #include "report/lineage_svg.h"
 #include "report/page_assets.h"
 
@@ -15,11 +15,11 @@ constexpr int64_t kMillisPerSecond = 1000;
 constexpr int64_t kSecondsPerHour = 3600;
 
 std::string Cell(const std::string& text, const std::string& cls = "") {
-  return (cls.empty() ? "<td>" : "<td class=\"" + cls + "\">") + EscapeHtml(text) + "</td>";
+  return (cls.empty() ? "<td>" : "<td class=\"" + cls + "\">") + EscapeMarkup(text) + "</td>";
 }
 
 std::string Badge(std::string_view word) {
-  const std::string text = EscapeHtml(word);
+  const std::string text = EscapeMarkup(word);
   return "<span class=\"badge " + text + "\">" + text + "</span>";
 }
 
@@ -47,14 +47,14 @@ std::string Head(const Report& report) {
          "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<title>Databox status: " +
-         EscapeHtml(report.project) + "</title>\n<style>" + std::string(PageStyle()) +
+         EscapeMarkup(report.project) + "</title>\n<style>" + std::string(PageStyle()) +
          "</style>\n</head>\n";
 }
 
 std::string Intro(const Report& report) {
-  return "<h1>Databox status: " + EscapeHtml(report.project) +
+  return "<h1>Databox status: " + EscapeMarkup(report.project) +
          "</h1>\n<p class=\"muted\">Written at <time id=\"generated-at\">" +
-         EscapeHtml(report.generated_at) +
+         EscapeMarkup(report.generated_at) +
          "</time>. A routine source is stale when its last successful load is more than " +
          std::to_string(report.stale_after_seconds / kSecondsPerHour) +
          " h old (the registry holds no schedule).</p>\n"
@@ -66,9 +66,9 @@ std::string ResourcesText(const SourceState& source) {
   std::string html;
   for (const auto& resource : source.resources) {
     if (!html.empty()) html += ", ";
-    html += resource.enabled ? EscapeHtml(resource.name)
+    html += resource.enabled ? EscapeMarkup(resource.name)
                              : "<span class=\"disabled\" title=\"enabled = false\">" +
-                                   EscapeHtml(resource.name) + " (disabled)</span>";
+                                   EscapeMarkup(resource.name) + " (disabled)</span>";
   }
   return html;
 }
@@ -76,17 +76,17 @@ std::string ResourcesText(const SourceState& source) {
 std::string SourceRow(const SourceState& source) {
   const std::string freshness(FreshnessName(source.freshness));
   std::string row = "<tr class=\"source " + freshness + "\" data-source=\"" +
-                    EscapeHtml(source.name) + "\" data-freshness=\"" + freshness +
+                    EscapeMarkup(source.name) + "\" data-freshness=\"" + freshness +
                     "\" data-routine=\"" + (source.routine ? "true" : "false") + "\">";
-  row += "<td><strong>" + EscapeHtml(source.name) + "</strong><br><span class=\"muted\">" +
-         EscapeHtml(source.description) + "</span></td>";
+  row += "<td><strong>" + EscapeMarkup(source.name) + "</strong><br><span class=\"muted\">" +
+         EscapeMarkup(source.description) + "</span></td>";
   row += "<td class=\"freshness\">" + Badge(freshness) +
          (source.routine ? "" : "<br><span class=\"muted\">explicit: runs when named</span>") +
          "</td>";
   row += Cell(source.last_ok_at.empty() ? "never" : source.last_ok_at);
   if (source.last_ok_millis && source.age_seconds) {
     row += "<td class=\"age\" data-at-millis=\"" + std::to_string(*source.last_ok_millis) + "\">" +
-           EscapeHtml(FormatDuration(*source.age_seconds * kMillisPerSecond)) + " ago</td>";
+           EscapeMarkup(FormatDuration(*source.age_seconds * kMillisPerSecond)) + " ago</td>";
   } else {
     row += Cell("-", "age");
   }
@@ -94,8 +94,8 @@ std::string SourceRow(const SourceState& source) {
   row += "<td>" + ResourcesText(source) + "</td>";
   row += source.last_failure_at.empty()
              ? Cell("-")
-             : "<td class=\"error\">" + EscapeHtml(source.last_failure_at) + ": " +
-                   EscapeHtml(source.last_failure_error) + "</td>";
+             : "<td class=\"error\">" + EscapeMarkup(source.last_failure_at) + ": " +
+                   EscapeMarkup(source.last_failure_error) + "</td>";
   return row + "</tr>\n";
 }
 
@@ -103,7 +103,7 @@ std::string SourcesSection(const Report& report) {
   std::string html =
       "<h2>Sources</h2>\n<table id=\"sources\"><thead><tr><th>source</th><th>freshness</th>"
       "<th>last successful load</th><th>age</th><th>rows</th><th>resources</th>"
-      "<th>failure since</th></tr></thead><tbody>\n";
+      "<th>failure since that load</th></tr></thead><tbody>\n";
   for (const auto& source : report.sources) html += SourceRow(source);
   return html + "</tbody></table>\n";
 }
@@ -111,7 +111,7 @@ std::string SourcesSection(const Report& report) {
 std::string SourceRunRows(const refresh::SourceRun& run) {
   const std::string status(refresh::SourceStatusName(run.status));
   std::string row = "<tr class=\"source-run " + status + "\" data-source=\"" +
-                    EscapeHtml(run.source) + "\" data-status=\"" + status + "\">";
+                    EscapeMarkup(run.source) + "\" data-status=\"" + status + "\">";
   row += Cell(run.source) + "<td>" + Badge(status) + "</td>" +
          Cell(std::string(refresh::SourcePhaseName(run.phase))) +
          Cell(std::to_string(run.rows), "num") +
@@ -126,12 +126,13 @@ std::string SourceRunRows(const refresh::SourceRun& run) {
   }
   row += Cell(snapshots.empty() ? "-" : snapshots) + "</tr>\n";
   if (!run.error.empty()) {
-    row += "<tr class=\"source-error\"><td colspan=\"8\" class=\"error\">" + EscapeHtml(run.error) +
-           "</td></tr>\n";
+    row += "<tr class=\"source-error\"><td colspan=\"8\" class=\"error\">" +
+           EscapeMarkup(run.error) + "</td></tr>\n";
   }
   for (const auto& note : run.notes) {
-    row += "<tr class=\"source-note\"><td colspan=\"8\" class=\"muted\">note: " + EscapeHtml(note) +
-           "</td></tr>\n";
+    row +=
+        "<tr class=\"source-note\"><td colspan=\"8\" class=\"muted\">note: " + EscapeMarkup(note) +
+        "</td></tr>\n";
   }
   return row;
 }
@@ -150,7 +151,7 @@ std::string TransformPart(const refresh::RunRecord& run) {
   if (!run.transform_log_tail.empty()) {
     html += std::string("<details class=\"log-tail\"") +
             (run.transform_status == refresh::TransformStatus::kFailed ? " open" : "") +
-            "><summary>transform log tail</summary><pre>" + EscapeHtml(run.transform_log_tail) +
+            "><summary>transform log tail</summary><pre>" + EscapeMarkup(run.transform_log_tail) +
             "</pre></details>\n";
   }
   return html;
@@ -164,17 +165,18 @@ std::string InspectionPart(const refresh::RunRecord& run) {
   }
   std::string html = "<p class=\"inspection\">inspection problems:</p><ul class=\"error\">";
   for (const auto& problem : run.inspection_problems)
-    html += "<li>" + EscapeHtml(problem) + "</li>";
+    html += "<li>" + EscapeMarkup(problem) + "</li>";
   return html + "</ul>\n";
 }
 
 std::string RunSection(const refresh::RunRecord& run) {
   const std::string outcome(refresh::RunOutcomeName(run.exit_code));
   std::string html = "<section class=\"run " + outcome + "\" data-status=\"" + outcome +
-                     "\" data-run-id=\"" + EscapeHtml(run.run_id) + "\">\n<header>" +
-                     Badge(outcome) + " " + EscapeHtml(run.command) + " " + EscapeHtml(run.run_id) +
-                     " <span class=\"muted\">took " + EscapeHtml(RunDuration(run)) + ", finished " +
-                     EscapeHtml(run.finished_at) + "</span></header>\n";
+                     "\" data-run-id=\"" + EscapeMarkup(run.run_id) + "\">\n<header>" +
+                     Badge(outcome) + " " + EscapeMarkup(run.command) + " " +
+                     EscapeMarkup(run.run_id) + " <span class=\"muted\">took " +
+                     EscapeMarkup(RunDuration(run)) + ", finished " +
+                     EscapeMarkup(run.finished_at) + "</span></header>\n";
   if (!run.sources.empty()) {
     html +=
         "<table class=\"run-sources\"><thead><tr><th>source</th><th>status</th><th>failed "
@@ -196,14 +198,14 @@ std::string RunsSection(const Report& report) {
 std::string TablesSection(const Report& report) {
   std::string html = "<h2>Tables</h2>\n";
   if (!report.tables_problem.empty()) {
-    html +=
-        "<p class=\"error\" id=\"tables-problem\">" + EscapeHtml(report.tables_problem) + "</p>\n";
+    html += "<p class=\"error\" id=\"tables-problem\">" + EscapeMarkup(report.tables_problem) +
+            "</p>\n";
   }
   html +=
       "<table id=\"tables\"><thead><tr><th>table</th><th>rows</th><th>snapshots</th>"
       "<th>size</th><th>current snapshot</th></tr></thead><tbody>\n";
   for (const auto& table : report.tables) {
-    html += "<tr class=\"table\" data-table=\"" + EscapeHtml(table.table) + "\">" +
+    html += "<tr class=\"table\" data-table=\"" + EscapeMarkup(table.table) + "\">" +
             Cell(table.table) + Cell(Optional(table.rows), "num") +
             Cell(std::to_string(table.snapshots), "num") + Cell(Bytes(table.bytes), "num") +
             Cell(table.snapshot_time.empty() ? "-" : table.snapshot_time) + "</tr>\n";
@@ -216,8 +218,8 @@ std::string LineageSection(const Report& report) {
       "<h2>Lineage</h2>\n<p class=\"muted\">Sources, the raw tables they load, and the "
       "transform models whose SQL names those tables.</p>\n";
   if (!report.models_problem.empty()) {
-    html +=
-        "<p class=\"error\" id=\"models-problem\">" + EscapeHtml(report.models_problem) + "</p>\n";
+    html += "<p class=\"error\" id=\"models-problem\">" + EscapeMarkup(report.models_problem) +
+            "</p>\n";
   }
   html += "<div id=\"lineage\">" + LineageSvg(report) + "</div>\n";
   html +=
@@ -226,7 +228,7 @@ std::string LineageSection(const Report& report) {
   for (const auto& model : report.models) {
     std::string reads;
     for (const auto& read : model.reads) reads += (reads.empty() ? "" : ", ") + read;
-    html += "<tr class=\"model\" data-model=\"" + EscapeHtml(model.model) + "\">" +
+    html += "<tr class=\"model\" data-model=\"" + EscapeMarkup(model.model) + "\">" +
             Cell(model.model) + Cell(model.file) + Cell(reads.empty() ? "-" : reads) + "</tr>\n";
   }
   return html + "</tbody></table>\n";

@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-#include "report/html_escape.h"
+#include "common/markup_escape.h"
 
 namespace databox::report {
 namespace {
@@ -27,18 +27,18 @@ std::string Box(const std::string& kind, const std::string& name, int x, int wid
                 bool disabled) {
   const int y = kTop + row * kRowHeight;
   return "<g class=\"node " + kind + (disabled ? " disabled" : "") + "\" data-name=\"" +
-         EscapeHtml(name) + "\"><rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) +
+         EscapeMarkup(name) + "\"><rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) +
          "\" width=\"" + std::to_string(width) + "\" height=\"" + std::to_string(kBoxHeight) +
          "\" rx=\"4\"></rect><text x=\"" + std::to_string(x + 6) + "\" y=\"" +
-         std::to_string(y + 14) + "\">" + EscapeHtml(name) + (disabled ? " (disabled)" : "") +
+         std::to_string(y + 14) + "\">" + EscapeMarkup(name) + (disabled ? " (disabled)" : "") +
          "</text></g>\n";
 }
 
 std::string Edge(const std::string& from, int from_x, int from_row, const std::string& to, int to_x,
                  int to_row) {
   const int y1 = CenterY(from_row), y2 = CenterY(to_row), mid = (from_x + to_x) / 2;
-  return "<path class=\"edge\" data-from=\"" + EscapeHtml(from) + "\" data-to=\"" + EscapeHtml(to) +
-         "\" d=\"M" + std::to_string(from_x) + "," + std::to_string(y1) + " C" +
+  return "<path class=\"edge\" data-from=\"" + EscapeMarkup(from) + "\" data-to=\"" +
+         EscapeMarkup(to) + "\" d=\"M" + std::to_string(from_x) + "," + std::to_string(y1) + " C" +
          std::to_string(mid) + "," + std::to_string(y1) + " " + std::to_string(mid) + "," +
          std::to_string(y2) + " " + std::to_string(to_x) + "," + std::to_string(y2) +
          "\"></path>\n";

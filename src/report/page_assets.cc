@@ -18,7 +18,8 @@ section.run { border: 1px solid #d0d7de; border-radius: 6px; padding: .4em .8em;
 section.run.failed { border-color: #cf222e; }
 section.run header { font-weight: 600; }
 pre { background: #f6f8fa; padding: .5em; overflow-x: auto; white-space: pre-wrap; max-height: 24em; }
-.error { color: #a40e26; white-space: pre-wrap; }
+.error { color: #a40e26; white-space: pre-wrap; overflow-wrap: anywhere; }
+td { overflow-wrap: anywhere; }
 #summary ul { margin: .3em 0; padding-left: 1.2em; }
 #runs.failed-only section.run:not(.failed) { display: none; }
 svg .node rect { fill: #fff; stroke: #57606a; } svg .node.source rect { fill: #ddf4ff; }

@@ -22,6 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using databox::cli::testing::Contains;
+using databox::cli::testing::CopyRecordingsWithFailingSource;
 using databox::cli::testing::RunDatabox;
 using databox::cli::testing::RunResult;
 using databox::cli::testing::Slurp;
@@ -72,18 +73,7 @@ class ReportBrowser : public ::testing::Test {
     fs::create_directories(dir_);
     fs::copy(kExampleDir / "transform", dir_ / "transform", fs::copy_options::recursive);
     // A copy of the recordings in which every noaa response is an HTTP 500.
-    for (const auto& entry : fs::directory_iterator(kRecordings)) {
-      if (!entry.is_directory()) continue;
-      const fs::path target = dir_ / "recordings" / entry.path().filename();
-      fs::create_directories(target);
-      for (const auto& file : fs::directory_iterator(entry.path())) {
-        std::string text = Slurp(file.path());
-        if (entry.path().filename() == "noaa") {
-          text = std::regex_replace(text, std::regex("code: 200"), "code: 500");
-        }
-        std::ofstream(target / file.path().filename()) << text;
-      }
-    }
+    CopyRecordingsWithFailingSource(kRecordings, dir_ / "recordings", "noaa");
     std::string registry = Slurp(kExampleDir / "databox.toml");
     Replace(registry, "replay = \"../../../shared/fixtures/recordings\"",
             "replay = \"" + (dir_ / "recordings").string() + "\"");

@@ -1,8 +1,8 @@
-#include "report/html_escape.h"
+#include "common/markup_escape.h"
 
-namespace databox::report {
+namespace databox {
 
-std::string EscapeHtml(std::string_view text) {
+std::string EscapeMarkup(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (char c : text) {
@@ -29,4 +29,4 @@ std::string EscapeHtml(std::string_view text) {
   return out;
 }
 
-}  // namespace databox::report
+}  // namespace databox
