@@ -7,23 +7,20 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/report_gather.h"
+#include "cli/report_options.h"
 #include "cli/session.h"
 #include "common/exit_code.h"
 #include "fileio/durable.h"
 #include "refresh/run_history.h"
-#include "report/freshness.h"
 #include "report/html_page.h"
 
 namespace databox::cli {
 namespace {
 
-constexpr int64_t kSecondsPerHour = 3600;
-
 //! What `databox report` parsed.
 struct ReportArgs {
   std::string out;
-  int runs = 20;
-  int stale_after_hours = report::kDefaultStaleAfterHours;
+  ReportViewArgs view;
 };
 
 ExitCode Report(const GlobalOptions& global, const ReportArgs& args) {
@@ -35,10 +32,8 @@ ExitCode Report(const GlobalOptions& global, const ReportArgs& args) {
     Err(command + ": " + records.error().message + "\n");
     return ExitCode::kRunFailed;
   }
-  const ReportOptions options{static_cast<std::size_t>(args.runs),
-                              int64_t{args.stale_after_hours} * kSecondsPerHour};
-  const report::Report page =
-      GatherReport(session->registry, session->workspace->catalog(), std::move(*records), options);
+  const report::Report page = GatherReport(session->registry, session->workspace->catalog(),
+                                           std::move(*records), args.view.ToOptions());
   if (auto written = fileio::WriteFileDurably(args.out, report::RenderReportHtml(page)); !written) {
     Err(command + ": cannot write the page: " + written.error().message +
         " (check that the folder of --out exists and is writable)\n");
@@ -75,14 +70,7 @@ Command ReportCommand() {
         app.add_option("--out", args->out, "the HTML file to write (replaced if it exists)")
             ->option_text("FILE")
             ->required();
-        app.add_option("--runs", args->runs, "show the newest N runs (default 20)")
-            ->option_text("N")
-            ->check(WholeNumberAtLeastOne());
-        app.add_option("--stale-after", args->stale_after_hours,
-                       "hours after which a routine source's last load is stale (default " +
-                           std::to_string(report::kDefaultStaleAfterHours) + ")")
-            ->option_text("HOURS")
-            ->check(WholeNumberAtLeastOne());
+        AddReportViewOptions(app, args->view);
         return [args](const GlobalOptions& global) { return Report(global, *args); };
       }};
 }

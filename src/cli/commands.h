@@ -12,6 +12,7 @@ Command RefreshCommand();
 Command StatusCommand();
 Command RunsCommand();
 Command ReportCommand();
+Command ServeCommand();
 Command InspectCommand();
 Command QueryCommand();
 Command CatalogCommand();

@@ -1,10 +1,14 @@
-// `databox report` in a real browser: a refresh where noaa fails (its recordings answer HTTP
-// 500) and usgs_earthquakes loads, then the page is written and opened by headless chromium
-// from disk. Assertions are on the DOM after the page's script ran (summary, ages, filter are
-// made by the script, so a page whose script is broken fails) and on a screenshot.
+// `databox report` and `databox serve` in a real browser: a refresh where noaa fails (its
+// recordings answer HTTP 500) and usgs_earthquakes loads, then the page is written and opened by
+// headless chromium from disk, and from `databox serve` on loopback. Assertions are on the DOM
+// after the page's script ran (summary, ages, filter are made by the script, so a page whose script
+// is broken fails) and on a screenshot.
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -65,6 +69,25 @@ RunResult RunProgram(const std::vector<std::string>& argv, const fs::path& dir) 
   return result;
 }
 
+//! Sends `GET path` to 127.0.0.1:`port` and returns the whole response ("" when none).
+std::string HttpGet(int port, const std::string& path) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  std::string response;
+  if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0) {
+    const std::string request = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    if (send(fd, request.data(), request.size(), 0) == static_cast<ssize_t>(request.size())) {
+      char buffer[4096];
+      for (ssize_t n; (n = recv(fd, buffer, sizeof buffer, 0)) > 0;) response.append(buffer, n);
+    }
+  }
+  close(fd);
+  return response;
+}
+
 class ReportBrowser : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -80,7 +103,13 @@ class ReportBrowser : public ::testing::Test {
     Replace(registry, "retries = 5", "retries = 0");
     std::ofstream(dir_ / "databox.toml") << registry;
   }
-  void TearDown() override { fs::remove_all(dir_); }
+  void TearDown() override {
+    if (server_ > 0) {  // a test that stopped early leaves no server behind
+      kill(server_, SIGKILL);
+      waitpid(server_, nullptr, 0);
+    }
+    fs::remove_all(dir_);
+  }
 
   static void Replace(std::string& text, const std::string& from, const std::string& to) {
     const auto pos = text.find(from);
@@ -112,7 +141,16 @@ class ReportBrowser : public ::testing::Test {
     return RunProgram(argv, dir_);
   }
 
+  //! A refresh of usgs_earthquakes (loads) and noaa (fails), as the run history records it.
+  void RefreshWithAFailedSource() {
+    RunResult refresh = Databox({"refresh", "--source", "usgs_earthquakes", "--source", "noaa"});
+    ASSERT_EQ(refresh.exit_code, 1) << refresh.out << refresh.err;
+    ASSERT_TRUE(std::regex_search(refresh.out, std::regex("SOURCE_END source=noaa \\S+ status=1")))
+        << refresh.out;
+  }
+
   fs::path dir_;
+  pid_t server_ = -1;  //!< a `databox serve` this test started, until it is stopped
 };
 
 //! The text of the element whose opening tag matches `open_tag` (a regex), up to its close.
@@ -128,10 +166,8 @@ std::string ElementText(const std::string& dom, const std::string& open_tag,
 TEST_F(ReportBrowser, PageOfARefreshWithAFailedSourceRendersInChromium) {
   ASSERT_TRUE(fs::exists(CHROMIUM_BINARY))
       << CHROMIUM_BINARY << " is missing: install Debian's chromium (scripts/setup lists it)";
-  RunResult refresh = Databox({"refresh", "--source", "usgs_earthquakes", "--source", "noaa"});
-  ASSERT_EQ(refresh.exit_code, 1) << refresh.out << refresh.err;
-  ASSERT_TRUE(std::regex_search(refresh.out, std::regex("SOURCE_END source=noaa \\S+ status=1")))
-      << refresh.out;
+  RefreshWithAFailedSource();
+  if (HasFatalFailure()) return;
 
   const fs::path page = dir_ / "page.html";
   RunResult report = Databox({"report", "--out", page.string()});
@@ -201,6 +237,57 @@ TEST_F(ReportBrowser, PageOfARefreshWithAFailedSourceRendersInChromium) {
   ASSERT_TRUE(fs::exists(png)) << shot.err;
   EXPECT_GT(fs::file_size(png), 1000u);
   EXPECT_EQ(Slurp(png).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+}
+
+TEST_F(ReportBrowser, ServeAnswersThePageAndTheRunHistoryOnLoopbackUntilSigterm) {
+  ASSERT_TRUE(fs::exists(CHROMIUM_BINARY))
+      << CHROMIUM_BINARY << " is missing: install Debian's chromium (scripts/setup lists it)";
+  RefreshWithAFailedSource();
+  if (HasFatalFailure()) return;
+
+  const fs::path out = dir_ / "serve.out";
+  server_ = fork();
+  if (server_ == 0) {
+    const int fo = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(fo, 1);
+    dup2(fo, 2);
+    const std::string config = (dir_ / "databox.toml").string();
+    execl(DATABOX_BINARY, DATABOX_BINARY, "--config", config.c_str(), "serve", "--port", "0",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // The address it prints once it listens.
+  std::smatch match;
+  std::string printed;
+  const std::regex address(R"(http://127\.0\.0\.1:(\d+)/ )");
+  for (int i = 0; i < 200 && !std::regex_search(printed, match, address); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    printed = Slurp(out);
+  }
+  ASSERT_FALSE(match.empty()) << "databox serve printed no address:\n" << printed;
+  const int port = std::stoi(match[1].str());
+
+  const std::string runs = HttpGet(port, "/runs.json");
+  EXPECT_TRUE(Contains(runs, "HTTP/1.1 200 OK")) << runs;
+  EXPECT_TRUE(Contains(runs, "Content-Type: application/json")) << runs;
+  EXPECT_TRUE(Contains(runs, "\"status\": \"failed\"")) << runs;
+  EXPECT_TRUE(Contains(runs, "\"source\": \"noaa\"")) << runs;
+  EXPECT_TRUE(Contains(HttpGet(port, "/nothing"), "HTTP/1.1 404")) << "an unknown path";
+
+  RunResult dump =
+      Chromium({"--dump-dom", "http://127.0.0.1:" + std::to_string(port) + "/"}, "profile-serve");
+  EXPECT_EQ(dump.exit_code, 0) << "chromium could not start or load the page:\n" << dump.err;
+  EXPECT_TRUE(std::regex_search(dump.out, std::regex(R"(<div id="summary"[^>]*data-ready="true")")))
+      << dump.out.substr(0, 3000) << dump.err;
+  EXPECT_TRUE(Contains(dump.out, R"(<section class="run failed" data-status="failed")"))
+      << dump.out.substr(0, 3000);
+
+  kill(server_, SIGTERM);
+  int status = 0;
+  waitpid(server_, &status, 0);
+  server_ = -1;
+  ASSERT_TRUE(WIFEXITED(status)) << Slurp(out);
+  EXPECT_EQ(WEXITSTATUS(status), 143) << Slurp(out);
 }
 
 }  // namespace
