@@ -173,6 +173,11 @@ TEST_F(ReportBrowser, PageOfARefreshWithAFailedSourceRendersInChromium) {
   RunResult report = Databox({"report", "--out", page.string()});
   ASSERT_EQ(report.exit_code, 0) << report.out << report.err;
   ASSERT_TRUE(fs::exists(page));
+  // Self-contained: nothing in the file makes the browser fetch (error texts may name URLs).
+  const std::string html = Slurp(page);
+  for (const char* fetch : {"src=", "href=", "url(", "@import", "<link", "<iframe", "<img"}) {
+    EXPECT_FALSE(Contains(html, fetch)) << fetch;
+  }
 
   RunResult dump = Chromium({"--dump-dom", "file://" + page.string()}, "profile-dom");
   ASSERT_EQ(dump.exit_code, 0) << "chromium could not start or render the page:\n" << dump.err;
