@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -58,6 +59,24 @@ inline RunResult RunDatabox(const std::vector<std::string>& args,
   r.err = Slurp(err);
   fs::remove_all(dir);
   return r;
+}
+
+//! A copy of the recordings folder `from` (one folder per source) in `to`, in which every
+//! response of `failing_source` is an HTTP 500.
+inline void CopyRecordingsWithFailingSource(const fs::path& from, const fs::path& to,
+                                            const std::string& failing_source) {
+  for (const auto& entry : fs::directory_iterator(from)) {
+    if (!entry.is_directory()) continue;
+    const fs::path target = to / entry.path().filename();
+    fs::create_directories(target);
+    for (const auto& file : fs::directory_iterator(entry.path())) {
+      std::string text = Slurp(file.path());
+      if (entry.path().filename() == failing_source) {
+        text = std::regex_replace(text, std::regex("code: 200"), "code: 500");
+      }
+      std::ofstream(target / file.path().filename()) << text;
+    }
+  }
 }
 
 inline bool Contains(const std::string& haystack, const std::string& needle) {

@@ -44,4 +44,18 @@ std::string TableSuggestion(const std::string& name,
   return " (did you mean " + close + "?)";
 }
 
+Result<std::vector<TableSummary>> SummarizeTables(
+    iceberg::Catalog& catalog, const std::vector<iceberg::TableIdentifier>& tables) {
+  std::vector<TableSummary> summaries;
+  for (const auto& table : tables) {
+    auto loaded = catalog.LoadTable(table);
+    if (!loaded) {
+      return MakeError(loaded.error().kind,
+                       "table " + table.ToString() + ": " + loaded.error().message);
+    }
+    summaries.push_back(SummarizeTable(table, loaded->metadata));
+  }
+  return summaries;
+}
+
 }  // namespace databox::cli

@@ -1,10 +1,11 @@
-// The tables a catalog holds, and the ones close to a name that is not one of them: for
-// `databox catalog list|describe` and `databox inspect`.
+// The tables a catalog holds, their summaries, and the ones close to a name that is not one of
+// them: for `databox catalog list|describe`, `databox inspect` and `databox report`.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "cli/table_summary.h"
 #include "common/error.h"
 #include "iceberg/catalog.h"
 #include "iceberg/table_identifier.h"
@@ -13,6 +14,11 @@ namespace databox::cli {
 
 //! Every table of every namespace (nested ones too), sorted.
 Result<std::vector<iceberg::TableIdentifier>> AllTables(iceberg::Catalog& catalog);
+
+//! The summary of each of `tables` (table_summary.h), in their order, read from their metadata;
+//! an error naming the first table that cannot be loaded.
+Result<std::vector<TableSummary>> SummarizeTables(
+    iceberg::Catalog& catalog, const std::vector<iceberg::TableIdentifier>& tables);
 
 //! What to add to "no table NAME": " (did you mean A, B?)" naming the tables within 3 edits of
 //! `name`, with its table part as their name, or in the namespace `name` names; else a pointer

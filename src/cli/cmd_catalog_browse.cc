@@ -35,16 +35,12 @@ ExitCode Browse(const GlobalOptions& global, const BrowseArgs& args) {
     return ExitCode::kRunFailed;
   }
   if (args.list->parsed()) {
-    std::vector<TableSummary> summaries;
-    for (const auto& table : *all) {
-      auto loaded = catalog.LoadTable(table);
-      if (!loaded) {
-        Err(command + ": table " + table.ToString() + ": " + loaded.error().message + "\n");
-        return ExitCode::kRunFailed;
-      }
-      summaries.push_back(SummarizeTable(table, loaded->metadata));
+    auto summaries = SummarizeTables(catalog, *all);
+    if (!summaries) {
+      Err(command + ": " + summaries.error().message + "\n");
+      return ExitCode::kRunFailed;
     }
-    Out(args.json ? TableListJson(summaries).dump(2) + "\n" : FormatTableList(summaries));
+    Out(args.json ? TableListJson(*summaries).dump(2) + "\n" : FormatTableList(*summaries));
     return ExitCode::kOk;
   }
   auto ident = iceberg::ParseTableIdentifier(args.table);

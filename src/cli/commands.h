@@ -11,6 +11,8 @@ Command RunCommand();
 Command RefreshCommand();
 Command StatusCommand();
 Command RunsCommand();
+Command ReportCommand();
+Command ServeCommand();
 Command InspectCommand();
 Command QueryCommand();
 Command CatalogCommand();

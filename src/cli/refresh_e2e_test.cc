@@ -18,6 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using databox::cli::testing::Contains;
+using databox::cli::testing::CopyRecordingsWithFailingSource;
 using databox::cli::testing::RunDatabox;
 using databox::cli::testing::RunResult;
 using databox::cli::testing::Slurp;
@@ -177,18 +178,7 @@ TEST_F(RefreshE2e, AProjectWithoutPlatformHealthPrintsNoTableAndNoError) {
 TEST_F(RefreshE2e, OneFailingSourceDoesNotStopTheOthersAndBlocksTheTransform) {
   // A copy of the recordings in which every noaa response is an HTTP 500.
   const fs::path broken = dir_ / "recordings";
-  for (const auto& entry : fs::directory_iterator(kRecordings)) {
-    if (!entry.is_directory()) continue;
-    const fs::path target = broken / entry.path().filename();
-    fs::create_directories(target);
-    for (const auto& file : fs::directory_iterator(entry.path())) {
-      std::string text = Slurp(file.path());
-      if (entry.path().filename() == "noaa") {
-        text = std::regex_replace(text, std::regex("code: 200"), "code: 500");
-      }
-      std::ofstream(target / file.path().filename()) << text;
-    }
-  }
+  CopyRecordingsWithFailingSource(kRecordings, broken, "noaa");
   recordings_ = broken;
   WriteRegistry();
   RunResult r = Databox({"refresh"});

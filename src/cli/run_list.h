@@ -10,20 +10,13 @@
 #include <string_view>
 #include <vector>
 
+#include "common/clock.h"  // IsoToMillis, FormatDuration (used with run records)
 #include "refresh/run_history.h"
 
 namespace databox::cli {
 
-//! The word for how a run ended, from its exit code: "ok", "failed", "refused" (usage or
-//! preflight: nothing started), "interrupted" (SIGINT) or "terminated" (SIGTERM).
-std::string_view RunOutcomeName(ExitCode code);
-
-//! Milliseconds since the epoch of an ISO 8601 UTC time as NowIso() writes it
-//! ("2026-11-30T02:03:04.123Z", fraction optional); nullopt when it is not one.
-std::optional<int64_t> IsoToMillis(std::string_view iso);
-
-//! "0.4 s", "12 s", "3 m 05 s", "2 h 01 m" for a duration in milliseconds.
-std::string FormatDuration(int64_t millis);
+//! How a run ended, by name (refresh/run_status.h).
+using refresh::RunOutcomeName;
 
 //! The newest `limit` records (all when 0), newest first.
 std::vector<refresh::RunRecord> NewestRuns(std::vector<refresh::RunRecord> records,

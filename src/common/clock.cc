@@ -1,10 +1,28 @@
 #include "common/clock.h"
 
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 
 namespace databox {
+namespace {
+
+constexpr int64_t kMillisPerSecond = 1000;
+constexpr int64_t kSecondsPerMinute = 60;
+constexpr int64_t kSecondsPerHour = 3600;
+
+//! The integer of text[pos, pos + len), or nullopt when it is not all digits.
+std::optional<int> Digits(std::string_view text, std::size_t pos, std::size_t len) {
+  if (pos + len > text.size()) return std::nullopt;
+  int value = 0;
+  const char* begin = text.data() + pos;
+  const auto [rest, error] = std::from_chars(begin, begin + len, value);
+  if (error != std::errc() || rest != begin + len) return std::nullopt;
+  return value;
+}
+
+}  // namespace
 
 std::string NowIso() {
   const auto now = std::chrono::system_clock::now();
@@ -18,6 +36,57 @@ std::string NowIso() {
                 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
                 static_cast<int>(ms % 1000));
   return buf;
+}
+
+std::optional<int64_t> IsoToMillis(std::string_view iso) {
+  // YYYY-MM-DDTHH:MM:SS[.fff]Z
+  constexpr std::size_t kSecondsEnd = 19;
+  if (iso.size() < kSecondsEnd + 1 || iso[4] != '-' || iso[7] != '-' || iso[10] != 'T' ||
+      iso[13] != ':' || iso[16] != ':' || iso.back() != 'Z') {
+    return std::nullopt;
+  }
+  const auto year = Digits(iso, 0, 4), month = Digits(iso, 5, 2), day = Digits(iso, 8, 2);
+  const auto hour = Digits(iso, 11, 2), minute = Digits(iso, 14, 2), second = Digits(iso, 17, 2);
+  if (!year || !month || !day || !hour || !minute || !second) return std::nullopt;
+  const std::chrono::year_month_day date{std::chrono::year(*year),
+                                         std::chrono::month(static_cast<unsigned>(*month)),
+                                         std::chrono::day(static_cast<unsigned>(*day))};
+  if (!date.ok() || *hour > 23 || *minute > 59 || *second > 60) return std::nullopt;
+  int64_t millis = 0;
+  const std::string_view fraction = iso.substr(kSecondsEnd, iso.size() - kSecondsEnd - 1);
+  if (!fraction.empty()) {
+    if (fraction[0] != '.' || fraction.size() < 2) return std::nullopt;
+    int64_t scale = 100;
+    for (char c : fraction.substr(1)) {
+      if (c < '0' || c > '9') return std::nullopt;
+      millis += (c - '0') * scale;
+      scale /= 10;
+    }
+  }
+  const auto days = std::chrono::sys_days(date).time_since_epoch().count();
+  return ((days * 24 + *hour) * kSecondsPerMinute + *minute) * kSecondsPerMinute *
+             kMillisPerSecond +
+         int64_t{*second} * kMillisPerSecond + millis;
+}
+
+std::string FormatDuration(int64_t millis) {
+  char buffer[32];
+  if (millis < 10 * kMillisPerSecond) {
+    std::snprintf(buffer, sizeof buffer, "%.1f s", static_cast<double>(millis) / kMillisPerSecond);
+    return buffer;
+  }
+  const int64_t seconds = millis / kMillisPerSecond;
+  if (seconds < kSecondsPerMinute) return std::to_string(seconds) + " s";
+  if (seconds < kSecondsPerHour) {
+    std::snprintf(buffer, sizeof buffer, "%lld m %02lld s",
+                  static_cast<long long>(seconds / kSecondsPerMinute),
+                  static_cast<long long>(seconds % kSecondsPerMinute));
+    return buffer;
+  }
+  std::snprintf(buffer, sizeof buffer, "%lld h %02lld m",
+                static_cast<long long>(seconds / kSecondsPerHour),
+                static_cast<long long>(seconds % kSecondsPerHour / kSecondsPerMinute));
+  return buffer;
 }
 
 }  // namespace databox

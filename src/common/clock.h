@@ -1,11 +1,21 @@
-// Wall-clock time as text.
+// Wall-clock time as text, and the ISO 8601 UTC times and durations read back from it.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace databox {
 
 //! "2026-11-30T02:03:04.123Z" for now (UTC, milliseconds).
 std::string NowIso();
+
+//! Milliseconds since the epoch of an ISO 8601 UTC time as NowIso() writes it
+//! ("2026-11-30T02:03:04.123Z", fraction optional); nullopt when it is not one.
+std::optional<int64_t> IsoToMillis(std::string_view iso);
+
+//! "0.4 s", "12 s", "3 m 05 s", "2 h 01 m" for a duration in milliseconds.
+std::string FormatDuration(int64_t millis);
 
 }  // namespace databox

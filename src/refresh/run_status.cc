@@ -96,4 +96,20 @@ Result<TransformStatus> ParseTransformStatus(std::string_view name) {
                      TransformStatusName, "transform status");
 }
 
+std::string_view RunOutcomeName(ExitCode code) {
+  switch (code) {
+    case ExitCode::kOk:
+      return "ok";
+    case ExitCode::kRunFailed:
+      return "failed";
+    case ExitCode::kUsage:
+      return "refused";
+    case ExitCode::kInterrupted:
+      return "interrupted";
+    case ExitCode::kTerminated:
+      return "terminated";
+  }
+  return "failed";
+}
+
 }  // namespace databox::refresh

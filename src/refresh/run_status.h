@@ -1,11 +1,12 @@
 // The states a run record holds (docs/run_history.md): how each source ended, where a failed
-// source failed, and how the transform ended. Each has one name (the text the run history and
-// the refresh summary print) and one parser of that text.
+// source failed, how the transform ended, and how the whole run ended. Each has one name (the
+// text the run history and the refresh summary print); the record's states have one parser.
 #pragma once
 
 #include <string_view>
 
 #include "common/error.h"
+#include "common/exit_code.h"
 #include "load/load_phase.h"
 
 namespace databox::refresh {
@@ -47,6 +48,10 @@ Result<SourcePhase> ParseSourcePhase(std::string_view name);
 SourcePhase SourcePhaseOf(load::LoadPhase phase);
 
 std::string_view TransformStatusName(TransformStatus status);
+
+//! The word for how a run ended, from its exit code: "ok", "failed", "refused" (usage or
+//! preflight: nothing started), "interrupted" (SIGINT) or "terminated" (SIGTERM).
+std::string_view RunOutcomeName(ExitCode code);
 //! The status named `name`; a kData error for any other text.
 Result<TransformStatus> ParseTransformStatus(std::string_view name);
 

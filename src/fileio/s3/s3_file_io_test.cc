@@ -16,6 +16,7 @@
 #include <set>
 
 #include "common/encoding.h"
+#include "common/markup_escape.h"
 #include "common/redact.h"
 #include "fileio/s3/s3_errors.h"
 #include "fileio/s3/s3_xml.h"
@@ -157,12 +158,13 @@ class FakeS3 final : public http::Transport {
     std::string body = "<ListBucketResult><Name>b</Name>";
     std::size_t n = 0;
     for (; it != objects.end() && it->first.starts_with(prefix) && n < page_size; ++it, ++n) {
-      body += "<Contents><Key>" + XmlEscape(it->first) + "</Key><Size>" +
+      body += "<Contents><Key>" + EscapeMarkup(it->first) + "</Key><Size>" +
               std::to_string(it->second.size()) + "</Size></Contents>";
     }
     bool more = it != objects.end() && it->first.starts_with(prefix);
     body += std::string("<IsTruncated>") + (more ? "true" : "false") + "</IsTruncated>";
-    if (more) body += "<NextContinuationToken>" + XmlEscape(it->first) + "</NextContinuationToken>";
+    if (more)
+      body += "<NextContinuationToken>" + EscapeMarkup(it->first) + "</NextContinuationToken>";
     return Xml(200, body + "</ListBucketResult>");
   }
 

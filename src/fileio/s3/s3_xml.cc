@@ -3,6 +3,7 @@
 #include <charconv>
 #include <chrono>
 
+#include "common/markup_escape.h"
 #include "common/xml.h"
 
 namespace databox::fileio::s3 {
@@ -35,33 +36,6 @@ Result<std::vector<std::string>> XmlTexts(std::string_view xml, std::string_view
   DATABOX_ASSIGN_OR_RETURN(XmlDocument doc, ParseResponse(xml, "S3 XML document"));
   std::vector<std::string> out;
   for (const XmlElement& element : doc.Find(name)) out.push_back(element.Text());
-  return out;
-}
-
-std::string XmlEscape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
   return out;
 }
 
@@ -163,7 +137,7 @@ std::string CompleteMultipartUploadXml(const std::vector<CompletedPart>& parts) 
   std::string out = "<CompleteMultipartUpload xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">";
   for (const CompletedPart& part : parts) {
     out += "<Part><PartNumber>" + std::to_string(part.number) + "</PartNumber><ETag>" +
-           XmlEscape(part.etag) + "</ETag></Part>";
+           EscapeMarkup(part.etag) + "</ETag></Part>";
   }
   out += "</CompleteMultipartUpload>";
   return out;

@@ -18,8 +18,6 @@ namespace databox::fileio::s3 {
 //! named `name` in the XML document `xml` (`<name/>` gives ""), in document order. Elements of
 //! the same name must not nest. kData when `xml` is not well-formed XML.
 Result<std::vector<std::string>> XmlTexts(std::string_view xml, std::string_view name);
-//! Escapes & < > " ' for element text.
-std::string XmlEscape(std::string_view text);
 
 //! One object of a ListObjectsV2 page.
 struct ListedObject {

@@ -1,0 +1,96 @@
+#include "report/freshness.h"
+
+#include <map>
+#include <string>
+
+#include "common/clock.h"
+
+namespace databox::report {
+namespace {
+
+constexpr int64_t kMillisPerSecond = 1000;
+
+//! What the history says about one source: its newest ok run and a newer failure, if any.
+struct Last {
+  const refresh::SourceRun* ok = nullptr;
+  std::string ok_at;
+  const refresh::SourceRun* failed = nullptr;
+  std::string failed_at;
+};
+
+std::map<std::string, Last> LastRuns(const std::vector<refresh::RunRecord>& records) {
+  std::map<std::string, Last> last;
+  for (const auto& record : records) {
+    for (const auto& run : record.sources) {
+      Last& l = last[run.source];
+      if (run.status == refresh::SourceStatus::kOk) {
+        l.ok = &run;
+        l.ok_at = record.finished_at;
+        l.failed = nullptr;  // only a failure after the last ok load is news
+        l.failed_at.clear();
+      } else if (run.status == refresh::SourceStatus::kFailed) {
+        l.failed = &run;
+        l.failed_at = record.finished_at;
+      }
+    }
+  }
+  return last;
+}
+
+Freshness Judge(const SourceState& state, int64_t stale_after_seconds) {
+  if (!state.routine) return Freshness::kOnDemand;
+  if (!state.age_seconds) return Freshness::kNever;
+  return *state.age_seconds > stale_after_seconds ? Freshness::kStale : Freshness::kFresh;
+}
+
+}  // namespace
+
+std::string_view FreshnessName(Freshness freshness) {
+  switch (freshness) {
+    case Freshness::kFresh:
+      return "fresh";
+    case Freshness::kStale:
+      return "stale";
+    case Freshness::kNever:
+      return "never";
+    case Freshness::kOnDemand:
+      return "on_demand";
+  }
+  return "never";
+}
+
+std::vector<SourceState> SourceStates(const registry::Registry& registry,
+                                      const std::vector<refresh::RunRecord>& records,
+                                      int64_t now_millis, int64_t stale_after_seconds) {
+  const auto last = LastRuns(records);
+  std::vector<SourceState> states;
+  for (const auto& source : registry.sources) {
+    SourceState state;
+    state.name = source.name;
+    state.description = source.description;
+    state.routine = source.eligibility == registry::Eligibility::kRoutine;
+    for (const auto& resource : source.resources) {
+      state.resources.push_back({resource.name, resource.enabled});
+    }
+    if (auto it = last.find(source.name); it != last.end()) {
+      const Last& l = it->second;
+      if (l.ok) {
+        state.last_ok_at = l.ok_at;
+        state.last_ok_rows = l.ok->rows;
+        state.last_ok_millis = IsoToMillis(l.ok_at);
+        if (state.last_ok_millis) {
+          state.age_seconds = (now_millis - *state.last_ok_millis) / kMillisPerSecond;
+        }
+      }
+      if (l.failed) {
+        state.last_failure_at = l.failed_at;
+        state.last_failure_error = l.failed->error;
+      }
+    }
+    state.freshness = Judge(state, stale_after_seconds);
+    states.push_back(std::move(state));
+  }
+  return states;
+}
+
+}  // namespace databox::report
