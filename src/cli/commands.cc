@@ -15,6 +15,7 @@ std::vector<Command> AllCommands() {
   commands.push_back(RefreshCommand());
   commands.push_back(StatusCommand());
   commands.push_back(RunsCommand());
+  commands.push_back(LoadsCommand());
   commands.push_back(InspectCommand());
   commands.push_back(QueryCommand());
   commands.push_back(CatalogCommand());

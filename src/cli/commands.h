@@ -11,6 +11,7 @@ Command RunCommand();
 Command RefreshCommand();
 Command StatusCommand();
 Command RunsCommand();
+Command LoadsCommand();
 Command InspectCommand();
 Command QueryCommand();
 Command CatalogCommand();
