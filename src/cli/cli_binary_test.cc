@@ -25,8 +25,8 @@ using databox::cli::testing::RunResult;
 TEST(DataboxBinary, HelpListsEveryCommand) {
   auto r = RunDatabox({"--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* cmd : {"validate", "sources", "run", "refresh", "status", "runs", "inspect",
-                          "query", "catalog", "maintain"}) {
+  for (const char* cmd : {"validate", "sources", "run", "refresh", "status", "runs", "loads",
+                          "inspect", "query", "catalog", "maintain"}) {
     EXPECT_TRUE(Contains(r.out, std::string("  ") + cmd)) << cmd << "\n" << r.out;
   }
   EXPECT_TRUE(Contains(r.out, "Exit codes"));
@@ -40,8 +40,8 @@ TEST(DataboxBinary, VersionNamesDuckDb) {
 }
 
 TEST(DataboxBinary, EverySubcommandHasHelp) {
-  for (const char* cmd : {"validate", "sources", "run", "refresh", "status", "runs", "inspect",
-                          "query", "catalog", "maintain"}) {
+  for (const char* cmd : {"validate", "sources", "run", "refresh", "status", "runs", "loads",
+                          "inspect", "query", "catalog", "maintain"}) {
     auto r = RunDatabox({cmd, "--help"});
     EXPECT_EQ(r.exit_code, 0) << cmd;
     EXPECT_TRUE(Contains(r.out, std::string("Usage: databox ") + cmd)) << cmd << ": " << r.out;
@@ -61,8 +61,8 @@ TEST(DataboxBinary, UsageErrorsExitTwo) {
   EXPECT_EQ(nothing.exit_code, 2);
 }
 
-constexpr const char* kCommands[] = {"validate", "sources", "run",   "refresh", "status",
-                                     "runs",     "inspect", "query", "catalog", "maintain"};
+constexpr const char* kCommands[] = {"validate", "sources", "run",   "refresh", "status",  "runs",
+                                     "loads",    "inspect", "query", "catalog", "maintain"};
 
 std::string ExampleRegistry() {
   return std::string(DATABOX_SOURCE_DIR) + "/examples/databox/databox.toml";
@@ -169,6 +169,8 @@ TEST(DataboxBinary, OptionValuesAndPositionalsAreChecked) {
   expect_usage_error({"catalog", "frobnicate"}, "unknown command 'frobnicate'");
   expect_usage_error({"runs", "--limit", "0"}, "'0' is not a whole number >= 1");
   expect_usage_error({"runs", "show"}, "RUN_ID is required");
+  expect_usage_error({"loads", "remove", "noaa"}, "LOAD_ID is required");
+  expect_usage_error({"loads", "noaa", "extra"}, "unknown command 'extra'");
   expect_usage_error({"catalog", "describe"}, "TABLE is required");
   expect_usage_error({"query", "select 1", "--format", "xml"}, "--format");
   expect_usage_error({"maintain", "--expire-snapshots", "--all", "--retain-last", "0"},
@@ -421,6 +423,51 @@ TEST(DataboxBinary, RunsListsAndShowsTheRunHistory) {
   EXPECT_TRUE(Contains(missing.err, "databox runs show: no run with id '1999-01-01'"))
       << missing.err;
   EXPECT_TRUE(Contains(missing.err, newest)) << missing.err;
+  fs::remove_all(dir);
+}
+
+TEST(DataboxBinary, LoadsListsPackagesAndRemovesOneUnderTheSourceLock) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("databox_cli_loads_" + std::to_string(getpid()));
+  const std::string config = ExampleRegistryIn(dir).string();
+  auto none = RunDatabox({"loads", "--config", config}, {}, dir);
+  EXPECT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_TRUE(Contains(none.out, "no load packages in ")) << none.out;
+
+  ASSERT_EQ(RunDatabox({"--config", config, "run", "usgs"}, {}, dir).exit_code, 0);
+  auto json = RunDatabox({"loads", "usgs", "--json", "--config", config}, {}, dir);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto packages = nlohmann::json::parse(json.out);
+  ASSERT_EQ(packages.size(), 1u) << json.out;
+  const std::string load_id = packages[0]["load_id"];
+  EXPECT_EQ(packages[0]["source"], "usgs");
+  EXPECT_EQ(packages[0]["state"], "committed");
+  EXPECT_EQ(packages[0]["resumable"], false);
+  EXPECT_GT(packages[0]["bytes"].get<int64_t>(), 0);
+  EXPECT_TRUE(packages[0]["error"].is_null());
+  auto table = RunDatabox({"loads", "--config", config}, {}, dir);
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_TRUE(Contains(table.out, "SOURCE  LOAD ID")) << table.out;
+  EXPECT_TRUE(Contains(table.out, "usgs    " + load_id + "  committed  ")) << table.out;
+
+  auto unknown = RunDatabox({"loads", "usgss", "--config", config}, {}, dir);
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_TRUE(Contains(unknown.err, "databox loads: unknown source 'usgss' (did you mean 'usgs'?)"))
+      << unknown.err;
+  {  // While a load of usgs holds its lock (here: this test process), nothing is removed.
+    auto lock = databox::load::SourceLock::Acquire(dir / ".databox" / "locks", "usgs");
+    ASSERT_TRUE(lock) << lock.error().message;
+    auto refused = RunDatabox({"loads", "remove", "usgs", load_id, "--config", config}, {}, dir);
+    EXPECT_EQ(refused.exit_code, 1);
+    EXPECT_TRUE(Contains(refused.err, "(pid " + std::to_string(getpid()) + " ")) << refused.err;
+    EXPECT_TRUE(fs::exists(dir / ".databox" / "loads" / "usgs" / load_id));
+  }
+  auto removed = RunDatabox({"loads", "remove", "usgs", load_id, "--config", config}, {}, dir);
+  EXPECT_EQ(removed.exit_code, 0) << removed.err;
+  EXPECT_FALSE(fs::exists(dir / ".databox" / "loads" / "usgs" / load_id));
+  auto again = RunDatabox({"loads", "remove", "usgs", load_id, "--config", config}, {}, dir);
+  EXPECT_EQ(again.exit_code, 1);
+  EXPECT_TRUE(Contains(again.err, "source usgs has no load package " + load_id)) << again.err;
   fs::remove_all(dir);
 }
 

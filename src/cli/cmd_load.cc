@@ -13,6 +13,7 @@
 #include "cli/session.h"
 #include "cli/table_format.h"
 #include "common/exit_code.h"
+#include "common/interrupt.h"
 #include "load/source_load.h"
 #include "platform/catalog_backup.h"
 #include "refresh/analytics.h"
@@ -120,8 +121,10 @@ ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
   refresh::SourceRun run;
   run.source = name;
   run.started_at = record.started_at;
+  InstallInterruptHandlers();
   auto loaded = load::LoadSource(*session->workspace, *source, options);
   refresh::RecordLoadOutcome(loaded, refresh::SourcePhase::kLoad, run);
+  const bool interrupted = !loaded && IsInterruption(loaded.error());
   // The data is committed either way; stale raw views are reported and fail the run, as in
   // refresh, so that a script notices that `databox query` still shows the previous data.
   std::string views_error;
@@ -137,13 +140,23 @@ ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
   record.sources.push_back(run);
   record.finished_at = NowIso();
   record.exit_code = loaded && views_error.empty() ? ExitCode::kOk : ExitCode::kRunFailed;
+  if (interrupted) {
+    record.exit_code = ExitCodeOfSignal(InterruptSignal()).value_or(ExitCode::kInterrupted);
+  }
   if (auto appended = refresh::RunHistory(session->registry.project.state_dir).Append(record);
       !appended) {
     Err("databox run: " + appended.error().message + "\n");
   }
   if (!loaded) {
-    Err("databox run " + name + ": " + loaded.error().ToString() + "\n");
-    return ExitCode::kRunFailed;
+    Err("databox run " + name + ": " +
+        (interrupted ? loaded.error().message : loaded.error().ToString()) + "\n");
+    if (interrupted) {
+      Err("databox run " + name +
+          ": the load package is marked failed (interrupted); "
+          "`databox loads " +
+          name + "` shows whether `databox run " + name + " --resume` can finish it\n");
+    }
+    return record.exit_code;
   }
   Out("source " + name + " loaded, load id " + loaded->load_id + "\n");
   for (const auto& t : loaded->tables) {
@@ -200,6 +213,7 @@ void BackupAfterRefresh(const registry::ProjectSettings& project) {
 ExitCode Refresh(const GlobalOptions& global, const RefreshArgs& args) {
   auto session = OpenSession(global, "refresh", load::WorkspaceUse::kExclusive);
   if (!session) return ExitCode::kUsage;
+  InstallInterruptHandlers();
   refresh::RefreshOptions options;
   options.sources = args.sources;
   options.skip_transform = args.skip_transform;
@@ -261,7 +275,10 @@ Command RunCommand() {
       "run", "Load one source into its raw_<source> namespace",
       "Extracts, normalizes and commits one source; prints rows written and the new\n"
       "snapshot id per table. Explicit-only sources (avonet, usfws) run only this way.\n"
-      "Fails at once (exit 1) while another databox process is loading the same source.",
+      "Fails at once (exit 1) while another databox process is loading the same source.\n"
+      "Ctrl-C (SIGINT) or SIGTERM stops the load at the next request or resource (a commit\n"
+      "that started finishes), records the run as interrupted, marks its load package failed\n"
+      "and exits 130 or 143; a second Ctrl-C ends the process at once.",
       [](CLI::App& app) -> Runner {
         auto args = std::make_shared<RunArgs>();
         app.add_option("SOURCE", args->source, "the source to load (`databox sources` lists them)")
@@ -308,7 +325,10 @@ Command RefreshCommand() {
       "pool (each runs to its end even if a sibling fails), then inspection of this\n"
       "run's load status, then SQLMesh only if every source passed. Exit 0 when all\n"
       "succeeded, 1 when a source, the inspection or the transform failed. Plain output\n"
-      "carries the protocol lines of docs/refresh.md; a terminal gets a live display.",
+      "carries the protocol lines of docs/refresh.md; a terminal gets a live display.\n"
+      "Ctrl-C (SIGINT) or SIGTERM starts no further source, stops the running loads at\n"
+      "their next request or resource, skips the inspection and transform if not begun,\n"
+      "records the run (sources interrupted) and exits 130 or 143.",
       [](CLI::App& app) -> Runner {
         auto args = std::make_shared<RefreshArgs>();
         app.add_option("--source", args->sources,

@@ -60,7 +60,8 @@ ExitCode Status(const GlobalOptions& global, bool json_output) {
       if (run.status == refresh::SourceStatus::kOk) {
         l.ok = &run;
         l.ok_at = record.finished_at;
-      } else if (run.status == refresh::SourceStatus::kFailed) {
+      } else if (run.status == refresh::SourceStatus::kFailed ||
+                 run.status == refresh::SourceStatus::kInterrupted) {
         l.failed = &run;
         l.failed_at = record.finished_at;
       }

@@ -17,6 +17,7 @@ std::vector<Command> AllCommands() {
   commands.push_back(RunsCommand());
   commands.push_back(ReportCommand());
   commands.push_back(ServeCommand());
+  commands.push_back(LoadsCommand());
   commands.push_back(InspectCommand());
   commands.push_back(QueryCommand());
   commands.push_back(CatalogCommand());

@@ -13,6 +13,7 @@ Command StatusCommand();
 Command RunsCommand();
 Command ReportCommand();
 Command ServeCommand();
+Command LoadsCommand();
 Command InspectCommand();
 Command QueryCommand();
 Command CatalogCommand();

@@ -17,6 +17,7 @@ struct Counts {
   int ok = 0;
   int failed = 0;
   int not_started = 0;
+  int interrupted = 0;
 };
 
 Counts CountSources(const refresh::RunRecord& record) {
@@ -25,6 +26,7 @@ Counts CountSources(const refresh::RunRecord& record) {
     if (source.status == refresh::SourceStatus::kOk) ++counts.ok;
     if (source.status == refresh::SourceStatus::kFailed) ++counts.failed;
     if (source.status == refresh::SourceStatus::kNotStarted) ++counts.not_started;
+    if (source.status == refresh::SourceStatus::kInterrupted) ++counts.interrupted;
   }
   return counts;
 }
@@ -44,6 +46,7 @@ std::string DurationText(const refresh::RunRecord& record) {
 std::string CountsText(const Counts& counts) {
   std::string text =
       std::to_string(counts.ok) + " ok, " + std::to_string(counts.failed) + " failed";
+  if (counts.interrupted > 0) text += ", " + std::to_string(counts.interrupted) + " interrupted";
   if (counts.not_started > 0) text += ", " + std::to_string(counts.not_started) + " not started";
   return text;
 }
@@ -66,13 +69,15 @@ Json SummaryJson(const refresh::RunRecord& record) {
               {"exit_code", ExitCodeNumber(record.exit_code)},
               {"sources_ok", counts.ok},
               {"sources_failed", counts.failed},
-              {"sources_not_started", counts.not_started}};
+              {"sources_not_started", counts.not_started},
+              {"sources_interrupted", counts.interrupted}};
 }
 
 std::string SourceTrace(const refresh::SourceRun& source) {
   std::string text =
       "  " + source.source + ": " + std::string(refresh::SourceStatusName(source.status));
-  if (source.status == refresh::SourceStatus::kFailed &&
+  if ((source.status == refresh::SourceStatus::kFailed ||
+       source.status == refresh::SourceStatus::kInterrupted) &&
       source.phase != refresh::SourcePhase::kNone) {
     text += " in " + std::string(refresh::SourcePhaseName(source.phase));
   }

@@ -99,6 +99,24 @@ TEST(RunListTest, TraceNamesWhereASourceFailedAndItsSnapshots) {
   EXPECT_THAT(FormatRunTrace(record), Not(HasSubstr("transform")));
 }
 
+TEST(RunListTest, InterruptedSourcesAreCountedAndTracedWithTheirPhase) {
+  auto record =
+      Record("r2", "2026-11-30T02:00:00.000Z", "2026-11-30T02:00:02.000Z", ExitCode::kTerminated);
+  record.command = "run";
+  auto stopped = Source("noaa", refresh::SourceStatus::kInterrupted);
+  stopped.phase = refresh::SourcePhase::kLoad;
+  stopped.error = "source noaa, resource daily_weather: interrupted by SIGTERM";
+  record.sources = {stopped};
+  EXPECT_THAT(FormatRunList({record}), HasSubstr("terminated  0 ok, 0 failed, 1 interrupted\n"));
+  const auto json = RunListJson({record});
+  EXPECT_EQ(json[0]["sources_interrupted"], 1);
+  EXPECT_EQ(json[0]["sources_failed"], 0);
+  const std::string trace = FormatRunTrace(record);
+  EXPECT_THAT(trace, HasSubstr("  status    terminated (exit 143)\n"));
+  EXPECT_THAT(trace, HasSubstr("  noaa: interrupted in load\n"));
+  EXPECT_THAT(trace, HasSubstr("    error     source noaa, resource daily_weather: interrupted"));
+}
+
 TEST(RunListTest, FindRunTakesTheIdOrAUniquePrefix) {
   const std::vector<refresh::RunRecord> records = {
       Record("2026-11-30T01:00:00.000Z", "", "", ExitCode::kOk),

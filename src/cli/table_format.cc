@@ -16,7 +16,8 @@ constexpr std::string_view kCut = "...";
 
 bool IsContinuationByte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
-//! `text` cut to at most `width` characters, the last three "..." when it was cut.
+}  // namespace
+
 std::string Fit(const std::string& text, std::size_t width) {
   if (DisplayWidth(text) <= width) return text;
   const std::size_t keep = width > kCut.size() ? width - kCut.size() : 0;
@@ -30,6 +31,8 @@ std::string Fit(const std::string& text, std::size_t width) {
   }
   return text.substr(0, end) + std::string(kCut.substr(0, std::min(width, kCut.size())));
 }
+
+namespace {
 
 std::string CellText(const duck::QueryResult& result, uint64_t col, uint64_t row) {
   if (result.IsNull(col, row)) return "NULL";

@@ -25,6 +25,9 @@ Result<QueryFormat> ParseQueryFormat(std::string_view name);
 //! Characters a terminal shows for `text`: UTF-8 code points (continuation bytes not counted).
 std::size_t DisplayWidth(std::string_view text);
 
+//! `text` cut to at most `width` characters, the last three "..." when it was cut.
+std::string Fit(const std::string& text, std::size_t width);
+
 //! An aligned text table with a header row and a row count. Cells are cut (ending in "...") at
 //! `max_cell` characters; with `max_line` set, the widest columns are narrowed further until each
 //! line fits in it (no column narrower than 4 characters, so many columns can still overflow).

@@ -24,10 +24,11 @@ std::optional<int> Digits(std::string_view text, std::size_t pos, std::size_t le
 
 }  // namespace
 
-std::string NowIso() {
-  const auto now = std::chrono::system_clock::now();
+std::string NowIso() { return IsoAt(std::chrono::system_clock::now()); }
+
+std::string IsoAt(std::chrono::system_clock::time_point at) {
   const auto ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+      std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
   const std::time_t secs = static_cast<std::time_t>(ms / 1000);
   std::tm tm{};
   gmtime_r(&secs, &tm);

@@ -1,6 +1,7 @@
 // Wall-clock time as text, and the ISO 8601 UTC times and durations read back from it.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,6 +11,9 @@ namespace databox {
 
 //! "2026-11-30T02:03:04.123Z" for now (UTC, milliseconds).
 std::string NowIso();
+
+//! The same text for `at`.
+std::string IsoAt(std::chrono::system_clock::time_point at);
 
 //! Milliseconds since the epoch of an ISO 8601 UTC time as NowIso() writes it
 //! ("2026-11-30T02:03:04.123Z", fraction optional); nullopt when it is not one.

@@ -20,4 +20,19 @@ std::size_t EditDistance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
+std::optional<std::string> ClosestName(std::string_view name,
+                                       const std::vector<std::string>& candidates,
+                                       std::size_t max_distance) {
+  std::optional<std::string> closest;
+  std::size_t closest_distance = max_distance + 1;
+  for (const std::string& candidate : candidates) {
+    const std::size_t distance = EditDistance(name, candidate);
+    if (distance < closest_distance) {
+      closest = candidate;
+      closest_distance = distance;
+    }
+  }
+  return closest;
+}
+
 }  // namespace databox

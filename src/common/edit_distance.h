@@ -3,12 +3,21 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace databox {
 
 //! The fewest single-byte insertions, deletions and substitutions that turn `a` into `b`.
 //! O(|a|·|b|) time, O(|b|) memory.
 std::size_t EditDistance(std::string_view a, std::string_view b);
+
+//! The candidate closest to `name` (the first of equally close ones) when it is at most
+//! `max_distance` edits away; nullopt otherwise.
+std::optional<std::string> ClosestName(std::string_view name,
+                                       const std::vector<std::string>& candidates,
+                                       std::size_t max_distance);
 
 }  // namespace databox

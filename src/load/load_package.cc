@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <system_error>
 #include <vector>
 
+#include "common/clock.h"
+#include "common/edit_distance.h"
 #include "fileio/durable.h"
 
 namespace databox::load {
@@ -27,9 +30,15 @@ std::string_view PackageStateName(PackageState state) {
   return "failed";
 }
 
+std::filesystem::path LoadsDir(const std::filesystem::path& state_dir) {
+  return state_dir / "loads";
+}
+
 namespace {
 
 constexpr const char* kStateFile = "package.json";
+//! Edits within which an unknown load id is taken for a typo of an existing one.
+constexpr std::size_t kLoadIdTypos = 3;
 
 std::optional<PackageState> ParseState(std::string_view name) {
   for (auto s : {PackageState::kExtracting, PackageState::kExtracted, PackageState::kCommitted,
@@ -58,31 +67,131 @@ std::vector<fs::path> PackagesNewestFirst(const fs::path& root) {
   return dirs;
 }
 
+//! The files' size under `dir`.
+std::uintmax_t SizeOnDisk(const fs::path& dir) {
+  std::uintmax_t bytes = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    std::error_code size_ec;
+    if (it->is_regular_file(size_ec)) {
+      const std::uintmax_t size = it->file_size(size_ec);
+      if (!size_ec) bytes += size;
+    }
+  }
+  return bytes;
+}
+
+//! The time a load id names (seconds since the epoch with a fraction), as ISO 8601 UTC.
+std::string LoadIdTime(const std::string& load_id) {
+  double seconds = 0;  // a folder name PackagesNewestFirst parsed already
+  (void)std::from_chars(load_id.data(), load_id.data() + load_id.size(), seconds);
+  return IsoAt(std::chrono::system_clock::time_point(
+      std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000))));
+}
+
+//! When `file` was last written, as ISO 8601 UTC ("" when it cannot be read).
+std::string ChangedAt(const fs::path& file) {
+  std::error_code ec;
+  const fs::file_time_type written = fs::last_write_time(file, ec);
+  if (ec) return "";
+  return IsoAt(std::chrono::file_clock::to_sys(written));
+}
+
 }  // namespace
+
+bool ResumeRule::Takes(PackageState state, bool extracted) {
+  if (decided_) return false;
+  if (state == PackageState::kCommitted) {
+    decided_ = true;  // nothing older than a committed package is resumed
+    return false;
+  }
+  decided_ = extracted;
+  return extracted;
+}
+
+std::string InterruptedError(const std::string& source, std::string_view cause, bool extracted) {
+  const std::string head = "interrupted (" + std::string(cause) + ")";
+  if (!extracted) return head + " before its extraction finished";
+  return head + " after its extraction, before the commit (`databox run " + source +
+         " --resume` finishes it)";
+}
+
+std::vector<std::string> PackageSources(const fs::path& loads_dir) {
+  std::vector<std::string> sources;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(loads_dir, ec)) {
+    if (entry.is_directory(ec)) sources.push_back(entry.path().filename().string());
+  }
+  std::sort(sources.begin(), sources.end());
+  return sources;
+}
+
+std::vector<PackageSummary> ListPackages(const fs::path& loads_dir, const std::string& source) {
+  std::vector<PackageSummary> listed;
+  ResumeRule rule;
+  for (const fs::path& dir : PackagesNewestFirst(loads_dir / source)) {
+    std::ifstream in(dir / kStateFile);
+    const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (!doc.is_object() || !doc.contains("state") || !doc["state"].is_string()) continue;
+    const auto state = ParseState(doc["state"].get<std::string>());
+    if (!state) continue;
+    PackageSummary summary;
+    summary.source = source;
+    summary.load_id = dir.filename().string();
+    summary.state = *state;
+    summary.extracted = doc.value("extracted", false);
+    summary.resumable = rule.Takes(summary.state, summary.extracted);
+    summary.error =
+        doc.contains("error") && doc["error"].is_string() ? doc["error"].get<std::string>() : "";
+    summary.created_at = LoadIdTime(summary.load_id);
+    summary.changed_at = ChangedAt(dir / kStateFile);
+    summary.bytes = SizeOnDisk(dir);
+    listed.push_back(std::move(summary));
+  }
+  return listed;
+}
+
+Status RemovePackage(const fs::path& loads_dir, const std::string& source,
+                     const std::string& load_id) {
+  std::vector<std::string> ids;
+  for (const fs::path& dir : PackagesNewestFirst(loads_dir / source)) {
+    if (dir.filename() != load_id) {
+      ids.push_back(dir.filename().string());
+      continue;
+    }
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    if (ec) {
+      return MakeError(ErrorKind::kIo,
+                       "cannot remove the load package " + dir.string() + ": " + ec.message());
+    }
+    return Ok();
+  }
+  const std::string listed = " (`databox loads " + source + "` lists them)";
+  const auto closest = ClosestName(load_id, ids, kLoadIdTypos);
+  const std::string hint = ids.empty() ? "; it has no load packages"
+                           : closest   ? "; did you mean " + *closest + "?" + listed
+                                       : "; its newest is " + ids.front() + listed;
+  return MakeError(ErrorKind::kNotFound,
+                   "source " + source + " has no load package " + load_id + hint);
+}
 
 Result<LoadPackage::Settled> LoadPackage::Settle(const fs::path& loads_dir,
                                                  const std::string& source, int keep) {
   Settled settled;
-  bool resumable_seen = false;  // the newest resumable package: what --resume would take
-  bool committed_seen = false;
+  ResumeRule rule;
   int kept = 0;
   for (const fs::path& dir : PackagesNewestFirst(loads_dir / source)) {
     auto package = Read(dir);
     if (package && (package->state_ == PackageState::kExtracting ||
                     package->state_ == PackageState::kExtracted)) {
       const std::string why =
-          package->extracted_
-              ? "interrupted after its extraction: the process loading it stopped before the "
-                "commit (`databox run " +
-                    source + " --resume` finishes it)"
-              : "interrupted: the process loading it stopped before its extraction finished";
+          InterruptedError(source, "the process loading it stopped", package->extracted_);
       DATABOX_RETURN_IF_ERROR(package->SetState(PackageState::kFailed, why));
       ++settled.interrupted;
     }
-    const bool resumes = package && !committed_seen && !resumable_seen && package->extracted_ &&
-                         package->state_ != PackageState::kCommitted;
-    resumable_seen = resumable_seen || resumes;
-    committed_seen = committed_seen || (package && package->state_ == PackageState::kCommitted);
+    const bool resumes = package && rule.Takes(package->state_, package->extracted_);
     if (kept < keep || resumes) {
       ++kept;
       continue;
@@ -133,11 +242,10 @@ Result<LoadPackage> LoadPackage::Read(const fs::path& dir) {
 Result<LoadPackage> LoadPackage::FindResumable(const fs::path& loads_dir,
                                                const std::string& source) {
   const fs::path root = loads_dir / source;
+  ResumeRule rule;
   for (const fs::path& dir : PackagesNewestFirst(root)) {
     auto package = Read(dir);
-    if (!package) continue;
-    if (package->state_ == PackageState::kCommitted) break;  // nothing newer to resume
-    if (package->extracted_) return package;
+    if (package && rule.Takes(package->state_, package->extracted_)) return package;
   }
   return MakeError(ErrorKind::kNotFound,
                    "source " + source + ": no load package to resume in " + root.string() +

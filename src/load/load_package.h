@@ -3,9 +3,11 @@
 // Layout and states are documented in docs/load_package.md.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/error.h"
 
@@ -20,6 +22,51 @@ enum class PackageState {
 };
 
 std::string_view PackageStateName(PackageState state);
+
+//! Root of a project's load packages: <state_dir>/loads.
+std::filesystem::path LoadsDir(const std::filesystem::path& state_dir);
+
+//! The one rule `databox run SOURCE --resume` follows, fed a source's packages newest first: it
+//! takes the newest package whose extraction finished, unless a committed package is newer.
+//! FindResumable, Settle (which never removes that package) and ListPackages all ask it.
+class ResumeRule {
+ public:
+  //! Feeds the next (older) package; true for the package --resume takes (at most one).
+  bool Takes(PackageState state, bool extracted);
+
+ private:
+  bool decided_ = false;  //!< the package was found, or a committed one ended the search
+};
+
+//! One package as `databox loads` lists it.
+struct PackageSummary {
+  std::string source;
+  std::string load_id;
+  PackageState state = PackageState::kFailed;
+  bool extracted = false;    //!< its extraction finished at some point
+  bool resumable = false;    //!< `databox run SOURCE --resume` would take it (ResumeRule)
+  std::string error;         //!< why it failed (kFailed), as package.json records it
+  std::string created_at;    //!< ISO 8601 UTC, from the load id (a time)
+  std::string changed_at;    //!< ISO 8601 UTC, when package.json was last written
+  std::uintmax_t bytes = 0;  //!< its files' size on disk
+};
+
+//! The sources that have a folder in `loads_dir`, sorted by name.
+std::vector<std::string> PackageSources(const std::filesystem::path& loads_dir);
+
+//! The packages of `source`, newest first (none when it has no folder). A package folder whose
+//! package.json cannot be read is left out.
+std::vector<PackageSummary> ListPackages(const std::filesystem::path& loads_dir,
+                                         const std::string& source);
+
+//! Removes the package `load_id` of `source`; call under the source's lock (no load of it
+//! runs). kNotFound naming the closest existing id when there is no such package.
+Status RemovePackage(const std::filesystem::path& loads_dir, const std::string& source,
+                     const std::string& load_id);
+
+//! Why a package a load stopped writing failed: "interrupted (<cause>) ...", saying whether
+//! `databox run SOURCE --resume` finishes it (extraction finished) or not.
+std::string InterruptedError(const std::string& source, std::string_view cause, bool extracted);
 
 class LoadPackage {
  public:

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "common/failpoint.h"
+#include "common/interrupt.h"
 #include "common/redact.h"
 #include "duck/chunk_scan.h"
 #include "duck/database.h"
@@ -120,6 +121,7 @@ Status SourceLoad::NormalizeAndStage() {
   tables_.emplace(std::move(tables));
   DATABOX_RETURN_IF_ERROR(duck::RegisterChunkScan(*conn_));
   for (const registry::Resource* resource : runner_->Resources()) {
+    DATABOX_RETURN_IF_ERROR(CheckInterrupted(Label(*resource)));
     DATABOX_RETURN_IF_ERROR(NormalizeResource(*resource));
   }
   return DeduplicateMergeBatches(*conn_, source_, runner_->Resources(), *tables_);
@@ -200,15 +202,22 @@ Result<SourceLoadResult> SourceLoad::Run() {
     package_.emplace(std::move(package));
   }
   auto fail = [&](const Error& error) -> Result<SourceLoadResult> {
-    (void)package_->SetState(PackageState::kFailed, Redact(error.message));
+    const std::string why =
+        IsInterruption(error)
+            ? InterruptedError(source_.name, SignalName(InterruptSignal()), package_->extracted())
+            : Redact(error.message);
+    (void)package_->SetState(PackageState::kFailed, why);
     return std::unexpected(error);
   };
+  // SIGINT and SIGTERM are heeded between requests and resources, and up to the commit; a
+  // commit that started finishes.
   if (!options_.resume) {
     if (auto extracted = Extract(); !extracted) return fail(extracted.error());
     DATABOX_RETURN_IF_ERROR(package_->SetState(PackageState::kExtracted));
     Failpoint("after-extract");
   }
   if (auto staged = NormalizeAndStage(); !staged) return fail(staged.error());
+  if (auto stop = CheckInterrupted("source " + source_.name); !stop) return fail(stop.error());
   if (auto committed = PlanAndCommit(); !committed) return fail(committed.error());
   Failpoint("before-package-committed");
   DATABOX_RETURN_IF_ERROR(package_->SetState(PackageState::kCommitted));
@@ -232,7 +241,7 @@ Result<SourceLoadResult> LoadSource(Workspace& workspace, const registry::Source
   // Held until the load ends: a second run of this source waits for nothing and fails here,
   // before it fetches, stages or commits anything.
   DATABOX_ASSIGN_OR_RETURN(const SourceLock lock,
-                           SourceLock::Acquire(workspace.state_dir() / "locks", source.name));
+                           SourceLock::Acquire(SourceLocksDir(workspace.state_dir()), source.name));
   // What earlier loads of this source left: unfinished packages are marked, old ones go, leaving
   // room for the package this load is about to create.
   DATABOX_ASSIGN_OR_RETURN(

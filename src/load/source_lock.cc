@@ -34,6 +34,10 @@ std::string Holder(int fd) {
 
 }  // namespace
 
+std::filesystem::path SourceLocksDir(const std::filesystem::path& state_dir) {
+  return state_dir / "locks";
+}
+
 Result<SourceLock> SourceLock::Acquire(const std::filesystem::path& locks_dir,
                                        const std::string& source) {
   std::error_code ec;

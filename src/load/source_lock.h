@@ -10,6 +10,9 @@
 
 namespace databox::load {
 
+//! Where the source locks of a project live: <state_dir>/locks.
+std::filesystem::path SourceLocksDir(const std::filesystem::path& state_dir);
+
 class SourceLock {
  public:
   //! Takes the lock of `source` in `locks_dir` (created if missing) without waiting. kConflict

@@ -7,6 +7,7 @@
 #include <thread>
 #include <utility>
 
+#include "common/interrupt.h"
 #include "load/source_load.h"
 #include "refresh/analytics.h"
 #include "refresh/inspection.h"
@@ -43,7 +44,8 @@ Result<std::vector<const registry::Source*>> EligibleSources(
 void RecordLoadOutcome(const Result<load::SourceLoadResult>& loaded, SourcePhase failed_phase,
                        SourceRun& run) {
   if (!loaded) {
-    run.status = SourceStatus::kFailed;
+    run.status =
+        IsInterruption(loaded.error()) ? SourceStatus::kInterrupted : SourceStatus::kFailed;
     run.phase = failed_phase;
     run.error = loaded.error().message;
     return;
@@ -144,8 +146,11 @@ void ScheduleLoads(RefreshRun& run) {
                                                      : run.workspace.registry().project.max_workers;
   const int workers = std::max(1, std::min<int>(configured, static_cast<int>(run.sources.size())));
   std::atomic<std::size_t> next{0};
+  // After SIGINT or SIGTERM no source starts: those not begun stay not_started.
   auto work = [&] {
-    for (std::size_t i = next++; i < run.sources.size(); i = next++) LoadOne(run, i);
+    for (std::size_t i = next++; i < run.sources.size() && InterruptSignal() == 0; i = next++) {
+      LoadOne(run, i);
+    }
   };
   std::vector<std::thread> threads;
   for (int i = 0; i < workers; ++i) threads.emplace_back(work);
@@ -227,6 +232,15 @@ void Record(RefreshRun& run, ExitCode exit_code) {
   }
 }
 
+//! After SIGINT or SIGTERM (common/interrupt.h): records the run with the signal's exit code
+//! and returns true; nothing after this point runs. False while no signal arrived.
+bool RecordedInterrupt(RefreshRun& run) {
+  const int signal_number = InterruptSignal();
+  if (signal_number == 0) return false;
+  Record(run, ExitCodeOfSignal(signal_number).value_or(ExitCode::kInterrupted));
+  return true;
+}
+
 }  // namespace
 
 Result<RefreshOutcome> RunRefresh(load::Workspace& workspace, const RefreshOptions& options) {
@@ -234,8 +248,10 @@ Result<RefreshOutcome> RunRefresh(load::Workspace& workspace, const RefreshOptio
   RefreshRun run(workspace, options, std::move(sources));
   if (!Preflight(run)) return std::move(run.outcome);
   ScheduleLoads(run);
+  if (RecordedInterrupt(run)) return std::move(run.outcome);
   const bool inspected = Inspect(run);
   const bool views_rebuilt = RebuildRawViews(run);
+  if (RecordedInterrupt(run)) return std::move(run.outcome);
   const bool ready = inspected && views_rebuilt;
   Transform(run, ready);
   const bool all_ok = ready && run.record().transform_status != TransformStatus::kFailed;

@@ -42,12 +42,16 @@ Result<std::vector<const registry::Source*>> EligibleSources(const registry::Reg
                                                              const std::vector<std::string>& named);
 
 //! Records the outcome of one source load in `run`: status, load id, rows, notes and new
-//! snapshots when it succeeded; `failed_phase` and the (redacted on write) error otherwise.
+//! snapshots when it succeeded; `failed_phase` and the (redacted on write) error otherwise,
+//! status interrupted when SIGINT or SIGTERM ended it (common/interrupt.h: IsInterruption).
 void RecordLoadOutcome(const Result<load::SourceLoadResult>& loaded, SourcePhase failed_phase,
                        SourceRun& run);
 
 //! Runs the refresh. Errors are usage errors only (a named source that is not eligible);
-//! everything else is reported in the outcome.
+//! everything else is reported in the outcome. After SIGINT or SIGTERM (common/interrupt.h) no
+//! further source starts, the running loads unwind, what has not begun of inspection, raw
+//! views and transform is skipped, and the record (sources interrupted or not_started) ends
+//! with 130 or 143. A transform that started runs to its end.
 Result<RefreshOutcome> RunRefresh(load::Workspace& workspace, const RefreshOptions& options);
 
 }  // namespace databox::refresh

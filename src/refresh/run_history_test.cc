@@ -6,9 +6,13 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <string>
+
+#include "common/interrupt.h"
+#include "refresh/refresh.h"
 
 namespace databox::refresh {
 namespace {
@@ -63,6 +67,43 @@ TEST(RunHistoryTest, ADocumentedRecordReadsIntoTypedStatesAndWritesBackUnchanged
   EXPECT_EQ(record->transform_status, TransformStatus::kNotRun);
   EXPECT_EQ(record->exit_code, ExitCode::kRunFailed);
   EXPECT_EQ(record->ToJson().dump(), kRecordLine);
+}
+
+// Written by hand from docs/run_history.md: a `databox run` stopped by Ctrl-C while extracting.
+constexpr const char* kInterruptedLine =
+    R"({"command":"run","exit_code":130,"finished_at":"2026-11-30T03:00:02.000Z",)"
+    R"("inspection":{"ok":false,"problems":[]},"run_id":"2026-11-30T03:00:00.000Z",)"
+    R"("sources":[{"error":"source noaa, resource daily_weather: interrupted by SIGINT",)"
+    R"("load_id":"","notes":[],"phase":"load","rows":0,"seconds":0.0,"snapshots":{},)"
+    R"("source":"noaa","started_at":"2026-11-30T03:00:00.000Z","status":"interrupted"}],)"
+    R"("started_at":"2026-11-30T03:00:00.000Z","transform":{"log_tail":"","status":"not_run"}})";
+
+TEST(RunHistoryTest, AnInterruptedRunReadsBackWithItsSourceInterrupted) {
+  auto record = RunRecord::FromJson(nlohmann::json::parse(kInterruptedLine));
+  ASSERT_TRUE(record.has_value()) << record.error().ToString();
+  ASSERT_EQ(record->sources.size(), 1u);
+  EXPECT_EQ(record->sources[0].status, SourceStatus::kInterrupted);
+  EXPECT_EQ(record->sources[0].phase, SourcePhase::kLoad);
+  EXPECT_EQ(record->exit_code, ExitCode::kInterrupted);
+  EXPECT_EQ(record->ToJson().dump(), kInterruptedLine);
+}
+
+TEST(RunHistoryTest, ALoadEndedBySigintIsRecordedInterruptedAndOtherwiseFailed) {
+  SourceRun failed;
+  RecordLoadOutcome(std::unexpected(Error{ErrorKind::kNetwork, "HTTP 500"}), SourcePhase::kExtract,
+                    failed);
+  EXPECT_EQ(failed.status, SourceStatus::kFailed);
+
+  InstallInterruptHandlers();
+  ASSERT_EQ(std::raise(SIGINT), 0);  // recorded, not acted on
+  const Status stopped = CheckInterrupted("noaa");
+  ASSERT_FALSE(stopped);
+  SourceRun run;
+  RecordLoadOutcome(std::unexpected(stopped.error()), SourcePhase::kExtract, run);
+  ClearInterruptForTest();
+  EXPECT_EQ(run.status, SourceStatus::kInterrupted);
+  EXPECT_EQ(run.phase, SourcePhase::kExtract);
+  EXPECT_EQ(run.error, "noaa: interrupted by SIGINT");
 }
 
 TEST(RunHistoryTest, TheTransformExitCodeAndEveryTransformStatusSurviveAWriteAndARead) {

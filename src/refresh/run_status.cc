@@ -29,12 +29,16 @@ std::string_view SourceStatusName(SourceStatus status) {
       return "failed";
     case SourceStatus::kNotStarted:
       return "not_started";
+    case SourceStatus::kInterrupted:
+      return "interrupted";
   }
   return "failed";
 }
 
 Result<SourceStatus> ParseSourceStatus(std::string_view name) {
-  return ParseByName(name, {SourceStatus::kOk, SourceStatus::kFailed, SourceStatus::kNotStarted},
+  return ParseByName(name,
+                     {SourceStatus::kOk, SourceStatus::kFailed, SourceStatus::kNotStarted,
+                      SourceStatus::kInterrupted},
                      SourceStatusName, "source status");
 }
 

@@ -13,9 +13,10 @@ namespace databox::refresh {
 
 //! How one source of a run ended.
 enum class SourceStatus {
-  kOk,          //!< "ok": loaded (and, in a refresh, passed inspection)
-  kFailed,      //!< "failed": see SourceRun::phase and SourceRun::error
-  kNotStarted,  //!< "not_started": the refresh ended before this source ran
+  kOk,           //!< "ok": loaded (and, in a refresh, passed inspection)
+  kFailed,       //!< "failed": see SourceRun::phase and SourceRun::error
+  kNotStarted,   //!< "not_started": the refresh ended before this source ran
+  kInterrupted,  //!< "interrupted": SIGINT or SIGTERM stopped its load (SourceRun::phase: where)
 };
 
 //! Where a failed source failed; kNone ("") while it has not failed.

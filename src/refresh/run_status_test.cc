@@ -24,7 +24,8 @@ void ExpectRoundTrip(const std::vector<std::pair<Enum, std::string>>& named,
 TEST(RunStatusTest, SourceStatusesAreTheDocumentedWords) {
   ExpectRoundTrip<SourceStatus>({{SourceStatus::kOk, "ok"},
                                  {SourceStatus::kFailed, "failed"},
-                                 {SourceStatus::kNotStarted, "not_started"}},
+                                 {SourceStatus::kNotStarted, "not_started"},
+                                 {SourceStatus::kInterrupted, "interrupted"}},
                                 SourceStatusName, ParseSourceStatus);
 }
 
@@ -58,7 +59,8 @@ TEST(RunStatusTest, UnknownNamesAreDataErrorsThatNameTheTextAndTheChoices) {
   ASSERT_FALSE(status.has_value());
   EXPECT_EQ(status.error().kind, ErrorKind::kData);
   EXPECT_EQ(status.error().message,
-            "unknown source status 'skipped': expected one of 'ok', 'failed', 'not_started'");
+            "unknown source status 'skipped': expected one of 'ok', 'failed', 'not_started', "
+            "'interrupted'");
 
   auto phase = ParseSourcePhase("transform");
   ASSERT_FALSE(phase.has_value());

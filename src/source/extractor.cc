@@ -6,6 +6,7 @@
 #include <optional>
 #include <thread>
 
+#include "common/interrupt.h"
 #include "common/redact.h"
 #include "fileio/durable.h"
 #include "source/pager.h"
@@ -158,7 +159,9 @@ Result<ResourceStats> Extractor::ExtractToFolder(const registry::Resource& resou
                                                std::to_string(kMaxPagesPerChunk) +
                                                " pages; set pagination.max_records");
       }
+      DATABOX_RETURN_IF_ERROR(CheckInterrupted(label));
       Pause();
+      DATABOX_RETURN_IF_ERROR(CheckInterrupted(label));  // the pause may be long
       ++stats.requests;
       auto response = client_->Send(*request);
       if (!response) return std::unexpected(response.error().WithContext(label));
