@@ -110,7 +110,8 @@ Command InitCommand() {
       "response in recordings/ so it runs offline), the SQLMesh project in transform/ (a model\n"
       "over the source's table and analytics.platform_health), .env.example and .gitignore.\n"
       "Refuses a non-empty DIR unless --force; never overwrites an existing file. The files are\n"
-      "built into databox: no source tree is needed.",
+      "built into databox: no source tree is needed. --config plays no part (the registry\n"
+      "written is DIR/databox.toml).",
       [](CLI::App& app) -> Runner {
         auto dir = std::make_shared<std::string>();
         auto force = std::make_shared<bool>(false);
