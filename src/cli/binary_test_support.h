@@ -2,6 +2,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,8 +30,9 @@ inline std::string Slurp(const fs::path& p) {
   return ss.str();
 }
 
-//! Runs the binary with `args` and extra environment entries ("NAME=value").
-inline RunResult RunDatabox(const std::vector<std::string>& args,
+//! Runs the program at `binary` (an absolute path) with `args` and extra environment entries
+//! ("NAME=value") in `cwd`.
+inline RunResult RunProgram(const std::string& binary, const std::vector<std::string>& args,
                             const std::vector<std::string>& env = {},
                             const fs::path& cwd = fs::current_path()) {
   const fs::path dir = fs::temp_directory_path() / ("databox_cli_" + std::to_string(getpid()));
@@ -45,10 +47,10 @@ inline RunResult RunDatabox(const std::vector<std::string>& args,
     if (chdir(cwd.c_str()) != 0) _exit(127);
     for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
     std::vector<char*> argv;
-    argv.push_back(const_cast<char*>(DATABOX_BINARY));
+    argv.push_back(const_cast<char*>(binary.c_str()));
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    execv(DATABOX_BINARY, argv.data());
+    execv(binary.c_str(), argv.data());
     _exit(127);
   }
   int status = 0;
@@ -78,6 +80,35 @@ inline void CopyRecordingsWithFailingSource(const fs::path& from, const fs::path
     }
   }
 }
+
+#ifdef DATABOX_BINARY
+//! Runs the built databox with `args` and extra environment entries ("NAME=value").
+inline RunResult RunDatabox(const std::vector<std::string>& args,
+                            const std::vector<std::string>& env = {},
+                            const fs::path& cwd = fs::current_path()) {
+  return RunProgram(DATABOX_BINARY, args, env, cwd);
+}
+#endif
+
+//! A fresh folder under the system temp dir, removed with its contents on destruction.
+class TempFolder {
+ public:
+  explicit TempFolder(const std::string& prefix) {
+    std::string pattern = (fs::temp_directory_path() / (prefix + "_XXXXXX")).string();
+    if (::mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  }
+  ~TempFolder() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+  TempFolder(const TempFolder&) = delete;
+  TempFolder& operator=(const TempFolder&) = delete;
+
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
 
 inline bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;

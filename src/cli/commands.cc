@@ -9,6 +9,7 @@ namespace databox::cli {
 
 std::vector<Command> AllCommands() {
   std::vector<Command> commands;
+  commands.push_back(InitCommand());
   commands.push_back(ValidateCommand());
   commands.push_back(SourcesCommand());
   commands.push_back(RunCommand());

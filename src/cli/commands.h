@@ -5,6 +5,7 @@
 
 namespace databox::cli {
 
+Command InitCommand();
 Command ValidateCommand();
 Command SourcesCommand();
 Command RunCommand();

@@ -9,6 +9,7 @@
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "fileio/location.h"
+#include "refresh/sqlmesh_install.h"
 #include "refresh/transform_runner.h"
 
 namespace databox::refresh {
@@ -101,8 +102,8 @@ void CheckTransform(load::Workspace& ws, std::vector<std::string>& problems) {
   }
   if (!OnPath(commands.front().front(), path_env)) {
     problems.push_back("transform command '" + commands.front().front() +
-                       "' was not found (PATH and the project virtualenv); run scripts/setup, or "
-                       "refresh with --skip-transform");
+                       "' was not found (PATH and the project virtualenv): " +
+                       std::string(kSqlMeshInstallHint) + "; or refresh with --skip-transform");
   }
   if (IsDefaultTransformCommand(registry) &&
       !fs::is_directory(registry.project.transform.project_dir)) {

@@ -13,6 +13,7 @@
 #include "duck/database.h"
 #include "fileio/durable.h"
 #include "refresh/analytics.h"
+#include "refresh/sqlmesh_install.h"
 
 namespace databox::refresh {
 namespace {
@@ -162,8 +163,7 @@ Result<TransformResult> RunTransform(load::Workspace& workspace, const Transform
   spec.deadline = deadline;
   spec.kill_grace = options.kill_grace;
   spec.what = "transform";
-  spec.not_found_hint =
-      "install it (scripts/setup creates the project venv) or set [project.transform] command";
+  spec.not_found_hint = std::string(kSqlMeshInstallHint) + ", or set [project.transform] command";
 
   TransformResult result;
   result.log_path = spec.log_path;
