@@ -2,7 +2,8 @@
 // recordings answer HTTP 500) and usgs_earthquakes loads, then the page is written and opened by
 // headless chromium from disk, and from `databox serve` on loopback. Assertions are on the DOM
 // after the page's script ran (summary, ages, filter are made by the script, so a page whose script
-// is broken fails) and on a screenshot.
+// is broken fails) and on a screenshot. Last, `databox serve --every 1s` runs the refresh of the
+// whole registry on its own, one at a time, and stops the running one on SIGTERM.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
