@@ -1,7 +1,6 @@
 // `databox maintain`: compaction of merge-on-read deletes, snapshot expiry and orphan-file
 // listing/removal for raw tables (iceberg/merge.h, iceberg/maintenance.h). Dry run unless
 // --remove; docs/maintenance.md.
-#include <charconv>
 #include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -12,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
+#include "common/clock.h"
 #include "common/exit_code.h"
 #include "common/json_integer.h"
 #include "duck/connection.h"
@@ -27,21 +27,6 @@ namespace {
 using std::chrono::milliseconds;
 
 constexpr int64_t kMsPerSecond = 1000;
-
-//! "3d", "12h", "30m", "45s" or "0" (a bare number is seconds).
-std::optional<milliseconds> ParseDuration(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  int64_t value = 0;
-  const char* end = text.data() + text.size();
-  auto [rest, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || value < 0) return std::nullopt;
-  const std::string unit(rest, end);
-  if (unit.empty() || unit == "s") return milliseconds(value * kMsPerSecond);
-  if (unit == "m") return milliseconds(value * 60 * kMsPerSecond);
-  if (unit == "h") return milliseconds(value * 3600 * kMsPerSecond);
-  if (unit == "d") return milliseconds(value * 86400 * kMsPerSecond);
-  return std::nullopt;
-}
 
 //! "3d 4h", "12m", "40s": the two largest units of an age.
 std::string FormatAge(std::optional<int64_t> age_ms) {

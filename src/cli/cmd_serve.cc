@@ -1,16 +1,22 @@
 // `databox serve --port N`: the status page of `databox report` (made again for every request)
-// at / and the run history as JSON at /runs.json, on 127.0.0.1 only, until SIGINT or SIGTERM.
+// at / and the run history as JSON at /runs.json, on 127.0.0.1 only, until SIGINT or SIGTERM;
+// with --every or --at it also runs `databox refresh` on that schedule (cli/refresh_scheduler.h)
+// and answers the schedule at /schedule.json.
 #include <csignal>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/page_server.h"
+#include "cli/refresh_scheduler.h"
 #include "cli/report_gather.h"
 #include "cli/report_options.h"
 #include "cli/run_list.h"
+#include "cli/serve_schedule.h"
 #include "cli/session.h"
 #include "common/exit_code.h"
 #include "common/redact.h"
@@ -29,18 +35,48 @@ extern "C" void StopServing(int signal_number) { g_stop_signal = signal_number; 
 struct ServeArgs {
   int port = 0;
   ReportViewArgs view;
+  std::string every;            //!< --every DURATION; "" none
+  std::vector<std::string> at;  //!< --at HH:MM[,HH:MM...], each time given
 };
 
 PageReply Problem(const std::string& message) {
   return {500, "text/plain; charset=utf-8", Redact(message) + "\n"};
 }
 
-PageReply Page(Session& session, const ReportOptions& options) {
+PageReply Page(Session& session, const ReportOptions& options, const RefreshScheduler* scheduler) {
   auto records = refresh::RunHistory(session.registry.project.state_dir).ReadAll();
   if (!records) return Problem(records.error().message);
-  return {200, "text/html; charset=utf-8",
-          report::RenderReportHtml(GatherReport(session.registry, session.workspace->catalog(),
-                                                std::move(*records), options))};
+  report::Report page =
+      GatherReport(session.registry, session.workspace->catalog(), std::move(*records), options);
+  if (scheduler != nullptr) page.schedule = scheduler->State();
+  return {200, "text/html; charset=utf-8", report::RenderReportHtml(page)};
+}
+
+PageReply ScheduleJson(const RefreshScheduler* scheduler) {
+  nlohmann::ordered_json json = {{"schedule", "none"}};
+  if (scheduler != nullptr) {
+    const report::ScheduleState state = scheduler->State();
+    json = {{"schedule", state.schedule},
+            {"next_run_at", state.next_run_at},
+            {"running_since", state.running_since.empty()
+                                  ? nlohmann::ordered_json()
+                                  : nlohmann::ordered_json(state.running_since)},
+            {"started", state.started},
+            {"finished", state.finished},
+            {"skipped", state.skipped},
+            {"last_exit_code", state.last_exit_code ? nlohmann::ordered_json(*state.last_exit_code)
+                                                    : nlohmann::ordered_json()}};
+  }
+  return {200, "application/json", json.dump(2) + "\n"};
+}
+
+//! The scheduled refresh's command line: this binary, the same registry, `refresh`.
+std::vector<std::string> RefreshArgv(const GlobalOptions& global) {
+  std::error_code error;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) self = "/proc/self/exe";
+  return {self.string(), "--config", std::filesystem::absolute(global.config_path).string(),
+          "refresh"};
 }
 
 PageReply RunsJson(const Session& session, const ReportOptions& options) {
@@ -55,6 +91,11 @@ PageReply RunsJson(const Session& session, const ReportOptions& options) {
 }
 
 ExitCode Serve(const GlobalOptions& global, const ServeArgs& args) {
+  auto schedule = ParseServeSchedule(args.every, args.at);
+  if (!schedule) {
+    Err("databox serve: " + schedule.error().message + "\n");
+    return ExitCode::kUsage;
+  }
   auto session = OpenSession(global, "serve");
   if (!session) return ExitCode::kUsage;
   auto server = PageServer::Listen(args.port);
@@ -67,14 +108,26 @@ ExitCode Serve(const GlobalOptions& global, const ServeArgs& args) {
   const std::string base = "http://127.0.0.1:" + std::to_string(server->port());
   Out("serving the status page at " + base + "/ and the run history at " + base +
       "/runs.json (Ctrl-C stops)\n");
+  std::optional<RefreshScheduler> scheduler;
+  if (!schedule->empty()) {
+    const std::filesystem::path state_dir = session->registry.project.state_dir;
+    std::error_code ignored;  // a missing folder shows up as the log's open error
+    std::filesystem::create_directories(state_dir, ignored);
+    scheduler.emplace(*schedule, RefreshArgv(global), state_dir / "serve.log", g_stop_signal);
+    scheduler->Start();
+  }
+  const RefreshScheduler* schedule_view = scheduler ? &*scheduler : nullptr;
   const ReportOptions options = args.view.ToOptions();
   server->Serve(
       [&](std::string_view path) -> PageReply {
-        if (path == "/" || path == "/index.html") return Page(*session, options);
+        if (path == "/" || path == "/index.html") return Page(*session, options, schedule_view);
         if (path == "/runs.json") return RunsJson(*session, options);
-        return {404, "text/plain; charset=utf-8", "not found: try / or /runs.json\n"};
+        if (path == "/schedule.json") return ScheduleJson(schedule_view);
+        return {404, "text/plain; charset=utf-8",
+                "not found: try /, /runs.json or /schedule.json\n"};
       },
       g_stop_signal);
+  if (scheduler) scheduler->Join();  // a running refresh is stopped and waited for
   return ExitCodeOfSignal(g_stop_signal).value_or(ExitCode::kOk);
 }
 
@@ -86,9 +139,17 @@ Command ServeCommand() {
       "Listens on 127.0.0.1:PORT only, never another address, and answers GET and HEAD:\n"
       "/ is the page `databox report` writes (docs/report.md), made again for every\n"
       "request; /runs.json is the newest runs of the run history as `databox runs show\n"
-      "--json` prints each one (an array, newest first), redacted. Prints the address, then\n"
-      "serves until SIGINT (exit 130) or SIGTERM (exit 143). Exit 2 when the registry or the\n"
-      "workspace cannot be opened or the port cannot be listened on.",
+      "--json` prints each one (an array, newest first), redacted; /schedule.json is the\n"
+      "refresh schedule. Prints the address, then serves until SIGINT (exit 130) or SIGTERM\n"
+      "(exit 143). Exit 2 when the registry or the workspace cannot be opened, the port\n"
+      "cannot be listened on, or --every/--at are not valid.\n"
+      "\n"
+      "With --every DURATION (counted from the start; 30m, 6h, 1d; at least 1s) or --at HH:MM\n"
+      "(daily, local time; repeat it or separate times with commas), the server also runs\n"
+      "`databox --config REGISTRY refresh` as a child process at those times, one at a time:\n"
+      "a time that comes while the previous one still runs is skipped. Starts, ends (exit code,\n"
+      "duration) and skips are printed and appended, with the refresh's output, to serve.log\n"
+      "in the state folder. SIGINT/SIGTERM stop a running refresh (SIGTERM to it) first.",
       [](CLI::App& app) -> Runner {
         auto args = std::make_shared<ServeArgs>();
         app.add_option("--port", args->port, "the port on 127.0.0.1 (0: any free port)")
@@ -96,6 +157,14 @@ Command ServeCommand() {
             ->required()
             ->check(CLI::Range(0, 65535));
         AddReportViewOptions(app, args->view);
+        app.add_option("--every", args->every,
+                       "also run `databox refresh` every DURATION (30m, 6h, 1d; at least 1s)")
+            ->option_text("DURATION");
+        app.add_option("--at", args->at,
+                       "also run `databox refresh` daily at HH:MM local time (repeatable, or "
+                       "comma-separated); excludes --every")
+            ->option_text("HH:MM")
+            ->allow_extra_args(false);
         return [args](const GlobalOptions& global) { return Serve(global, *args); };
       }};
 }

@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "cli/table_format.h"
+#include "common/clock.h"
 #include "common/json_integer.h"
 
 namespace databox::cli {
@@ -12,7 +13,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr int64_t kMillisPerSecond = 1000;
 constexpr const char* kLoadIdKey = "databox.load-id";
 
 std::optional<int64_t> Counter(const iceberg::Snapshot& snapshot, const char* key) {
@@ -60,17 +60,7 @@ std::string SpecText(const iceberg::TableMetadata& metadata) {
 
 }  // namespace
 
-std::string MillisToIso(int64_t millis) {
-  const std::time_t seconds = static_cast<std::time_t>(millis / kMillisPerSecond);
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &tm);
-  char out[48];
-  std::snprintf(out, sizeof out, "%s.%03lldZ", date,
-                static_cast<long long>(millis % kMillisPerSecond));
-  return out;
-}
+std::string MillisToIso(int64_t millis) { return MillisIso(millis); }
 
 TableSummary SummarizeTable(const iceberg::TableIdentifier& table,
                             const iceberg::TableMetadata& metadata) {

@@ -27,8 +27,11 @@ std::optional<int> Digits(std::string_view text, std::size_t pos, std::size_t le
 std::string NowIso() { return IsoAt(std::chrono::system_clock::now()); }
 
 std::string IsoAt(std::chrono::system_clock::time_point at) {
-  const auto ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
+  return MillisIso(
+      std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count());
+}
+
+std::string MillisIso(int64_t ms) {
   const std::time_t secs = static_cast<std::time_t>(ms / 1000);
   std::tm tm{};
   gmtime_r(&secs, &tm);
@@ -88,6 +91,22 @@ std::string FormatDuration(int64_t millis) {
                 static_cast<long long>(seconds / kSecondsPerHour),
                 static_cast<long long>(seconds % kSecondsPerHour / kSecondsPerMinute));
   return buffer;
+}
+
+std::optional<std::chrono::milliseconds> ParseDuration(const std::string& text) {
+  constexpr int64_t kMsPerSecond = 1000;
+  if (text.empty()) return std::nullopt;
+  int64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [rest, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || value < 0) return std::nullopt;
+  const std::string unit(rest, end);
+  using std::chrono::milliseconds;
+  if (unit.empty() || unit == "s") return milliseconds(value * kMsPerSecond);
+  if (unit == "m") return milliseconds(value * 60 * kMsPerSecond);
+  if (unit == "h") return milliseconds(value * 3600 * kMsPerSecond);
+  if (unit == "d") return milliseconds(value * 86400 * kMsPerSecond);
+  return std::nullopt;
 }
 
 }  // namespace databox

@@ -42,8 +42,10 @@ int ExitCodeOf(int status) {
   return -1;
 }
 
-//! Waits for `pid` until `deadline`; true with the status when it ended.
-bool WaitUntil(pid_t pid, std::chrono::steady_clock::time_point deadline, int& status) {
+//! Waits for `pid` until `deadline` (or until `*stop` is non-zero, when given); true with the
+//! status when it ended.
+bool WaitUntil(pid_t pid, std::chrono::steady_clock::time_point deadline, int& status,
+               const volatile std::sig_atomic_t* stop = nullptr) {
   while (true) {
     pid_t done = ::waitpid(pid, &status, WNOHANG);
     if (done == pid) return true;
@@ -52,6 +54,7 @@ bool WaitUntil(pid_t pid, std::chrono::steady_clock::time_point deadline, int& s
       return true;
     }
     if (std::chrono::steady_clock::now() >= deadline) return false;
+    if (stop != nullptr && *stop != 0) return false;
     std::this_thread::sleep_for(kPollInterval);
   }
 }
@@ -159,8 +162,9 @@ Result<ProcessOutcome> RunProcess(const ProcessSpec& spec) {
 
   ProcessOutcome outcome;
   int status = 0;
-  if (!WaitUntil(pid, spec.deadline, status)) {
-    outcome.timed_out = true;
+  if (!WaitUntil(pid, spec.deadline, status, spec.stop)) {
+    outcome.stopped = spec.stop != nullptr && *spec.stop != 0;
+    outcome.timed_out = !outcome.stopped;
     ::kill(-pid, SIGTERM);
     if (!WaitUntil(pid, std::chrono::steady_clock::now() + spec.kill_grace, status)) {
       ::kill(-pid, SIGKILL);

@@ -2,10 +2,12 @@
 // resolved against the child's PATH, stdin from /dev/null, stdout+stderr appended to a log file,
 // its own process group, killed with SIGKILL when the thread that started it dies
 // (PR_SET_PDEATHSIG: a killed databox leaves no child running), and a deadline after which the
-// group is terminated (SIGTERM, then SIGKILL after a grace period).
+// group is terminated (SIGTERM, then SIGKILL after a grace period); the same when an optional stop
+// flag (set by a signal handler) becomes non-zero.
 #pragma once
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -24,11 +26,14 @@ struct ProcessSpec {
   std::chrono::milliseconds kill_grace{10000};
   std::string what = "child";  //!< names it in messages: "the <what> command", "the <what> log"
   std::string not_found_hint;  //!< what to do when argv[0] is not found (appended to the error)
+  //! When set: once it is non-zero the group is terminated as at the deadline (outcome.stopped).
+  const volatile std::sig_atomic_t* stop = nullptr;
 };
 
 struct ProcessOutcome {
   int exit_code = -1;  //!< exit status, or 128 + signal number
   bool timed_out = false;
+  bool stopped = false;  //!< terminated because the stop flag was set
 };
 
 //! The executable `program` names: itself when it contains '/', else the first executable

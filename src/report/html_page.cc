@@ -51,13 +51,26 @@ std::string Head(const Report& report) {
          "</style>\n</head>\n";
 }
 
+//! The refresh schedule of `databox serve`, or "" when the page has none.
+std::string ScheduleLine(const Report& report) {
+  if (!report.schedule) return "";
+  const ScheduleState& schedule = *report.schedule;
+  std::string line = "<p id=\"schedule\" data-next-run=\"" + EscapeMarkup(schedule.next_run_at) +
+                     "\">Scheduled refresh: " + EscapeMarkup(schedule.schedule) +
+                     "; next run at <time>" + EscapeMarkup(schedule.next_run_at) + "</time>";
+  if (!schedule.running_since.empty()) {
+    line += "; one running since <time>" + EscapeMarkup(schedule.running_since) + "</time>";
+  }
+  return line + ".</p>\n";
+}
+
 std::string Intro(const Report& report) {
   return "<h1>Databox status: " + EscapeMarkup(report.project) +
          "</h1>\n<p class=\"muted\">Written at <time id=\"generated-at\">" +
          EscapeMarkup(report.generated_at) +
          "</time>. A routine source is stale when its last successful load is more than " +
          std::to_string(report.stale_after_seconds / kSecondsPerHour) +
-         " h old (the registry holds no schedule).</p>\n"
+         " h old (the registry holds no schedule).</p>\n" + ScheduleLine(report) +
          "<div id=\"summary\"><noscript>The summary and ages as of now need JavaScript; the "
          "ages below are as of writing.</noscript></div>\n";
 }

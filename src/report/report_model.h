@@ -60,6 +60,17 @@ struct ModelReads {
   std::vector<std::string> reads;  //!< "raw_noaa.daily_weather", sorted, unique
 };
 
+//! The refresh `databox serve` runs on its own (--every, --at); absent for `databox report`.
+struct ScheduleState {
+  std::string schedule;       //!< "every 6h", "daily at 06:00 (local time)"
+  std::string next_run_at;    //!< ISO 8601 UTC
+  std::string running_since;  //!< ISO 8601 UTC start of the scheduled refresh running; "" none
+  int64_t started = 0;        //!< scheduled refreshes started since the server started
+  int64_t finished = 0;
+  int64_t skipped = 0;                //!< ticks skipped because one was still running
+  std::optional<int> last_exit_code;  //!< of the newest finished one
+};
+
 struct Report {
   std::string project;
   std::string generated_at;  //!< ISO 8601 UTC
@@ -71,6 +82,7 @@ struct Report {
   std::string tables_problem;            //!< why the catalog could not be read; "" when it could
   std::vector<ModelReads> models;        //!< sorted by model name
   std::string models_problem;  //!< why the models could not be scanned; "" when they could
+  std::optional<ScheduleState> schedule;
 };
 
 }  // namespace databox::report

@@ -2,7 +2,8 @@
 // recordings answer HTTP 500) and usgs_earthquakes loads, then the page is written and opened by
 // headless chromium from disk, and from `databox serve` on loopback. Assertions are on the DOM
 // after the page's script ran (summary, ages, filter are made by the script, so a page whose script
-// is broken fails) and on a screenshot.
+// is broken fails) and on a screenshot. Last, `databox serve --every 1s` runs the refresh of the
+// whole registry on its own, one at a time, and stops the running one on SIGTERM.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -149,6 +151,43 @@ class ReportBrowser : public ::testing::Test {
         << refresh.out;
   }
 
+  //! Starts `databox serve --port 0 <extra>` (server_) with stdout and stderr to `out`; the port
+  //! it prints once it listens, or 0 when it printed none within 10 s.
+  int StartServer(const std::vector<std::string>& extra, const fs::path& out) {
+    std::vector<std::string> argv = {DATABOX_BINARY, "--config", (dir_ / "databox.toml").string(),
+                                     "serve",        "--port",   "0"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    server_ = fork();
+    if (server_ == 0) {
+      const int fo = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      dup2(fo, 1);
+      dup2(fo, 2);
+      setenv("DATABOX_VENV_DIR", DATABOX_VENV_DIR, 1);  // the transform venv, as Databox() sets
+      std::vector<char*> args;
+      for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+      args.push_back(nullptr);
+      execv(args[0], args.data());
+      _exit(127);
+    }
+    std::smatch match;
+    std::string printed;
+    const std::regex address(R"(http://127\.0\.0\.1:(\d+)/ )");
+    for (int i = 0; i < 200 && !std::regex_search(printed, match, address); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      printed = Slurp(out);
+    }
+    return match.empty() ? 0 : std::stoi(match[1].str());
+  }
+
+  //! Sends SIGTERM to the server and returns its wait status.
+  int StopServer() {
+    kill(server_, SIGTERM);
+    int status = 0;
+    waitpid(server_, &status, 0);
+    server_ = -1;
+    return status;
+  }
+
   fs::path dir_;
   pid_t server_ = -1;  //!< a `databox serve` this test started, until it is stopped
 };
@@ -251,26 +290,8 @@ TEST_F(ReportBrowser, ServeAnswersThePageAndTheRunHistoryOnLoopbackUntilSigterm)
   if (HasFatalFailure()) return;
 
   const fs::path out = dir_ / "serve.out";
-  server_ = fork();
-  if (server_ == 0) {
-    const int fo = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    dup2(fo, 1);
-    dup2(fo, 2);
-    const std::string config = (dir_ / "databox.toml").string();
-    execl(DATABOX_BINARY, DATABOX_BINARY, "--config", config.c_str(), "serve", "--port", "0",
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  // The address it prints once it listens.
-  std::smatch match;
-  std::string printed;
-  const std::regex address(R"(http://127\.0\.0\.1:(\d+)/ )");
-  for (int i = 0; i < 200 && !std::regex_search(printed, match, address); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    printed = Slurp(out);
-  }
-  ASSERT_FALSE(match.empty()) << "databox serve printed no address:\n" << printed;
-  const int port = std::stoi(match[1].str());
+  const int port = StartServer({}, out);
+  ASSERT_GT(port, 0) << "databox serve printed no address:\n" << Slurp(out);
 
   const std::string runs = HttpGet(port, "/runs.json");
   EXPECT_TRUE(Contains(runs, "HTTP/1.1 200 OK")) << runs;
@@ -287,12 +308,77 @@ TEST_F(ReportBrowser, ServeAnswersThePageAndTheRunHistoryOnLoopbackUntilSigterm)
   EXPECT_TRUE(Contains(dump.out, R"(<section class="run failed" data-status="failed")"))
       << dump.out.substr(0, 3000);
 
-  kill(server_, SIGTERM);
-  int status = 0;
-  waitpid(server_, &status, 0);
-  server_ = -1;
+  const int status = StopServer();
   ASSERT_TRUE(WIFEXITED(status)) << Slurp(out);
   EXPECT_EQ(WEXITSTATUS(status), 143) << Slurp(out);
+}
+
+//! How often `pattern` occurs in `text`.
+int Count(const std::string& text, const std::string& pattern) {
+  int count = 0;
+  for (std::size_t at = text.find(pattern); at != std::string::npos;
+       at = text.find(pattern, at + pattern.size())) {
+    ++count;
+  }
+  return count;
+}
+
+//! The pids of processes whose command line contains `needle` (other than this test).
+std::vector<std::string> ProcessesNaming(const std::string& needle) {
+  std::vector<std::string> found;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (pid == std::to_string(getpid())) continue;
+    std::string cmdline = Slurp(entry.path() / "cmdline");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (Contains(cmdline, needle)) found.push_back(pid + ": " + cmdline);
+  }
+  return found;
+}
+
+TEST_F(ReportBrowser, ServeEverySecondRunsRefreshesOneAtATimeAndStopsTheRunningOneOnSigterm) {
+  const fs::path out = dir_ / "serve.out";
+  const int port = StartServer({"--every", "1s"}, out);
+  ASSERT_GT(port, 0) << "databox serve printed no address:\n" << Slurp(out);
+
+  // Until two scheduled refreshes have ended and their run records are served.
+  std::string runs;
+  std::string schedule;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(180);
+  while (std::chrono::steady_clock::now() < deadline) {
+    runs = HttpGet(port, "/runs.json");
+    if (Count(runs, "\"run_id\"") >= 2) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+  schedule = HttpGet(port, "/schedule.json");
+  const std::string page = HttpGet(port, "/");
+  const std::string printed = Slurp(out);
+  ASSERT_GE(Count(runs, "\"run_id\""), 2) << runs << printed;
+
+  EXPECT_TRUE(Contains(schedule, "\"schedule\": \"every 1s\"")) << schedule;
+  EXPECT_TRUE(std::regex_search(schedule, std::regex(R"("next_run_at": "\d{4}-\d\d-\d\dT)")))
+      << schedule;
+  EXPECT_TRUE(std::regex_search(schedule, std::regex(R"("finished": [2-9])"))) << schedule;
+  EXPECT_TRUE(std::regex_search(schedule, std::regex(R"("skipped": [1-9])"))) << schedule;
+  EXPECT_TRUE(Contains(page, "id=\"schedule\"")) << page.substr(0, 3000);
+  EXPECT_TRUE(Contains(page, "Scheduled refresh: every 1s; next run at")) << page.substr(0, 3000);
+
+  // Each start and end on stdout and in the log of the state folder, and the run time that
+  // came while one ran, skipped. Refreshes of this registry fail (noaa answers 500): exit 1.
+  const std::string log = Slurp(dir_ / ".databox" / "serve.log");
+  for (const std::string* text : {&printed, &log}) {
+    EXPECT_GE(Count(*text, "scheduled refresh started\n"), 2) << *text;
+    EXPECT_GE(Count(*text, "scheduled refresh finished: exit 1 after "), 2) << *text;
+    EXPECT_TRUE(Contains(*text, "scheduled refresh skipped: the one started at ")) << *text;
+  }
+  EXPECT_TRUE(Contains(log, "SOURCE_END source=noaa")) << "the refresh's own output:\n" << log;
+
+  const int status = StopServer();
+  ASSERT_TRUE(WIFEXITED(status)) << Slurp(out);
+  EXPECT_EQ(WEXITSTATUS(status), 143) << Slurp(out);
+  const auto left = ProcessesNaming((dir_ / "databox.toml").string());
+  EXPECT_TRUE(left.empty()) << "still running after the server stopped: " << left.front();
 }
 
 }  // namespace
