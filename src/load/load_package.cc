@@ -98,6 +98,17 @@ std::string ChangedAt(const fs::path& file) {
   return IsoAt(std::chrono::file_clock::to_sys(written));
 }
 
+//! Removes a package folder with all it holds.
+Status RemovePackageFolder(const fs::path& dir) {
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  if (ec) {
+    return MakeError(ErrorKind::kIo,
+                     "cannot remove the old load package " + dir.string() + ": " + ec.message());
+  }
+  return Ok();
+}
+
 }  // namespace
 
 bool ResumeRule::Takes(PackageState state, bool extracted) {
@@ -184,6 +195,14 @@ Result<LoadPackage::Settled> LoadPackage::Settle(const fs::path& loads_dir,
   int kept = 0;
   for (const fs::path& dir : PackagesNewestFirst(loads_dir / source)) {
     auto package = Read(dir);
+    if (!package && package.error().kind == ErrorKind::kNotFound) {
+      // package.json is written atomically, so a folder without one is what a load left that
+      // died (or met a full disk) between creating the folder and recording its first state:
+      // nothing in it can be resumed, and no load of the source runs now.
+      DATABOX_RETURN_IF_ERROR(RemovePackageFolder(dir));
+      ++settled.removed;
+      continue;
+    }
     if (package && (package->state_ == PackageState::kExtracting ||
                     package->state_ == PackageState::kExtracted)) {
       const std::string why =
@@ -196,12 +215,7 @@ Result<LoadPackage::Settled> LoadPackage::Settle(const fs::path& loads_dir,
       ++kept;
       continue;
     }
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-    if (ec) {
-      return MakeError(ErrorKind::kIo,
-                       "cannot remove the old load package " + dir.string() + ": " + ec.message());
-    }
+    DATABOX_RETURN_IF_ERROR(RemovePackageFolder(dir));
     ++settled.removed;
   }
   return settled;
@@ -215,7 +229,11 @@ Result<LoadPackage> LoadPackage::Create(const fs::path& loads_dir, const std::st
         created.error().WithContext("cannot create load package " + dir.string()));
   }
   LoadPackage package(dir, source, load_id);
-  DATABOX_RETURN_IF_ERROR(package.SetState(PackageState::kExtracting));
+  if (Status recorded = package.SetState(PackageState::kExtracting); !recorded) {
+    std::error_code ignored;  // best effort: the next load removes a folder without a state
+    fs::remove_all(dir, ignored);
+    return std::unexpected(recorded.error());
+  }
   return package;
 }
 

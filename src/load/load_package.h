@@ -89,12 +89,14 @@ class LoadPackage {
   //! What Settle did.
   struct Settled {
     int interrupted = 0;  //!< packages an earlier load left unfinished, now marked failed
-    int removed = 0;      //!< packages removed by the retention rule
+    int removed = 0;      //!< packages removed (retention, or a folder without a state)
   };
   //! Call under the source's lock (no other load of `source` runs): a package still
   //! "extracting" or "extracted" was left by a load that died, and is marked failed
-  //! ("interrupted"; one whose extraction finished stays resumable). Then all but the newest
-  //! `keep` packages (0: none) are removed, never the one `--resume` would take.
+  //! ("interrupted"; one whose extraction finished stays resumable); a package folder without
+  //! a package.json (a load died or met a full disk before recording its first state) is
+  //! removed. Then all but the newest `keep` packages (0: none) are removed, never the one
+  //! `--resume` would take.
   static Result<Settled> Settle(const std::filesystem::path& loads_dir, const std::string& source,
                                 int keep);
 

@@ -86,6 +86,19 @@ TEST_F(LoadPackageTest, SettleKeepsTheNewestAndTheResumableOne) {
   EXPECT_FALSE(Exists("200.000001"));
 }
 
+// A load that died (or met a full disk) between creating its package folder and recording the
+// first state leaves a folder without package.json: nothing in it resumes, so the next load
+// removes it even when it is among the newest.
+TEST_F(LoadPackageTest, SettleRemovesAPackageFolderWithoutAState) {
+  Make("100.000001", PackageState::kCommitted, true);
+  fs::create_directories(dir_ / "s" / "200.000001" / "extract");
+  auto settled = LoadPackage::Settle(dir_, "s", 5);
+  ASSERT_TRUE(settled) << settled.error().ToString();
+  EXPECT_EQ(settled->removed, 1);
+  EXPECT_FALSE(Exists("200.000001"));
+  EXPECT_TRUE(Exists("100.000001"));
+}
+
 // The rule --resume follows, asked directly: newest first, the first extracted package unless
 // a committed one comes before it, and never more than one.
 TEST(ResumeRuleTest, TakesTheNewestExtractedPackageNotBehindACommittedOne) {
