@@ -64,14 +64,12 @@ std::unexpected<Error> SpawnError(const std::string& what, const std::string& pr
                    "cannot start " + program + ": " + what + ": " + std::strerror(err));
 }
 
-//! The forked child (only system calls: the parent may have other threads): its own process
-//! group, killed when the parent thread dies (SIGKILL via PR_SET_PDEATHSIG, so no transform
-//! outlives a killed databox), stdin /dev/null, stdout and stderr to the log, then exec.
-[[noreturn]] void StartChild(pid_t parent, int null_fd, int log_fd, int report_fd, const char* cwd,
-                             const char* program, char* const argv[], char* const envp[]) {
-  ::setpgid(0, 0);
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent) _exit(127);  // the parent died before prctl took effect
+//! The program's process (only system calls: the parent may have other threads): stdin
+//! /dev/null, stdout and stderr to the log, its signal mask as databox had it, then exec.
+[[noreturn]] void ExecProgram(const sigset_t& mask, int null_fd, int log_fd, int report_fd,
+                              const char* cwd, const char* program, char* const argv[],
+                              char* const envp[]) {
+  ::sigprocmask(SIG_SETMASK, &mask, nullptr);
   int err = 0;
   if (::dup2(null_fd, STDIN_FILENO) < 0 || ::dup2(log_fd, STDOUT_FILENO) < 0 ||
       ::dup2(log_fd, STDERR_FILENO) < 0 || ::chdir(cwd) != 0) {
@@ -82,6 +80,45 @@ std::unexpected<Error> SpawnError(const std::string& what, const std::string& pr
   }
   [[maybe_unused]] const ssize_t wrote = ::write(report_fd, &err, sizeof(err));
   _exit(127);
+}
+
+//! The forked child (only system calls: the parent may have other threads) keeps the group:
+//! it leads a process group of its own, starts the program in it, and waits. When the thread
+//! that started it dies (PR_SET_PDEATHSIG, however databox died) it kills the whole group with
+//! SIGKILL, so neither the program nor any process the program started (SQLMesh's workers)
+//! outlives databox; a parent-death signal alone reaches only the direct child. It ignores the
+//! SIGTERM/SIGINT databox sends the group (the program gets them) and ends with the program's
+//! exit status (128 + signal when a signal ended it).
+[[noreturn]] void KeepGroup(pid_t parent, int null_fd, int log_fd, int report_fd, const char* cwd,
+                            const char* program, char* const argv[], char* const envp[]) {
+  ::setpgid(0, 0);
+  sigset_t waited, original;
+  ::sigemptyset(&waited);
+  ::sigaddset(&waited, SIGUSR1);
+  ::sigaddset(&waited, SIGCHLD);
+  ::sigprocmask(SIG_BLOCK, &waited, &original);
+  ::prctl(PR_SET_PDEATHSIG, SIGUSR1);
+  if (::getppid() != parent) _exit(127);  // the parent died before prctl took effect
+  const pid_t child = ::fork();
+  if (child == 0) ExecProgram(original, null_fd, log_fd, report_fd, cwd, program, argv, envp);
+  ::close(report_fd);  // the parent reads it to its end: the program's exec closes the other
+  if (child < 0) _exit(127);
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGTERM, &ignore, nullptr);
+  ::sigaction(SIGINT, &ignore, nullptr);
+  while (true) {
+    const int signal_number = ::sigwaitinfo(&waited, nullptr);
+    if (signal_number == SIGUSR1 || ::getppid() != parent) {
+      ::kill(-::getpgrp(), SIGKILL);  // this process included
+      _exit(137);
+    }
+    int status = 0;
+    if (signal_number == SIGCHLD && ::waitpid(child, &status, WNOHANG) == child) {
+      if (WIFEXITED(status)) _exit(WEXITSTATUS(status));
+      if (WIFSIGNALED(status)) _exit(128 + WTERMSIG(status));
+    }
+  }
 }
 
 }  // namespace
@@ -138,8 +175,8 @@ Result<ProcessOutcome> RunProcess(const ProcessSpec& spec) {
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid == 0)
-    StartChild(parent, null_fd, log_fd, exec_report[1], spec.cwd.c_str(), program.c_str(),
-               argv.data(), envp.data());
+    KeepGroup(parent, null_fd, log_fd, exec_report[1], spec.cwd.c_str(), program.c_str(),
+              argv.data(), envp.data());
   const int fork_error = errno;
   ::close(null_fd);
   ::close(log_fd);

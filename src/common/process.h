@@ -1,9 +1,10 @@
 // Running one child process (the transform runner's SQLMesh, the catalog backup's tools): argv
 // resolved against the child's PATH, stdin from /dev/null, stdout+stderr appended to a log file,
-// its own process group, killed with SIGKILL when the thread that started it dies
-// (PR_SET_PDEATHSIG: a killed databox leaves no child running), and a deadline after which the
-// group is terminated (SIGTERM, then SIGKILL after a grace period); the same when an optional stop
-// flag (set by a signal handler) becomes non-zero.
+// its own process group, killed with SIGKILL, with every process it started, when the thread
+// that started it dies (a small keeper process leads the group and is told by
+// PR_SET_PDEATHSIG: a killed databox leaves no child or grandchild running), and a deadline after
+// which the group is terminated (SIGTERM, then SIGKILL after a grace period); the same when an
+// optional stop flag (set by a signal handler) becomes non-zero.
 #pragma once
 
 #include <chrono>

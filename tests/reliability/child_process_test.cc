@@ -2,7 +2,7 @@
 // killed with SIGKILL while its transform runs; the transform process it started must end
 // too (before: the sqlmesh child kept running in 6 of 8 trials, holding SQLMesh's state and the
 // analytics database). The transform is a configured command (`sleep`, killed at once or a
-// little later) and the real SQLMesh of the example project.
+// little later; a shell with children of its own) and the real SQLMesh of the example project.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -64,9 +64,9 @@ class ChildProcesses : public ::testing::Test {
     }
     ASSERT_FALSE(children.empty()) << what << ": no transform process appeared";
     std::this_thread::sleep_for(delay);
-    std::vector<pid_t> family = children;
-    for (pid_t child : children) {
-      for (pid_t grandchild : ChildrenOf(child)) family.push_back(grandchild);
+    std::vector<pid_t> family = children;  // every descendant, however deep
+    for (std::size_t i = 0; i < family.size(); ++i) {
+      for (pid_t descendant : ChildrenOf(family[i])) family.push_back(descendant);
     }
     std::string names;
     for (pid_t p : family) names += " " + std::to_string(p) + ":" + Command(p);
@@ -97,6 +97,19 @@ TEST_F(ChildProcesses, ConfiguredTransformEndsWhenDataboxIsKilled) {
   for (const int delay_ms : {0, 0, 50, 300}) {
     KillDuringTransform(ws, milliseconds(delay_ms),
                         "sleep, killed " + std::to_string(delay_ms) + " ms after it started");
+  }
+}
+
+// Before: the parent-death signal reached only the transform process; what it had started
+// (SQLMesh's worker processes) kept running, found by the soak test.
+TEST_F(ChildProcesses, WhatTheTransformStartedEndsWhenDataboxIsKilled) {
+  Workspace ws("children_grandchildren");
+  WriteRegistryWithTransform(ws, R"(["sh", "-c", "sleep 300 & sleep 301 & wait"])");
+  ws.UseSharedRecordings("gbif");
+  for (const int delay_ms : {300, 600}) {
+    KillDuringTransform(
+        ws, milliseconds(delay_ms),
+        "sh with two sleeps, killed " + std::to_string(delay_ms) + " ms after it started");
   }
 }
 

@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
+#include <thread>
 #include <utility>
 
 namespace databox::catalog::sql {
@@ -26,7 +28,21 @@ Result<std::unique_ptr<SqliteDb>> SqliteDb::Open(const std::string& path, int bu
   // but the most recent commits can then be rolled back. Such a rollback loses a table version
   // whole (its files become orphans for `databox maintain`), never half of one, and a source's
   // tables and load status, committed in one transaction, roll back together.
-  DATABOX_RETURN_IF_ERROR(db->Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"));
+  // Switching a new database to WAL takes its exclusive lock, and SQLite answers SQLITE_BUSY
+  // at once (without the busy handler) while another process is opening the same new database;
+  // the switch is retried until the busy timeout has passed.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms);
+  while (true) {
+    Status set = db->Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+    if (set) break;
+    const int primary = sqlite3_errcode(raw) & 0xff;
+    if ((primary != SQLITE_BUSY && primary != SQLITE_LOCKED) ||
+        std::chrono::steady_clock::now() >= deadline) {
+      return std::unexpected(set.error());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   return db;
 }
 

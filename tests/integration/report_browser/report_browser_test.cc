@@ -103,6 +103,9 @@ class ReportBrowser : public ::testing::Test {
     Replace(registry, "replay = \"../../../shared/fixtures/recordings\"",
             "replay = \"" + (dir_ / "recordings").string() + "\"");
     Replace(registry, "retries = 5", "retries = 0");
+    // usgs waits 1.5 s between its requests, so a refresh outlasts the 1 s schedule below and
+    // a run time comes while one runs, whatever the machine's speed.
+    Replace(registry, "pause_s = 0.2\n", "pause_s = 1.5\n");
     std::ofstream(dir_ / "databox.toml") << registry;
   }
   void TearDown() override {
