@@ -178,7 +178,8 @@ PyicebergServer::PyicebergServer()
            ("databox_reliability_" + std::to_string(getpid()) + "_check_tables.err")) {
   signal(SIGPIPE, SIG_IGN);  // a dead reader is reported by Ask, not by killing the test
   int in[2], out[2];
-  if (pipe(in) != 0 || pipe(out) != 0) return;
+  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
+    return;  // kept from databox children
   const std::string python = DATABOX_VENV_DIR "/bin/python";
   const std::string script =
       (fs::path(DATABOX_SOURCE_DIR) / "tests/reliability/check_tables.py").string();
