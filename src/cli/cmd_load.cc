@@ -1,6 +1,7 @@
 // `databox run` and `databox refresh`: the commands that load sources.
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -12,12 +13,15 @@
 #include "cli/output.h"
 #include "cli/session.h"
 #include "cli/table_format.h"
+#include "cli/terminal_width.h"
 #include "common/exit_code.h"
 #include "common/interrupt.h"
+#include "common/terminal_style.h"
 #include "load/source_load.h"
 #include "platform/catalog_backup.h"
 #include "refresh/analytics.h"
 #include "refresh/live_progress.h"
+#include "refresh/protocol.h"
 #include "refresh/refresh.h"
 #include "refresh/run_history.h"
 #include "source/targets.h"
@@ -84,6 +88,30 @@ std::optional<source::TargetedRequest> TargetedRequestFor(const registry::Source
   return request;
 }
 
+//! The live display on a terminal (colour unless NO_COLOR, lines cut to its width) with a
+//! ticker that moves its elapsed times; nothing when standard output is not a terminal.
+struct LiveDisplay {
+  std::unique_ptr<refresh::LiveProgress> progress;
+  std::unique_ptr<refresh::LiveTicker> ticker;
+
+  static LiveDisplay OnTerminal() {
+    LiveDisplay display;
+    if (::isatty(STDOUT_FILENO) != 1) return display;
+    display.progress = std::make_unique<refresh::LiveProgress>(
+        stdout, refresh::LiveProgress::Options{.colour = ColourWanted(STDOUT_FILENO),
+                                               .width = StdoutWidth()});
+    display.ticker =
+        std::make_unique<refresh::LiveTicker>(*display.progress, std::chrono::milliseconds(500));
+    return display;
+  }
+  //! Stops the ticker and leaves the last frame on screen.
+  void Finish() {
+    if (!progress) return;
+    ticker.reset();
+    progress->Finish();
+  }
+};
+
 ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
   const std::string& name = args.source;
   auto session = OpenSession(global, "run", load::WorkspaceUse::kShared);
@@ -122,8 +150,25 @@ ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
   run.source = name;
   run.started_at = record.started_at;
   InstallInterruptHandlers();
+  LiveDisplay live = LiveDisplay::OnTerminal();
+  if (live.progress) {
+    live.progress->OnSourceStart(name);
+    options.on_progress = [&](const load::LoadProgress& p) { live.progress->OnProgress(p); };
+  }
+  const auto start = std::chrono::steady_clock::now();
   auto loaded = load::LoadSource(*session->workspace, *source, options);
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   refresh::RecordLoadOutcome(loaded, refresh::SourcePhase::kLoad, run);
+  if (live.progress) {
+    // The error is printed once, below; the display only marks the source.
+    if (loaded) {
+      live.progress->OnSourceFinished(run);
+    } else {
+      live.progress->OnProtocolLine(refresh::FormatProtocolLine(
+          refresh::SourceEnd{.source = name, .at = NowIso(), .ok = false, .seconds = run.seconds}));
+    }
+    live.Finish();
+  }
   const bool interrupted = !loaded && IsInterruption(loaded.error());
   // The data is committed either way; stale raw views are reported and fail the run, as in
   // refresh, so that a script notices that `databox query` still shows the previous data.
@@ -219,21 +264,21 @@ ExitCode Refresh(const GlobalOptions& global, const RefreshArgs& args) {
   options.skip_transform = args.skip_transform;
   if (args.max_workers) options.max_workers = *args.max_workers;
   const bool json = args.json;
-  std::unique_ptr<refresh::LiveProgress> live;
-  if (!json && ::isatty(STDOUT_FILENO)) {
-    live = std::make_unique<refresh::LiveProgress>(stdout);
-    options.emit = [&](std::string_view line) { live->OnProtocolLine(line); };
-    options.progress = [&](const std::string& s, load::LoadPhase phase, int64_t requests,
-                           int64_t rows) { live->OnProgress(s, phase, requests, rows); };
+  LiveDisplay live = json ? LiveDisplay{} : LiveDisplay::OnTerminal();
+  if (live.progress) {
+    refresh::LiveProgress& progress = *live.progress;
+    options.emit = [&](std::string_view line) { progress.OnProtocolLine(line); };
+    options.progress = [&](const load::LoadProgress& p) { progress.OnProgress(p); };
+    options.source_finished = [&](const refresh::SourceRun& r) { progress.OnSourceFinished(r); };
   } else if (!json) {
     options.emit = [](std::string_view line) { Out(std::string(line) + "\n"); };
   }
   auto outcome = refresh::RunRefresh(*session->workspace, options);
+  live.Finish();
   if (!outcome) {
     Err("databox refresh: " + outcome.error().message + "\n");
     return ExitCode::kUsage;
   }
-  if (live) live->Finish();
   if (!outcome->preflight_problems.empty()) {
     Err("databox refresh: preflight failed; nothing was started:\n");
     for (const auto& p : outcome->preflight_problems) Err("  - " + p + "\n");

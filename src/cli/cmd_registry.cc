@@ -1,10 +1,15 @@
 // `databox validate` and `databox sources`: the commands that only read the registry.
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "cli/catalog_tables.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "common/exit_code.h"
+#include "iceberg/table_identifier.h"
+#include "platform/workspace.h"
 #include "registry/format.h"
 #include "registry/registry.h"
 
@@ -23,16 +28,44 @@ ExitCode Validate(const GlobalOptions& global) {
   return ExitCode::kOk;
 }
 
+//! The catalog's tables in each source's namespace that the registry does not declare; empty
+//! (with a note on stderr) when the catalog cannot be read, since the registry alone still
+//! answers the command.
+registry::UndeclaredTables FindUndeclaredTables(const registry::Registry& registry) {
+  registry::UndeclaredTables undeclared;
+  auto workspace = platform::OpenWorkspace(registry);
+  auto all =
+      workspace ? AllTables((*workspace)->catalog())
+                : Result<std::vector<iceberg::TableIdentifier>>(std::unexpected(workspace.error()));
+  if (!all) {
+    Err("databox sources: tables not declared in the registry are not shown: " +
+        all.error().message + "\n");
+    return undeclared;
+  }
+  for (const registry::Source& source : registry.sources) {
+    const std::vector<std::string> declared = source.Tables();
+    for (const iceberg::TableIdentifier& table : *all) {
+      if (iceberg::NamespaceToString(table.ns) != source.Namespace()) continue;
+      if (table.name.starts_with("_dlt_") ||
+          std::ranges::find(declared, table.name) != declared.end())
+        continue;
+      undeclared[source.name].push_back(table.name);
+    }
+  }
+  return undeclared;
+}
+
 ExitCode ListSources(const GlobalOptions& global, bool json) {
   auto loaded = registry::LoadRegistry(global.config_path);
   if (!loaded) {
     Err("databox sources: " + loaded.error().message + "\n");
     return ExitCode::kUsage;
   }
+  const registry::UndeclaredTables undeclared = FindUndeclaredTables(*loaded);
   if (json) {
-    Out(registry::SourcesToJson(*loaded).dump(2) + "\n");
+    Out(registry::SourcesToJson(*loaded, undeclared).dump(2) + "\n");
   } else {
-    Out(registry::FormatSourcesTable(*loaded));
+    Out(registry::FormatSourcesTable(*loaded, undeclared));
   }
   return ExitCode::kOk;
 }
@@ -48,7 +81,11 @@ Command ValidateCommand() {
 }
 
 Command SourcesCommand() {
-  return Command{"sources", "List sources, eligibility, namespaces and tables", "",
+  return Command{"sources", "List sources, eligibility, namespaces and tables",
+                 "Reads the registry; a disabled resource's tables are marked (disabled). When\n"
+                 "the catalog can be read, tables it holds in a source's namespace that the\n"
+                 "registry does not declare (child tables of nested lists) are listed, marked\n"
+                 "(undeclared).",
                  [](CLI::App& app) -> Runner {
                    auto json = std::make_shared<bool>(false);
                    app.add_flag("--json", *json, "machine-readable output");

@@ -27,6 +27,9 @@
 namespace databox::load {
 namespace {
 
+//! Records between two progress reports of one resource's normalization.
+constexpr int64_t kNormalizeProgressEvery = 10000;
+
 //! One source load in progress; owns the package, the staging database and the source runner.
 class SourceLoad {
  public:
@@ -38,9 +41,9 @@ class SourceLoad {
 
  private:
   std::string Label(const registry::Resource& r) const { return source::ResourceLabel(source_, r); }
-  void Report(LoadPhase phase, const std::string& resource, int64_t rows = 0) {
+  void Report(LoadPhase phase, const std::string& resource, int64_t records) {
     if (options_.on_progress) {
-      options_.on_progress(LoadProgress{source_.name, phase, resource, result_.requests, rows});
+      options_.on_progress(LoadProgress{source_.name, phase, resource, result_.requests, records});
     }
   }
   source::Package Folders() const {
@@ -70,12 +73,13 @@ class SourceLoad {
   std::optional<duck::Connection> conn_;
   std::optional<NormalizedTables> tables_;
   SourceLoadResult result_;
+  int64_t records_fed_ = 0;  //!< records fed to the normalizer so far, over all resources
 };
 
 Status SourceLoad::Extract() {
-  auto progress = [&](const std::string& name, int64_t requests) {
+  auto progress = [&](const std::string& name, int64_t requests, int64_t records) {
     result_.requests = requests;
-    Report(LoadPhase::kExtract, name);
+    Report(LoadPhase::kExtract, name, records);
   };
   DATABOX_ASSIGN_OR_RETURN(source::StepReport report, runner_->Extract(Folders(), progress));
   result_.requests = report.requests;
@@ -100,13 +104,17 @@ Status SourceLoad::NormalizeResource(const registry::Resource& resource) {
           added.error().WithContext(Label(resource) + ", record " + std::to_string(records + 1)));
     }
     ++records;
+    if (records % kNormalizeProgressEvery == 0) {
+      Report(LoadPhase::kNormalize, resource.name, records_fed_ + records);
+    }
     if (normalizer->BufferedRows() >= options_.flush_rows) return stage();
     return Ok();
   };
   DATABOX_ASSIGN_OR_RETURN(source::StepReport fed, runner_->Feed(resource, Folders(), sink));
   AddNotes(fed);
   DATABOX_RETURN_IF_ERROR(stage());
-  Report(LoadPhase::kNormalize, resource.name, records);
+  records_fed_ += records;
+  Report(LoadPhase::kNormalize, resource.name, records_fed_);
   return Ok();
 }
 
@@ -151,7 +159,7 @@ Status SourceLoad::PlanAndCommit() {
   }));
   DATABOX_RETURN_IF_ERROR(planner.PlanSystemTables());
   Failpoint("after-data-files");
-  Report(LoadPhase::kCommit, "");
+  Report(LoadPhase::kCommit, "", records_fed_);
   LoadPlan plan = planner.TakePlan();
   DATABOX_RETURN_IF_ERROR(CommitPlan(ws_.catalog(), *ws_.file_io(), plan));
   for (std::size_t i = 0; i < plan.ops.size(); ++i) {

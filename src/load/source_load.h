@@ -35,13 +35,17 @@ struct SourceLoadResult {
   std::vector<std::string> notes;    //!< skipped-and-reported items (e.g. a failed day)
 };
 
-//! Progress callbacks (called on the loading thread).
+//! Progress callbacks (called on the loading thread): before each resource, after each response
+//! while extracting, after each resource while normalizing, and when the commit starts.
 struct LoadProgress {
   std::string source;
   LoadPhase phase = LoadPhase::kExtract;
   std::string resource;
-  int64_t requests = 0;
-  int64_t rows = 0;
+  int64_t requests = 0;  //!< HTTP requests sent so far
+  //! Records read so far: while extracting, those the responses held; from normalize on, those
+  //! fed to the normalizer (after each resource's transform). Rows written can be fewer: a merge
+  //! resource keeps one row per key of a load.
+  int64_t records = 0;
 };
 
 struct SourceLoadOptions {

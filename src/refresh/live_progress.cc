@@ -2,7 +2,26 @@
 
 #include <variant>
 
+#include "common/redact.h"
+#include "common/terminal_style.h"
+
 namespace databox::refresh {
+namespace {
+
+//! Text padded with spaces to `width` characters (never cut).
+std::string Padded(std::string text, std::size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text;
+}
+
+Style StyleOfState(const std::string& state) {
+  if (state.starts_with("done")) return Style::kGreen;
+  if (state.starts_with("FAILED") || state.starts_with("interrupted")) return Style::kRed;
+  if (state.starts_with("running")) return Style::kYellow;
+  return Style::kPlain;
+}
+
+}  // namespace
 
 LiveProgress::Row& LiveProgress::RowFor(const std::string& source) {
   if (!rows_.contains(source)) order_.push_back(source);
@@ -10,54 +29,172 @@ LiveProgress::Row& LiveProgress::RowFor(const std::string& source) {
 }
 
 void LiveProgress::OnProtocolLine(std::string_view line) {
+  std::lock_guard<std::mutex> guard(mutex_);
   if (auto event = ParseProtocolLine(line)) {
     std::visit([this](const auto& e) { Apply(e); }, *event);
   }
   Redraw();
 }
 
-void LiveProgress::Apply(const SourceStart& event) { RowFor(event.source).state = "running"; }
-
-void LiveProgress::Apply(const SourceEnd& event) {
-  RowFor(event.source).state = event.ok ? "done " + SecondsText(event.seconds) + "s" : "FAILED";
-}
-
-void LiveProgress::Apply(const PhaseStart& event) {
-  footer_ = std::string(ProtocolPhaseName(event.phase)) + " running";
-}
-
-void LiveProgress::Apply(const PhaseEnd& event) {
-  footer_ = std::string(ProtocolPhaseName(event.phase)) + (event.ok ? " done" : " FAILED");
-}
-
-void LiveProgress::OnProgress(const std::string& source, load::LoadPhase phase, int64_t requests,
-                              int64_t rows) {
-  Row& row = RowFor(source);
-  row.phase = phase;
-  row.requests = requests;
-  if (rows > 0) row.rows += rows;
+void LiveProgress::OnSourceStart(const std::string& source) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  Apply(SourceStart{.source = source, .at = ""});
   Redraw();
 }
 
-void LiveProgress::Redraw() {
-  if (drawn_ > 0) std::fprintf(out_, "\x1b[%zuA", drawn_);
+void LiveProgress::Apply(const SourceStart& event) {
+  Row& row = RowFor(event.source);
+  row.state = "running";
+  row.started = options_.now();
+}
+
+void LiveProgress::Apply(const SourceEnd& event) {
+  Row& row = RowFor(event.source);
+  if (row.state == "running") row.state = event.ok ? "done" : "FAILED";
+  row.seconds = event.seconds;
+}
+
+void LiveProgress::Apply(const PhaseStart& event) {
+  footer_ = Footer{.phase = std::string(ProtocolPhaseName(event.phase)),
+                   .state = "running",
+                   .started = options_.now(),
+                   .seconds = std::nullopt};
+}
+
+void LiveProgress::Apply(const PhaseEnd& event) {
+  const std::string phase(ProtocolPhaseName(event.phase));
+  if (!footer_ || footer_->phase != phase) {
+    footer_ = Footer{.phase = phase, .state = "", .started = options_.now(), .seconds = 0.0};
+  }
+  footer_->state = event.ok ? "done" : "FAILED";
+  footer_->seconds = std::chrono::duration<double>(options_.now() - footer_->started).count();
+}
+
+void LiveProgress::OnProgress(const load::LoadProgress& progress) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  Row& row = RowFor(progress.source);
+  if (!row.started) row.started = options_.now();
+  if (row.state == "waiting") row.state = "running";
+  row.phase = progress.phase;
+  row.requests = progress.requests;
+  row.records = progress.records;
+  Redraw();
+}
+
+void LiveProgress::OnSourceFinished(const SourceRun& run) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  Row& row = RowFor(run.source);
+  row.seconds = run.seconds;
+  std::string text;
+  switch (run.status) {
+    case SourceStatus::kOk:
+      row.state = "done";
+      row.rows = run.rows;
+      break;
+    case SourceStatus::kInterrupted:
+      row.state = "interrupted";
+      break;
+    case SourceStatus::kNotStarted:
+      return;
+    case SourceStatus::kFailed: {
+      row.state = "FAILED";
+      const std::string phase(SourcePhaseName(run.phase));
+      text = Styled(run.source, Style::kBold, options_.colour) + " " +
+             Styled("FAILED", Style::kRed, options_.colour) + " [" + phase + "] " +
+             Redact(run.error) + "\n";
+      break;
+    }
+  }
+  Redraw(text);
+}
+
+void LiveProgress::Tick() {
+  std::lock_guard<std::mutex> guard(mutex_);
+  Redraw();
+}
+
+std::string LiveProgress::Elapsed(Clock::time_point started, std::optional<double> seconds) const {
+  if (seconds) return SecondsText(*seconds) + "s";
+  const auto running = std::chrono::duration_cast<std::chrono::seconds>(options_.now() - started);
+  return std::to_string(running.count()) + "s";
+}
+
+std::string LiveProgress::Fit(std::string line) const {
+  if (options_.width && *options_.width > 1 && line.size() >= *options_.width) {
+    line.resize(*options_.width - 1);
+  }
+  return line;
+}
+
+std::string LiveProgress::Line(const std::string& source, const Row& row) const {
+  std::string state = row.state;
+  if (row.started && state != "waiting") state += " " + Elapsed(*row.started, row.seconds);
+  const std::string phase = row.phase ? std::string(load::LoadPhaseName(*row.phase)) : "";
+  std::string rest = Padded(phase, 10) + " requests=" + Padded(std::to_string(row.requests), 6) +
+                     " records=" + std::to_string(row.records);
+  if (row.rows) rest += " rows=" + std::to_string(*row.rows);
+  // Cut the plain text, then colour the state: an escape sequence never gets cut in half.
+  const std::string head = Padded(source, 18) + " ";
+  const std::string padded_state = Padded(state, 16) + " ";
+  const std::string fitted = Fit(head + padded_state + rest);
+  if (fitted.size() <= head.size() + state.size()) return fitted;
+  return head + Styled(state, StyleOfState(state), options_.colour) +
+         fitted.substr(head.size() + state.size());
+}
+
+std::string LiveProgress::FooterLine() const {
+  std::string state = footer_->state;
+  if (!state.empty()) state += " " + Elapsed(footer_->started, footer_->seconds);
+  return footer_->phase + " " + Styled(state, StyleOfState(state), options_.colour);
+}
+
+void LiveProgress::Redraw(const std::string& text) {
+  if (finished_) {
+    std::fputs(text.c_str(), out_);
+    std::fflush(out_);
+    return;
+  }
+  std::string frame;
+  if (drawn_ > 0) frame += "\x1b[" + std::to_string(drawn_) + "A";
+  frame += "\x1b[J" + text;
   std::size_t lines = 0;
   for (const std::string& source : order_) {
-    const Row& row = rows_.at(source);
-    const std::string phase = row.phase ? std::string(load::LoadPhaseName(*row.phase)) : "";
-    std::fprintf(out_, "\x1b[2K%-18s %-14s %-10s requests=%-6lld rows=%lld\n", source.c_str(),
-                 row.state.c_str(), phase.c_str(), static_cast<long long>(row.requests),
-                 static_cast<long long>(row.rows));
+    frame += Line(source, rows_.at(source)) + "\n";
     ++lines;
   }
-  if (!footer_.empty()) {
-    std::fprintf(out_, "\x1b[2K%s\n", footer_.c_str());
+  if (footer_) {
+    frame += FooterLine() + "\n";
     ++lines;
   }
   drawn_ = lines;
+  std::fputs(frame.c_str(), out_);
   std::fflush(out_);
 }
 
-void LiveProgress::Finish() { drawn_ = 0; }
+void LiveProgress::Finish() {
+  std::lock_guard<std::mutex> guard(mutex_);
+  Redraw();
+  finished_ = true;
+  drawn_ = 0;
+}
+
+LiveTicker::LiveTicker(LiveProgress& live, std::chrono::milliseconds interval)
+    : thread_([this, &live, interval] {
+        std::unique_lock<std::mutex> lock(mutex_);
+        while (!wake_.wait_for(lock, interval, [this] { return stop_; })) {
+          lock.unlock();
+          live.Tick();
+          lock.lock();
+        }
+      }) {}
+
+LiveTicker::~LiveTicker() {
+  {
+    std::lock_guard<std::mutex> guard(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
 
 }  // namespace databox::refresh

@@ -90,14 +90,21 @@ struct RefreshRun {
   void Progress(const load::LoadProgress& p) {
     if (!options.progress) return;
     std::lock_guard<std::mutex> guard(lock);
-    options.progress(p.source, p.phase, p.requests, p.rows);
+    options.progress(p);
+  }
+
+  //! Hands a source's outcome to options.source_finished.
+  void Finished(const SourceRun& source_run) {
+    if (!options.source_finished) return;
+    std::lock_guard<std::mutex> guard(lock);
+    options.source_finished(source_run);
   }
 
   load::Workspace& workspace;
   const RefreshOptions& options;
   const std::vector<const registry::Source*> sources;
   RefreshOutcome outcome;
-  std::mutex lock;  //!< held while options.emit or options.progress runs
+  std::mutex lock;  //!< held while a callback of options runs
 };
 
 //! Preflight: false (exit kUsage, the problems in the outcome) when anything a refresh needs
@@ -127,6 +134,7 @@ void LoadOne(RefreshRun& run, std::size_t i) {
   auto loaded = load::LoadSource(run.workspace, source, load_options);
   source_run.seconds = SecondsSince(start);
   RecordLoadOutcome(loaded, SourcePhaseOf(phase), source_run);
+  run.Finished(source_run);
   run.Emit(SourceEnd{.source = source.name,
                      .at = NowIso(),
                      .ok = loaded.has_value(),

@@ -24,10 +24,11 @@ struct RefreshOptions {
   //! Protocol lines (SOURCE_START, SOURCE_END, PHASE_START, PHASE_END), each without its
   //! newline, as FormatProtocolLine prints them; called under a lock.
   std::function<void(std::string_view line)> emit;
-  //! Live progress events (source, phase, requests, rows); called under the same lock.
-  std::function<void(const std::string& source, load::LoadPhase phase, int64_t requests,
-                     int64_t rows)>
-      progress;
+  //! Live progress events of the loads; called under the same lock.
+  std::function<void(const load::LoadProgress& progress)> progress;
+  //! Each source's outcome (rows, or the error) as soon as it ended, before its SOURCE_END
+  //! line; called under the same lock.
+  std::function<void(const SourceRun& run)> source_finished;
 };
 
 struct RefreshOutcome {

@@ -705,5 +705,28 @@ TEST(RegistryFormatTest, SourcesTableAndJsonListNamespacesAndTables) {
   EXPECT_EQ(json[1]["tables"], nlohmann::json({"daily_weather", "stations", "datasets"}));
 }
 
+TEST(RegistryFormatTest, DisabledResourcesAndUndeclaredTablesAreMarked) {
+  auto registry = LoadRegistry(kExample, {.env = NoEnv});
+  ASSERT_TRUE(registry.has_value()) << registry.error().message;
+  const UndeclaredTables undeclared = {{"gbif", {"occurrence__media"}}};
+  const std::string table = FormatSourcesTable(*registry, undeclared);
+  EXPECT_THAT(table, HasSubstr("taxonomy (disabled)"));
+  EXPECT_THAT(table, HasSubstr("occurrence__media (undeclared)"));
+  EXPECT_THAT(FormatSourcesTable(*registry), Not(HasSubstr("(undeclared)")));
+  const nlohmann::json json = SourcesToJson(*registry, undeclared);
+  bool saw_disabled = false;
+  for (const auto& source : json) {
+    for (const auto& resource : source["resources"]) {
+      if (resource["name"] == "taxonomy") saw_disabled = resource["enabled"] == false;
+    }
+    if (source["name"] == "gbif") {
+      EXPECT_EQ(source["undeclared_tables"], nlohmann::json({"occurrence__media"}));
+    } else {
+      EXPECT_TRUE(source["undeclared_tables"].empty()) << source["name"];
+    }
+  }
+  EXPECT_TRUE(saw_disabled) << json.dump();
+}
+
 }  // namespace
 }  // namespace databox::registry

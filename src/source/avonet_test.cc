@@ -372,8 +372,8 @@ TEST_F(ExtractAvonetTest, PinnedFileSourceWithALocalFileMakesNoClientAndFeedsThe
   EXPECT_TRUE(pinned.Resources().empty()) << "nothing to feed before extraction";
   const Package package{"1.5", dir_.path() / "package", dir_.path() / "package" / "extract"};
   std::vector<std::string> progress;
-  auto extracted =
-      pinned.Extract(package, [&](const std::string& name, int64_t) { progress.push_back(name); });
+  auto extracted = pinned.Extract(
+      package, [&](const std::string& name, int64_t, int64_t) { progress.push_back(name); });
   ASSERT_TRUE(extracted.has_value()) << extracted.error().ToString();
   EXPECT_EQ(clients_made, 0);
   EXPECT_EQ(progress, std::vector<std::string>{"avonet"});
@@ -396,7 +396,7 @@ TEST_F(ExtractAvonetTest, PinnedFileSourceWithoutAFileReportsWhyNoClientCouldBeM
     return MakeError(ErrorKind::kNotFound, "source avonet: replay needs recordings in /r/avonet");
   });
   const Package package{"1.5", dir_.path() / "package", dir_.path() / "package" / "extract"};
-  auto extracted = pinned.Extract(package, [](const std::string&, int64_t) {});
+  auto extracted = pinned.Extract(package, [](const std::string&, int64_t, int64_t) {});
   ASSERT_FALSE(extracted.has_value());
   EXPECT_EQ(extracted.error().kind, ErrorKind::kNotFound);
   EXPECT_THAT(extracted.error().message, HasSubstr("replay needs recordings"));

@@ -106,7 +106,8 @@ void Extractor::Pause() {
 }
 
 Result<ResourceStats> Extractor::ExtractToFolder(const registry::Resource& resource,
-                                                 const std::filesystem::path& folder) {
+                                                 const std::filesystem::path& folder,
+                                                 const PageProgress& on_page) {
   const registry::Source& source = *source_;
   const std::string label = ResourceLabel(source, resource);
   if (resource.format == registry::ResponseFormat::kXlsx) {
@@ -169,6 +170,7 @@ Result<ResourceStats> Extractor::ExtractToFolder(const registry::Resource& resou
         const long status = response->status;
         if (per_day && KindOfStatus(status) != ErrorKind::kAuth) {
           stats.skipped.push_back({url, status, chunk});
+          if (on_page) on_page(stats);
           break;
         }
         return MakeError(KindOfStatus(status), where + " answered HTTP " + std::to_string(status) +
@@ -216,6 +218,7 @@ Result<ResourceStats> Extractor::ExtractToFolder(const registry::Resource& resou
       index.pages.push_back(std::move(entry));
       ++stats.pages;
       stats.extracted += kept;
+      if (on_page) on_page(stats);
       if (remaining <= 0) break;
 
       auto next = pager.Advance(count, doc ? &*doc : nullptr);

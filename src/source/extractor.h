@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,11 +42,16 @@ class Extractor {
   static Result<Extractor> Make(const registry::Source& source, http::HttpClient* client,
                                 LoadContext context);
 
+  //! Called after every response of a resource (stored or skipped) with the counts so far.
+  using PageProgress = std::function<void(const ResourceStats& so_far)>;
+
   //! Requests every page of `resource` and stores them under `folder`/<resource name>/ (any
   //! previous content there is replaced); index.json is written last, so a folder without it
-  //! is an extraction that did not finish.
+  //! is an extraction that did not finish. `on_page`, when set, sees the counts after each
+  //! response, so a display can move while a long resource is fetched.
   Result<ResourceStats> ExtractToFolder(const registry::Resource& resource,
-                                        const std::filesystem::path& folder);
+                                        const std::filesystem::path& folder,
+                                        const PageProgress& on_page = {});
 
  private:
   Extractor(const registry::Source& source, http::HttpClient* client, LoadContext context)

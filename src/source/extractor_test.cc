@@ -346,6 +346,35 @@ TEST(WindowTest, DaysBackFromTodayInChunks) {
   EXPECT_THAT(Params(run.requests, "to"), ElementsAre("2026-02-08", "2026-02-12", "2026-02-15"));
 }
 
+TEST(ProgressTest, EveryResponseIsReportedAsItArrivesWithTheCountsSoFar) {
+  registry::Source s = DemoSource();
+  registry::Pagination& p = s.resources[0].pagination;
+  p.type = registry::PaginationType::kOffsetLimit;
+  p.total_path = "meta.count";
+  p.page_size = 2;
+  std::vector<std::pair<int64_t, int64_t>> reported;  // (requests, records) per call
+  int served = 0;
+  auto client =
+      http::HttpClient::WithTransport(std::make_shared<FakeTransport>([&](const http::Request& r) {
+        // Each call must have seen every earlier response: the display moves page by page.
+        EXPECT_EQ(reported.size(), static_cast<std::size_t>(served));
+        ++served;
+        const int offset = std::stoi(QueryParam(r.url, "offset"));
+        return Page(offset, std::min(2, 5 - offset), {{"meta", {{"count", 5}}}});
+      }));
+  auto extractor = Extractor::Make(s, &client, TestContext());
+  ASSERT_TRUE(extractor.has_value());
+  duck::testing::TempDir dir;
+  auto stats =
+      extractor->ExtractToFolder(s.resources[0], dir.path(), [&](const ResourceStats& so_far) {
+        reported.emplace_back(so_far.requests, so_far.extracted);
+      });
+  ASSERT_TRUE(stats.has_value()) << stats.error().ToString();
+  EXPECT_THAT(reported,
+              ElementsAre(std::pair<int64_t, int64_t>{1, 2}, std::pair<int64_t, int64_t>{2, 4},
+                          std::pair<int64_t, int64_t>{3, 5}));
+}
+
 TEST(FolderTest, RecordsFromFolderNeedsAFinishedExtraction) {
   duck::testing::TempDir dir;
   const registry::Source s = DemoSource();

@@ -7,7 +7,7 @@ namespace databox::source {
 
 Result<StepReport> PinnedFileSource::Extract(const Package& package,
                                              const ExtractProgress& progress) {
-  progress(source_->name, 0);
+  progress(source_->name, 0, 0);
   AvonetInput input;
   input.local_file = local_file_;
   input.work_dir = package.dir;

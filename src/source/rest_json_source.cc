@@ -34,11 +34,16 @@ Result<StepReport> RestJsonSource::Extract(const Package& package,
   DATABOX_ASSIGN_OR_RETURN(auto extractor,
                            Extractor::Make(*source_, &client, MakeLoadContext(package.load_id)));
   StepReport report;
+  int64_t records = 0;  // in the resources before this one
   for (const registry::Resource* resource : EnabledResources(*source_)) {
-    progress(resource->name, report.requests);
+    progress(resource->name, report.requests, records);
+    const auto on_page = [&](const ResourceStats& so_far) {
+      progress(resource->name, report.requests + so_far.requests, records + so_far.extracted);
+    };
     DATABOX_ASSIGN_OR_RETURN(ResourceStats stats,
-                             extractor.ExtractToFolder(*resource, package.extract_dir));
+                             extractor.ExtractToFolder(*resource, package.extract_dir, on_page));
     report.requests += stats.requests;
+    records += stats.extracted;
     for (const SkippedRequest& skipped : stats.skipped) {
       report.notes.push_back(ResourceLabel(*source_, *resource) + ": skipped " + skipped.url +
                              " (HTTP " + std::to_string(skipped.status) + ")");

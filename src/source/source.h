@@ -38,9 +38,11 @@ struct StepReport {
   std::vector<std::string> notes;  //!< skipped-and-reported items (e.g. a failed day)
 };
 
-//! Called as extraction moves on: the resource about to be extracted (the source's name when
-//! it is extracted as a whole) and the requests sent so far.
-using ExtractProgress = std::function<void(const std::string& name, int64_t requests)>;
+//! Called as extraction moves on (before each resource and after each response): the resource
+//! being extracted (the source's name when it is extracted as a whole), the requests sent and
+//! the records the responses held so far, over the whole source.
+using ExtractProgress =
+    std::function<void(const std::string& name, int64_t requests, int64_t records)>;
 
 class Source {
  public:

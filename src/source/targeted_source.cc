@@ -37,7 +37,7 @@ Status TargetedSource::CanRun() const {
 
 Result<StepReport> TargetedSource::Extract(const Package&, const ExtractProgress& progress) {
   DATABOX_RETURN_IF_ERROR(CanRun());
-  if (progress) progress(source_->name, 0);
+  if (progress) progress(source_->name, 0, 0);
   RecordedWaits replay_waits;
   DATABOX_ASSIGN_OR_RETURN(auto search,
                            UsfwsImageSearch::Make(request_->targets, request_->options, transports_,
