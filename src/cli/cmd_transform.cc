@@ -81,7 +81,7 @@ Command TransformCommand() {
       "restate on prod) over the current raw views, records the run in the run history\n"
       "(command transform; `databox runs` lists it) and prints how it ended and how long it\n"
       "took. Exit 0 when it succeeded, 1 when it failed (the log tail on stderr). Refused\n"
-      "(exit 2, nothing started) while a refresh or another transform holds the workspace.\n"
+      "(exit 2, nothing started) while a refresh, a run or another transform works.\n"
       "After a success the raw tables' columns are saved for --plan.\n"
       "--plan applies nothing: it shows the models SQLMesh would change (`sqlmesh diff prod`;\n"
       "only with the default command) and the raw columns that appeared, vanished or changed\n"

@@ -152,6 +152,11 @@ TEST_F(TransformE2e, CtrlCStopsARunningTransformAndRecordsTheRunAsInterrupted) {
   const std::optional<pid_t> child = AwaitPid(pid_file);
   if (!child) kill(databox, SIGKILL);
   ASSERT_TRUE(child.has_value()) << Slurp(out);
+  // While it runs the workspace is taken: a second transform is refused and starts nothing.
+  RunResult second = Databox({"transform"});
+  EXPECT_EQ(second.exit_code, 2) << second.out << second.err;
+  EXPECT_TRUE(Contains(second.err, "in use by another databox process")) << second.err;
+  EXPECT_TRUE(Contains(second.err, "nothing was started")) << second.err;
   const auto signalled = std::chrono::steady_clock::now();
   ASSERT_EQ(kill(databox, SIGINT), 0);
   int status = 0;
