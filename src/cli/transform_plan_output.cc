@@ -8,10 +8,18 @@ namespace {
 using Json = nlohmann::ordered_json;
 using refresh::RawTableChange;
 
+//! `text` without its leading and trailing blank lines, each line after `indent`.
 std::string Indented(const std::string& text, const std::string& indent) {
   std::istringstream in(text);
-  std::string line, out;
-  while (std::getline(in, line)) out += line.empty() ? "\n" : indent + line + "\n";
+  std::string line, out, blanks;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(' ') == std::string::npos) {
+      if (!out.empty()) blanks += "\n";
+      continue;
+    }
+    out += blanks + indent + line + "\n";
+    blanks.clear();
+  }
   return out;
 }
 
