@@ -126,7 +126,7 @@ TEST(RunListTest, ATransformRunShowsItsTransformAndNoSources) {
   record.transform_seconds = 2.5;
   record.transform_log_tail = "== databox: step stopped: interrupted by SIGINT";
   const std::string list = FormatRunList({record});
-  EXPECT_THAT(list, HasSubstr("r3  transform  2026-11-30T02:00:00.000Z"));
+  EXPECT_THAT(list, HasSubstr(" transform  2026-11-30T02:00:00.000Z"));
   EXPECT_THAT(list, HasSubstr("interrupted  - (transform only)\n"));
   const std::string trace = FormatRunTrace(record);
   EXPECT_THAT(trace, HasSubstr("run r3 (transform)\n  status    interrupted (exit 130)\n"));
