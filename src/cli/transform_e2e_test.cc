@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -108,9 +109,9 @@ TEST_F(TransformE2e, TransformAloneRunsAfterASkippedOneAndPlanNamesANewColumnCha
   EXPECT_FALSE(Contains(Slurp(dir_ / ".databox" / "transform_raw_columns.json"), "network"));
 }
 
-//! Waits until `path` holds a number; that number, or nullopt after 30 s.
+//! Waits until `path` holds a number; that number, or nullopt after 60 s.
 std::optional<pid_t> AwaitPid(const fs::path& path) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < deadline) {
     std::ifstream in(path);
     pid_t pid = 0;
@@ -120,11 +121,62 @@ std::optional<pid_t> AwaitPid(const fs::path& path) {
   return std::nullopt;
 }
 
-TEST_F(TransformE2e, CtrlCStopsARunningTransformAndRecordsTheRunAsInterrupted) {
-  const fs::path pid_file = dir_ / "child.pid";
-  WriteRegistry("project_dir = \"transform\"",
-                "project_dir = \"transform\"\ncommand = [\"sh\", \"-c\", \"echo $$ > " +
-                    pid_file.string() + "; exec sleep 120\"]");
+//! A databox whose transform command writes its pid to `pid_file` and sleeps for two minutes.
+class SlowTransformE2e : public TransformE2e {
+ protected:
+  void SetUp() override {
+    TransformE2e::SetUp();
+    pid_file_ = dir_ / "child.pid";
+    out_ = dir_ / "databox.out";
+    WriteRegistry("project_dir = \"transform\"",
+                  "project_dir = \"transform\"\ncommand = [\"sh\", \"-c\", \"echo $$ > " +
+                      pid_file_.string() + "; exec sleep 120\"]");
+  }
+
+  //! Starts databox with `args` (output to <dir>/databox.out), waits until the transform runs,
+  //! runs `while_running`, sends SIGINT and waits for the end. Returns databox's exit status
+  //! (-1 when it did not exit normally); `took_` is the time from the signal to the end.
+  int InterruptTheTransform(
+      const std::vector<std::string>& args, const std::function<void()>& while_running = [] {}) {
+    const std::vector<std::string> full = Args(args);
+    const pid_t databox = fork();
+    if (databox == 0) {
+      const int fd = open(out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      dup2(fd, 1);
+      dup2(fd, 2);
+      if (chdir(dir_.c_str()) != 0) _exit(127);
+      std::vector<char*> argv = {const_cast<char*>(DATABOX_BINARY)};
+      for (const auto& a : full) argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      execv(DATABOX_BINARY, argv.data());
+      _exit(127);
+    }
+    EXPECT_GT(databox, 0);
+    child_ = AwaitPid(pid_file_);
+    EXPECT_TRUE(child_.has_value()) << "the transform did not start: " << Slurp(out_);
+    if (child_) while_running();
+    const auto signalled = std::chrono::steady_clock::now();
+    kill(databox, child_ ? SIGINT : SIGKILL);
+    int status = 0;
+    waitpid(databox, &status, 0);
+    took_ = std::chrono::steady_clock::now() - signalled;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+  //! Checks that the transform stopped soon after the signal and left no process behind.
+  void ExpectTheTransformStopped() const {
+    EXPECT_LT(took_, std::chrono::seconds(15)) << "the transform ran on after Ctrl-C";
+    ASSERT_TRUE(child_.has_value());
+    EXPECT_EQ(kill(*child_, 0), -1) << "transform process " << *child_ << " is still running";
+  }
+
+  fs::path pid_file_;  //!< set in SetUp, once dir_ is
+  fs::path out_;
+  std::optional<pid_t> child_;
+  std::chrono::steady_clock::duration took_{};
+};
+
+TEST_F(SlowTransformE2e, CtrlCStopsARunningTransformAndRecordsTheRunAsInterrupted) {
   // With a custom command the model preview is not available; the raw columns still are.
   RunResult plan = Databox({"transform", "--plan"});
   EXPECT_EQ(plan.exit_code, 0) << plan.out << plan.err;
@@ -132,40 +184,16 @@ TEST_F(TransformE2e, CtrlCStopsARunningTransformAndRecordsTheRunAsInterrupted) {
       << plan.out;
   EXPECT_TRUE(Contains(plan.out, "no earlier transform to compare with")) << plan.out;
 
-  const fs::path out = dir_ / "transform.out";
-  const std::vector<std::string> args = Args({"transform"});
-  const pid_t databox = fork();
-  if (databox == 0) {
-    const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    dup2(fd, 1);
-    dup2(fd, 2);
-    if (chdir(dir_.c_str()) != 0) _exit(127);
-    std::vector<char*> argv = {const_cast<char*>(DATABOX_BINARY)};
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(DATABOX_BINARY, argv.data());
-    _exit(127);
-  }
-  ASSERT_GT(databox, 0);
-  const std::optional<pid_t> child = AwaitPid(pid_file);
-  if (!child) kill(databox, SIGKILL);
-  ASSERT_TRUE(child.has_value()) << Slurp(out);
-  // While it runs the workspace is taken: a second transform is refused and starts nothing.
-  RunResult second = Databox({"transform"});
-  EXPECT_EQ(second.exit_code, 2) << second.out << second.err;
-  EXPECT_TRUE(Contains(second.err, "in use by another databox process")) << second.err;
-  EXPECT_TRUE(Contains(second.err, "nothing was started")) << second.err;
-  const auto signalled = std::chrono::steady_clock::now();
-  ASSERT_EQ(kill(databox, SIGINT), 0);
-  int status = 0;
-  ASSERT_EQ(waitpid(databox, &status, 0), databox);
-  const auto took = std::chrono::steady_clock::now() - signalled;
-  ASSERT_TRUE(WIFEXITED(status)) << Slurp(out);
-  EXPECT_EQ(WEXITSTATUS(status), 130) << Slurp(out);
-  EXPECT_LT(took, std::chrono::seconds(15)) << "the transform ran on after Ctrl-C";
-  // The transform's process is gone (not merely orphaned).
-  EXPECT_EQ(kill(*child, 0), -1) << "transform process " << *child << " is still running";
-  EXPECT_TRUE(Contains(Slurp(out), "interrupted by SIGINT")) << Slurp(out);
+  const int exit_code = InterruptTheTransform({"transform"}, [this] {
+    // While it runs the workspace is taken: a second transform is refused and starts nothing.
+    RunResult second = Databox({"transform"});
+    EXPECT_EQ(second.exit_code, 2) << second.out << second.err;
+    EXPECT_TRUE(Contains(second.err, "in use by another databox process")) << second.err;
+    EXPECT_TRUE(Contains(second.err, "nothing was started")) << second.err;
+  });
+  EXPECT_EQ(exit_code, 130) << Slurp(out_);
+  ExpectTheTransformStopped();
+  EXPECT_TRUE(Contains(Slurp(out_), "interrupted by SIGINT")) << Slurp(out_);
 
   const nlohmann::json record = LastRun();
   EXPECT_EQ(record["command"], "transform");
@@ -175,6 +203,16 @@ TEST_F(TransformE2e, CtrlCStopsARunningTransformAndRecordsTheRunAsInterrupted) {
   EXPECT_TRUE(Contains(runs.out, "interrupted")) << runs.out;
   // Not a success: no columns were saved.
   EXPECT_FALSE(fs::exists(dir_ / ".databox" / "transform_raw_columns.json"));
+}
+
+TEST_F(SlowTransformE2e, CtrlCDuringTheTransformOfARefreshStopsItAndRecordsTheRefreshInterrupted) {
+  EXPECT_EQ(InterruptTheTransform({"refresh", "--json"}), 130) << Slurp(out_);
+  ExpectTheTransformStopped();
+  const nlohmann::json record = LastRun();
+  EXPECT_EQ(record["command"], "refresh");
+  EXPECT_EQ(record["exit_code"], 130);
+  EXPECT_EQ(record["transform"]["status"], "interrupted");
+  EXPECT_EQ(record["sources"].size(), 6u);
 }
 
 }  // namespace
