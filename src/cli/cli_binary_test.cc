@@ -25,8 +25,8 @@ using databox::cli::testing::RunResult;
 TEST(DataboxBinary, HelpListsEveryCommand) {
   auto r = RunDatabox({"--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* cmd : {"init", "validate", "sources", "run", "refresh", "status", "runs",
-                          "loads", "inspect", "query", "catalog", "maintain"}) {
+  for (const char* cmd : {"init", "validate", "sources", "run", "refresh", "transform", "status",
+                          "runs", "loads", "inspect", "query", "catalog", "maintain"}) {
     EXPECT_TRUE(Contains(r.out, std::string("  ") + cmd)) << cmd << "\n" << r.out;
   }
   EXPECT_TRUE(Contains(r.out, "Exit codes"));
@@ -40,8 +40,8 @@ TEST(DataboxBinary, VersionNamesDuckDb) {
 }
 
 TEST(DataboxBinary, EverySubcommandHasHelp) {
-  for (const char* cmd : {"init", "validate", "sources", "run", "refresh", "status", "runs",
-                          "loads", "inspect", "query", "catalog", "maintain"}) {
+  for (const char* cmd : {"init", "validate", "sources", "run", "refresh", "transform", "status",
+                          "runs", "loads", "inspect", "query", "catalog", "maintain"}) {
     auto r = RunDatabox({cmd, "--help"});
     EXPECT_EQ(r.exit_code, 0) << cmd;
     EXPECT_TRUE(Contains(r.out, std::string("Usage: databox ") + cmd)) << cmd << ": " << r.out;

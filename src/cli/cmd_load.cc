@@ -373,7 +373,8 @@ Command RefreshCommand() {
       "carries the protocol lines of docs/refresh.md; a terminal gets a live display.\n"
       "Ctrl-C (SIGINT) or SIGTERM starts no further source, stops the running loads at\n"
       "their next request or resource, skips the inspection and transform if not begun,\n"
-      "records the run (sources interrupted) and exits 130 or 143.",
+      "stops a running transform (SIGTERM to its process group, SIGKILL after a grace\n"
+      "period), records the run (sources or transform interrupted) and exits 130 or 143.",
       [](CLI::App& app) -> Runner {
         auto args = std::make_shared<RefreshArgs>();
         app.add_option("--source", args->sources,

@@ -21,8 +21,8 @@ constexpr const char* kFooter =
     "`databox COMMAND --help` or `databox help COMMAND` shows a command's options.\n"
     "\n"
     "Exit codes: 0 success, 1 a run failed (source, inspection or transform),\n"
-    "2 usage, configuration or preflight error, 130 (Ctrl-C) or 143 (SIGTERM) a `run` or\n"
-    "`refresh` stopped by that signal (its run is recorded as interrupted).";
+    "2 usage, configuration or preflight error, 130 (Ctrl-C) or 143 (SIGTERM) a `run`,\n"
+    "`refresh` or `transform` stopped by that signal (its run is recorded as interrupted).";
 constexpr const char* kConfigHelp = "the registry (default: $DATABOX_CONFIG, else ./databox.toml)";
 constexpr std::size_t kHelpColumn = 32;
 

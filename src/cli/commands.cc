@@ -14,6 +14,7 @@ std::vector<Command> AllCommands() {
   commands.push_back(SourcesCommand());
   commands.push_back(RunCommand());
   commands.push_back(RefreshCommand());
+  commands.push_back(TransformCommand());
   commands.push_back(StatusCommand());
   commands.push_back(RunsCommand());
   commands.push_back(ReportCommand());

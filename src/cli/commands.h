@@ -10,6 +10,7 @@ Command ValidateCommand();
 Command SourcesCommand();
 Command RunCommand();
 Command RefreshCommand();
+Command TransformCommand();
 Command StatusCommand();
 Command RunsCommand();
 Command ReportCommand();

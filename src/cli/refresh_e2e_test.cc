@@ -12,57 +12,20 @@
 #include <sstream>
 #include <string>
 
-#include "cli/binary_test_support.h"
+#include "cli/example_project_test_support.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using databox::cli::testing::Contains;
 using databox::cli::testing::CopyRecordingsWithFailingSource;
-using databox::cli::testing::RunDatabox;
+using databox::cli::testing::ExampleProjectTest;
+using databox::cli::testing::kRecordings;
 using databox::cli::testing::RunResult;
 using databox::cli::testing::Slurp;
 
-const fs::path kExampleDir = fs::path(DATABOX_SOURCE_DIR) / "examples" / "databox";
-const fs::path kRecordings = fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings";
-
-std::string Replace(std::string text, const std::string& from, const std::string& to) {
-  const auto pos = text.find(from);
-  EXPECT_NE(pos, std::string::npos) << "example registry no longer contains: " << from;
-  if (pos != std::string::npos) text.replace(pos, from.size(), to);
-  return text;
-}
-
-class RefreshE2e : public ::testing::Test {
+class RefreshE2e : public ExampleProjectTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("databox_e2e_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    fs::copy(kExampleDir / "transform", dir_ / "transform", fs::copy_options::recursive);
-    recordings_ = kRecordings;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  //! Writes the example registry into the test folder, pointing at `recordings_`.
-  fs::path WriteRegistry(const std::string& extra_edit_from = "", const std::string& to = "") {
-    std::string text = Slurp(kExampleDir / "databox.toml");
-    text = Replace(text, "replay = \"../../../shared/fixtures/recordings\"",
-                   "replay = \"" + recordings_.string() + "\"");
-    text = Replace(text, "retries = 5", "retries = 0");
-    if (!extra_edit_from.empty()) text = Replace(text, extra_edit_from, to);
-    std::ofstream(dir_ / "databox.toml") << text;
-    return dir_ / "databox.toml";
-  }
-
-  RunResult Databox(const std::vector<std::string>& args) {
-    std::vector<std::string> full = {"--config", (dir_ / "databox.toml").string()};
-    full.insert(full.end(), args.begin(), args.end());
-    return RunDatabox(full, {"DATABOX_VENV_DIR=" DATABOX_VENV_DIR}, dir_);
-  }
-
   //! The first cell of `databox query SQL --json`'s first row, as printed.
   std::string QueryScalar(const std::string& sql) {
     RunResult r = Databox({"query", sql, "--json"});
@@ -71,9 +34,6 @@ class RefreshE2e : public ::testing::Test {
     static const std::regex kFirstValue(R"(^\{"[^"]*":"?([^",}]*))");
     return std::regex_search(r.out, m, kFirstValue) ? m[1].str() : "";
   }
-
-  fs::path dir_;
-  fs::path recordings_;
 };
 
 struct Interval {

@@ -113,7 +113,7 @@ void RefreshScheduler::RunRefresh(steady_clock::time_point began) {
   spec.deadline = steady_clock::time_point::max();
   spec.kill_grace = kStopGrace;
   spec.what = "scheduled refresh";
-  spec.stop = &stop_;
+  spec.stop = [this] { return stop_ != 0; };
   auto outcome = RunProcess(spec);
   const auto millis =
       std::chrono::duration_cast<std::chrono::milliseconds>(steady_clock::now() - began).count();

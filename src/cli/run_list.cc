@@ -94,6 +94,36 @@ std::string SourceTrace(const refresh::SourceRun& source) {
   return text;
 }
 
+//! A transform alone loads no source: its column says so instead of "0 ok, 0 failed".
+std::string SourcesColumn(const refresh::RunRecord& record) {
+  if (record.command == "transform") return "- (transform only)";
+  return CountsText(CountSources(record));
+}
+
+//! The transform section of a trace: status, exit code, seconds and the log tail, indented.
+std::string TransformTrace(const refresh::RunRecord& record) {
+  std::string text =
+      "\ntransform\n  " + std::string(refresh::TransformStatusName(record.transform_status));
+  if (record.transform_exit_code) {
+    text += " (exit " + std::to_string(*record.transform_exit_code) + ")";
+  }
+  if (record.transform_seconds) {
+    text += " in " + FormatDuration(static_cast<int64_t>(*record.transform_seconds * 1000));
+  }
+  text += "\n";
+  if (!record.transform_log_tail.empty()) {
+    text += "  log tail:\n";
+    std::size_t start = 0;
+    while (start < record.transform_log_tail.size()) {
+      std::size_t end = record.transform_log_tail.find('\n', start);
+      if (end == std::string::npos) end = record.transform_log_tail.size();
+      text += "    " + record.transform_log_tail.substr(start, end - start) + "\n";
+      start = end + 1;
+    }
+  }
+  return text;
+}
+
 }  // namespace
 
 std::vector<refresh::RunRecord> NewestRuns(std::vector<refresh::RunRecord> records,
@@ -109,8 +139,7 @@ std::string FormatRunList(const std::vector<refresh::RunRecord>& records) {
       {"RUN ID", "COMMAND", "STARTED", "DURATION", "STATUS", "SOURCES"}};
   for (const auto& record : records) {
     rows.push_back({record.run_id, record.command, record.started_at, DurationText(record),
-                    std::string(RunOutcomeName(record.exit_code)),
-                    CountsText(CountSources(record))});
+                    std::string(RunOutcomeName(record.exit_code)), SourcesColumn(record)});
   }
   return AlignRows(rows);
 }
@@ -126,28 +155,15 @@ std::string FormatRunTrace(const refresh::RunRecord& record) {
                      std::string(RunOutcomeName(record.exit_code)) + " (exit " +
                      std::to_string(ExitCodeNumber(record.exit_code)) + ")\n" + "  started   " +
                      record.started_at + "\n" + "  finished  " + record.finished_at + "\n" +
-                     "  duration  " + DurationText(record) + "\n" + "  sources   " +
-                     CountsText(CountSources(record)) + "\n\nsources\n";
+                     "  duration  " + DurationText(record) + "\n";
+  if (record.command == "transform") return text + TransformTrace(record);
+  text += "  sources   " + CountsText(CountSources(record)) + "\n\nsources\n";
   if (record.sources.empty()) text += "  (none)\n";
   for (const auto& source : record.sources) text += SourceTrace(source);
   if (record.command == "refresh") {
     text += "\ninspection\n  " + std::string(record.inspection_ok ? "ok" : "not passed") + "\n";
     for (const auto& problem : record.inspection_problems) text += "  problem: " + problem + "\n";
-    text += "\ntransform\n  " + std::string(refresh::TransformStatusName(record.transform_status));
-    if (record.transform_exit_code) {
-      text += " (exit " + std::to_string(*record.transform_exit_code) + ")";
-    }
-    text += "\n";
-    if (!record.transform_log_tail.empty()) {
-      text += "  log tail:\n";
-      std::size_t start = 0;
-      while (start < record.transform_log_tail.size()) {
-        std::size_t end = record.transform_log_tail.find('\n', start);
-        if (end == std::string::npos) end = record.transform_log_tail.size();
-        text += "    " + record.transform_log_tail.substr(start, end - start) + "\n";
-        start = end + 1;
-      }
-    }
+    text += TransformTrace(record);
   }
   return text;
 }
@@ -171,6 +187,7 @@ Json RunTraceJson(const refresh::RunRecord& record) {
   out["transform"] = {
       {"status", refresh::TransformStatusName(record.transform_status)},
       {"exit_code", record.transform_exit_code ? Json(*record.transform_exit_code) : Json()},
+      {"seconds", record.transform_seconds ? Json(*record.transform_seconds) : Json()},
       {"log_tail", record.transform_log_tail}};
   return out;
 }

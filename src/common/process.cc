@@ -42,10 +42,10 @@ int ExitCodeOf(int status) {
   return -1;
 }
 
-//! Waits for `pid` until `deadline` (or until `*stop` is non-zero, when given); true with the
+//! Waits for `pid` until `deadline` (or until `stop` returns true, when given); true with the
 //! status when it ended.
 bool WaitUntil(pid_t pid, std::chrono::steady_clock::time_point deadline, int& status,
-               const volatile std::sig_atomic_t* stop = nullptr) {
+               const std::function<bool()>& stop = {}) {
   while (true) {
     pid_t done = ::waitpid(pid, &status, WNOHANG);
     if (done == pid) return true;
@@ -54,7 +54,7 @@ bool WaitUntil(pid_t pid, std::chrono::steady_clock::time_point deadline, int& s
       return true;
     }
     if (std::chrono::steady_clock::now() >= deadline) return false;
-    if (stop != nullptr && *stop != 0) return false;
+    if (stop && stop()) return false;
     std::this_thread::sleep_for(kPollInterval);
   }
 }
@@ -200,7 +200,7 @@ Result<ProcessOutcome> RunProcess(const ProcessSpec& spec) {
   ProcessOutcome outcome;
   int status = 0;
   if (!WaitUntil(pid, spec.deadline, status, spec.stop)) {
-    outcome.stopped = spec.stop != nullptr && *spec.stop != 0;
+    outcome.stopped = spec.stop && spec.stop();
     outcome.timed_out = !outcome.stopped;
     ::kill(-pid, SIGTERM);
     if (!WaitUntil(pid, std::chrono::steady_clock::now() + spec.kill_grace, status)) {

@@ -4,12 +4,12 @@
 // that started it dies (a small keeper process leads the group and is told by
 // PR_SET_PDEATHSIG: a killed databox leaves no child or grandchild running), and a deadline after
 // which the group is terminated (SIGTERM, then SIGKILL after a grace period); the same when an
-// optional stop flag (set by a signal handler) becomes non-zero.
+// optional stop condition (e.g. a flag a signal handler sets) becomes true.
 #pragma once
 
 #include <chrono>
-#include <csignal>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -27,14 +27,15 @@ struct ProcessSpec {
   std::chrono::milliseconds kill_grace{10000};
   std::string what = "child";  //!< names it in messages: "the <what> command", "the <what> log"
   std::string not_found_hint;  //!< what to do when argv[0] is not found (appended to the error)
-  //! When set: once it is non-zero the group is terminated as at the deadline (outcome.stopped).
-  const volatile std::sig_atomic_t* stop = nullptr;
+  //! When set: polled while the process runs (every few milliseconds, on the waiting thread);
+  //! once it returns true the group is terminated as at the deadline (outcome.stopped).
+  std::function<bool()> stop;
 };
 
 struct ProcessOutcome {
   int exit_code = -1;  //!< exit status, or 128 + signal number
   bool timed_out = false;
-  bool stopped = false;  //!< terminated because the stop flag was set
+  bool stopped = false;  //!< terminated because the stop condition became true
 };
 
 //! The executable `program` names: itself when it contains '/', else the first executable

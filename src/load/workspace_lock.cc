@@ -54,8 +54,8 @@ Result<WorkspaceLock> WorkspaceLock::Acquire(const std::filesystem::path& state_
       return MakeError(ErrorKind::kConflict,
                        "the workspace " + state_dir.string() +
                            " is in use by another databox process (" + holders +
-                           "); one refresh per workspace at a time, and no run while a refresh "
-                           "works; wait for it to finish and retry (its lock is " +
+                           "); one refresh or transform per workspace at a time, and no run while "
+                           "one works; wait for it to finish and retry (its lock is " +
                            path.string() + ")");
     }
     return MakeError(ErrorKind::kIo, "cannot lock " + path.string() + ": " + std::strerror(error));

@@ -1,7 +1,8 @@
-// One refresh per workspace at a time: `databox refresh` holds an exclusive lock on
-// <state_dir>/locks/workspace.lock for its whole run, `databox run` a shared one. A second refresh,
-// a refresh while a run loads, or a run while a refresh works is refused at once, before it opens
-// anything else of the workspace, with the holder's pid (docs/reliability.md). Two runs share
+// One refresh per workspace at a time: `databox refresh` and `databox transform` hold an exclusive
+// lock on <state_dir>/locks/workspace.lock for their whole run, `databox run` a shared one. A
+// second refresh, a refresh or transform while a run loads, or a run while a refresh works is
+// refused at once, before it opens anything else of the workspace, with the holder's pid
+// (docs/reliability.md). Two runs share
 // the workspace; the source lock (source_lock.h) keeps them off the same source.
 #pragma once
 
@@ -14,7 +15,7 @@ namespace databox::load {
 
 enum class WorkspaceUse {
   kShared,     //!< `run`: other runs may work at the same time
-  kExclusive,  //!< `refresh`: nothing else may
+  kExclusive,  //!< `refresh`, `transform`: nothing else may
 };
 
 class WorkspaceLock {

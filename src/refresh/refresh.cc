@@ -13,6 +13,7 @@
 #include "refresh/inspection.h"
 #include "refresh/preflight.h"
 #include "refresh/protocol.h"
+#include "refresh/transform_run.h"
 #include "refresh/transform_runner.h"
 
 namespace databox::refresh {
@@ -199,18 +200,6 @@ bool RebuildRawViews(RefreshRun& run) {
   return true;
 }
 
-//! How the transform ended, in the record.
-void RecordTransform(const Result<TransformResult>& result, RunRecord& record) {
-  if (!result) {
-    record.transform_status = TransformStatus::kFailed;
-    record.transform_log_tail = result.error().message;
-    return;
-  }
-  record.transform_status = result->ok ? TransformStatus::kOk : TransformStatus::kFailed;
-  record.transform_exit_code = result->exit_code();
-  record.transform_log_tail = result->log_tail;
-}
-
 //! Transform: skipped with --skip-transform, not run unless everything before it passed
 //! (`ready`), otherwise run between its PHASE_START and PHASE_END lines.
 void Transform(RefreshRun& run, bool ready) {
@@ -262,6 +251,7 @@ Result<RefreshOutcome> RunRefresh(load::Workspace& workspace, const RefreshOptio
   if (RecordedInterrupt(run)) return std::move(run.outcome);
   const bool ready = inspected && views_rebuilt;
   Transform(run, ready);
+  if (RecordedInterrupt(run)) return std::move(run.outcome);
   const bool all_ok = ready && run.record().transform_status != TransformStatus::kFailed;
   Record(run, all_ok ? ExitCode::kOk : ExitCode::kRunFailed);
   return std::move(run.outcome);

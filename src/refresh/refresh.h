@@ -51,8 +51,8 @@ void RecordLoadOutcome(const Result<load::SourceLoadResult>& loaded, SourcePhase
 //! Runs the refresh. Errors are usage errors only (a named source that is not eligible);
 //! everything else is reported in the outcome. After SIGINT or SIGTERM (common/interrupt.h) no
 //! further source starts, the running loads unwind, what has not begun of inspection, raw
-//! views and transform is skipped, and the record (sources interrupted or not_started) ends
-//! with 130 or 143. A transform that started runs to its end.
+//! views and transform is skipped, a running transform is stopped (its status interrupted),
+//! and the record (sources interrupted or not_started) ends with 130 or 143.
 Result<RefreshOutcome> RunRefresh(load::Workspace& workspace, const RefreshOptions& options);
 
 }  // namespace databox::refresh

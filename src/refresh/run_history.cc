@@ -56,6 +56,7 @@ nlohmann::json RunRecord::ToJson() const {
                           {"log_tail", Redact(transform_log_tail)}}},
                         {"exit_code", ExitCodeNumber(exit_code)}};
   if (transform_exit_code) out["transform"]["exit_code"] = *transform_exit_code;
+  if (transform_seconds) out["transform"]["seconds"] = *transform_seconds;
   return out;
 }
 
@@ -101,6 +102,7 @@ Result<RunRecord> RunRecordFromJson(const nlohmann::json& json) {
                              ParseTransformStatus(transform.value("status", "not_run")));
     if (transform.contains("exit_code")) r.transform_exit_code = transform["exit_code"].get<int>();
     r.transform_log_tail = transform.value("log_tail", "");
+    if (transform.contains("seconds")) r.transform_seconds = transform["seconds"].get<double>();
   }
   DATABOX_ASSIGN_OR_RETURN(r.exit_code, ParseExitCode(json.value("exit_code", 0)));
   return r;

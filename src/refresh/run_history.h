@@ -1,4 +1,4 @@
-// Run history: one JSON line per `databox refresh` / `databox run` in <state_dir>/runs.jsonl
+// Run history: one JSON line per `databox refresh` / `run` / `transform` in <state_dir>/runs.jsonl
 // (format in docs/run_history.md). `databox status` reads it.
 #pragma once
 
@@ -31,10 +31,10 @@ struct SourceRun {
   std::vector<std::string> notes;
 };
 
-//! One run of the refresh (or of a single source).
+//! One run of the refresh (or of a single source, or of the transform alone).
 struct RunRecord {
   std::string run_id;
-  std::string command;  //!< refresh | run
+  std::string command;  //!< refresh | run | transform
   std::string started_at;
   std::string finished_at;
   std::vector<SourceRun> sources;
@@ -43,6 +43,7 @@ struct RunRecord {
   TransformStatus transform_status = TransformStatus::kNotRun;
   std::optional<int> transform_exit_code;
   std::string transform_log_tail;
+  std::optional<double> transform_seconds;  //!< how long the transform ran, when it ran
   ExitCode exit_code = ExitCode::kOk;
 
   nlohmann::json ToJson() const;

@@ -107,19 +107,30 @@ TEST(RunHistoryTest, ALoadEndedBySigintIsRecordedInterruptedAndOtherwiseFailed) 
 }
 
 TEST(RunHistoryTest, TheTransformExitCodeAndEveryTransformStatusSurviveAWriteAndARead) {
-  for (TransformStatus status : {TransformStatus::kOk, TransformStatus::kFailed,
-                                 TransformStatus::kNotRun, TransformStatus::kSkipped}) {
+  for (TransformStatus status :
+       {TransformStatus::kOk, TransformStatus::kFailed, TransformStatus::kNotRun,
+        TransformStatus::kSkipped, TransformStatus::kInterrupted}) {
     RunRecord record;
     record.run_id = "r";
     record.transform_status = status;
     record.transform_exit_code = 3;
+    record.transform_seconds = 12.5;
     record.exit_code = ExitCode::kUsage;
     auto read = RunRecord::FromJson(nlohmann::json::parse(record.ToJson().dump()));
     ASSERT_TRUE(read.has_value()) << read.error().ToString();
     EXPECT_EQ(read->transform_status, status);
     EXPECT_EQ(read->transform_exit_code, 3);
+    EXPECT_EQ(read->transform_seconds, 12.5);
     EXPECT_EQ(read->exit_code, ExitCode::kUsage);
   }
+}
+
+TEST(RunHistoryTest, ARecordWithoutTransformSecondsReadsWithoutThem) {
+  RunRecord record;
+  record.run_id = "r";
+  auto read = RunRecord::FromJson(nlohmann::json::parse(record.ToJson().dump()));
+  ASSERT_TRUE(read.has_value()) << read.error().ToString();
+  EXPECT_FALSE(read->transform_seconds.has_value());
 }
 
 TEST(RunHistoryTest, UnknownStatesAreDataErrorsNamingTheText) {

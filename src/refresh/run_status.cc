@@ -89,6 +89,8 @@ std::string_view TransformStatusName(TransformStatus status) {
       return "not_run";
     case TransformStatus::kSkipped:
       return "skipped";
+    case TransformStatus::kInterrupted:
+      return "interrupted";
   }
   return "not_run";
 }
@@ -96,7 +98,7 @@ std::string_view TransformStatusName(TransformStatus status) {
 Result<TransformStatus> ParseTransformStatus(std::string_view name) {
   return ParseByName(name,
                      {TransformStatus::kOk, TransformStatus::kFailed, TransformStatus::kNotRun,
-                      TransformStatus::kSkipped},
+                      TransformStatus::kSkipped, TransformStatus::kInterrupted},
                      TransformStatusName, "transform status");
 }
 

@@ -29,12 +29,13 @@ enum class SourcePhase {
   kInspection,  //!< "inspection": loaded, but the tables read back wrong
 };
 
-//! How the transform of a refresh ended.
+//! How the transform of a refresh (or of `databox transform`) ended.
 enum class TransformStatus {
-  kOk,       //!< "ok"
-  kFailed,   //!< "failed"
-  kNotRun,   //!< "not_run": a source failed, or the run was a `databox run`
-  kSkipped,  //!< "skipped": --skip-transform
+  kOk,           //!< "ok"
+  kFailed,       //!< "failed"
+  kNotRun,       //!< "not_run": a source failed, or the run was a `databox run`
+  kSkipped,      //!< "skipped": --skip-transform
+  kInterrupted,  //!< "interrupted": SIGINT or SIGTERM stopped it
 };
 
 std::string_view SourceStatusName(SourceStatus status);

@@ -43,7 +43,8 @@ TEST(RunStatusTest, TransformStatusesAreTheDocumentedWords) {
   ExpectRoundTrip<TransformStatus>({{TransformStatus::kOk, "ok"},
                                     {TransformStatus::kFailed, "failed"},
                                     {TransformStatus::kNotRun, "not_run"},
-                                    {TransformStatus::kSkipped, "skipped"}},
+                                    {TransformStatus::kSkipped, "skipped"},
+                                    {TransformStatus::kInterrupted, "interrupted"}},
                                    TransformStatusName, ParseTransformStatus);
 }
 

@@ -5,14 +5,18 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <sstream>
 #include <system_error>
 
+#include "common/clock.h"
+#include "common/interrupt.h"
 #include "common/process.h"
 #include "common/redact.h"
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "fileio/durable.h"
 #include "refresh/analytics.h"
+#include "refresh/raw_columns.h"
 #include "refresh/sqlmesh_install.h"
 
 namespace databox::refresh {
@@ -135,41 +139,44 @@ Result<std::map<std::string, std::string>> TransformEnvironment(
   return env;
 }
 
-Result<TransformResult> RunTransform(load::Workspace& workspace, const TransformOptions& options) {
+namespace {
+
+//! Runs `commands` in order in the run folder (see the file comment), stopping at the first
+//! that fails, times out or is interrupted. `run_dir` must not be empty.
+Result<TransformResult> RunSteps(load::Workspace& workspace,
+                                 const std::vector<std::vector<std::string>>& commands,
+                                 const std::filesystem::path& run_dir,
+                                 const TransformOptions& options,
+                                 const std::map<std::string, std::string>& env_overrides = {}) {
   const registry::Registry& registry = workspace.registry();
   const auto started = std::chrono::steady_clock::now();
-  const std::chrono::steady_clock::time_point deadline = started + options.timeout;
-
-  DATABOX_RETURN_IF_ERROR(EnsureRawViews(workspace));
-  const std::filesystem::path run_dir =
-      options.run_dir.empty() ? DefaultRunDir(registry) : options.run_dir;
-  std::error_code ec;
   if (Status made = fileio::CreateFoldersDurably(run_dir); !made) {
     return std::unexpected(made.error().WithContext("the transform run folder"));
   }
-
-  bool prod_exists = false;
-  if (IsDefaultTransformCommand(registry)) {
-    // Unknown state layout (another SQLMesh version): restating is the safe side.
-    auto exists = SqlMeshProdExists(SqlMeshStatePath(registry));
-    prod_exists = exists.value_or(true);
-  }
-
   ProcessSpec spec;
   DATABOX_ASSIGN_OR_RETURN(spec.env, TransformEnvironment(workspace, run_dir));
   spec.env["PATH"] = PathWith(VenvDir(registry, options));
+  for (const auto& [name, value] : env_overrides) spec.env[name] = value;
   spec.cwd = run_dir;
   spec.log_path = run_dir / "transform.log";
-  spec.deadline = deadline;
+  spec.deadline = started + options.timeout;
   spec.kill_grace = options.kill_grace;
   spec.what = "transform";
   spec.not_found_hint = std::string(kSqlMeshInstallHint) + ", or set [project.transform] command";
+  spec.stop = [] { return InterruptSignal() != 0; };
 
   TransformResult result;
   result.log_path = spec.log_path;
-  const auto commands = TransformCommands(registry, prod_exists);
   result.ok = true;
+  std::error_code ec;
   for (size_t i = 0; i < commands.size(); ++i) {
+    if (InterruptSignal() != 0) {
+      AppendToLog(spec.log_path, "== databox: interrupted by " + SignalName(InterruptSignal()) +
+                                     " before step " + std::to_string(i + 1));
+      result.ok = false;
+      result.interrupted = true;
+      break;
+    }
     spec.argv = commands[i];
     AppendToLog(spec.log_path, "== databox transform step " + std::to_string(i + 1) + "/" +
                                    std::to_string(commands.size()) + ": " + Join(spec.argv));
@@ -178,12 +185,19 @@ Result<TransformResult> RunTransform(load::Workspace& workspace, const Transform
       std::filesystem::remove_all(run_dir / "sqlmesh_cache", ec);
       return std::unexpected(outcome.error());
     }
-    result.steps.push_back(
-        {.argv = spec.argv, .exit_code = outcome->exit_code, .timed_out = outcome->timed_out});
+    result.steps.push_back({.argv = spec.argv,
+                            .exit_code = outcome->exit_code,
+                            .timed_out = outcome->timed_out,
+                            .interrupted = outcome->stopped});
     if (outcome->timed_out) {
       AppendToLog(spec.log_path, "== databox: step timed out and was stopped");
     }
-    if (outcome->timed_out || outcome->exit_code != 0) {
+    if (outcome->stopped) {
+      AppendToLog(spec.log_path,
+                  "== databox: step stopped: interrupted by " + SignalName(InterruptSignal()));
+      result.interrupted = true;
+    }
+    if (outcome->timed_out || outcome->stopped || outcome->exit_code != 0) {
       result.ok = false;
       break;
     }
@@ -192,6 +206,84 @@ Result<TransformResult> RunTransform(load::Workspace& workspace, const Transform
   result.log_tail = Redact(FileTail(spec.log_path, options.log_tail_bytes));
   result.duration = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::steady_clock::now() - started);
+  return result;
+}
+
+//! Saves `columns` (read before the run) as the raw columns of the last transform; the
+//! problem when they could not be read or saved.
+std::string SaveRawColumns(const registry::Registry& registry, const Result<RawColumns>& columns) {
+  if (!columns) return "cannot read the raw tables' columns: " + columns.error().message;
+  const RawColumnsSnapshot snapshot{.saved_at = NowIso(), .tables = *columns};
+  if (Status saved = SaveRawColumnsSnapshot(RawColumnsSnapshotPath(registry), snapshot); !saved) {
+    return "cannot save the raw tables' columns: " + saved.error().message;
+  }
+  return "";
+}
+
+}  // namespace
+
+Result<TransformResult> RunTransform(load::Workspace& workspace, const TransformOptions& options) {
+  const registry::Registry& registry = workspace.registry();
+  DATABOX_RETURN_IF_ERROR(EnsureRawViews(workspace));
+  bool prod_exists = false;
+  if (IsDefaultTransformCommand(registry)) {
+    // Unknown state layout (another SQLMesh version): restating is the safe side.
+    auto exists = SqlMeshProdExists(SqlMeshStatePath(registry));
+    prod_exists = exists.value_or(true);
+  }
+  // Read before the run: the columns the transform saw, whatever a concurrent load commits.
+  const Result<RawColumns> columns = ReadRawColumns(workspace);
+  DATABOX_ASSIGN_OR_RETURN(
+      TransformResult result,
+      RunSteps(workspace, TransformCommands(registry, prod_exists),
+               options.run_dir.empty() ? DefaultRunDir(registry) : options.run_dir, options));
+  if (result.ok) result.raw_columns_problem = SaveRawColumns(registry, columns);
+  return result;
+}
+
+bool PreviewFoundChanges(int exit_code, const std::string& output) {
+  if (exit_code != 1 || output.find("Summary of differences") == std::string::npos) return false;
+  std::istringstream in(output);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.starts_with("Error:") || line.starts_with("Traceback")) return false;
+  }
+  return true;
+}
+
+std::vector<std::string> PreviewCommand(const registry::Registry& registry) {
+  return {"sqlmesh", "-p", registry.project.transform.project_dir.string(), "diff", "prod"};
+}
+
+Result<TransformResult> PreviewTransform(load::Workspace& workspace,
+                                         const TransformOptions& options) {
+  const registry::Registry& registry = workspace.registry();
+  DATABOX_RETURN_IF_ERROR(EnsureRawViews(workspace));
+  std::filesystem::path run_dir = options.run_dir;
+  if (run_dir.empty()) run_dir = DefaultRunDir(registry).string() + "-plan";
+  if (Status made = fileio::CreateFoldersDurably(run_dir); !made) {
+    return std::unexpected(made.error().WithContext("the transform run folder"));
+  }
+  // SQLMesh works on a copy of its state (it initializes a missing state, and would migrate
+  // an old one): the preview cannot change the real one, whatever SQLMesh does.
+  const std::filesystem::path state = SqlMeshStatePath(registry);
+  const std::filesystem::path copy = run_dir / state.filename();
+  std::error_code ec;
+  for (const char* suffix : {"", ".wal"}) {
+    const std::filesystem::path from = state.string() + suffix;
+    if (!std::filesystem::exists(from, ec)) continue;
+    std::filesystem::copy_file(from, copy.string() + suffix,
+                               std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec) {
+      return MakeError(ErrorKind::kIo, "cannot copy the SQLMesh state " + from.string() + " to " +
+                                           run_dir.string() + ": " + ec.message());
+    }
+  }
+  auto result = RunSteps(workspace, {PreviewCommand(registry)}, run_dir, options,
+                         {{"DATABOX_SQLMESH_STATE_DB", copy.string()}});
+  for (const char* suffix : {"", ".wal"}) {
+    std::filesystem::remove(copy.string() + suffix, ec);
+  }
   return result;
 }
 

@@ -13,7 +13,14 @@
 // per-run folder (also the working directory, so SQLMesh's own logs/ land there), PATH starting
 // with the project venv's bin/, a per-run SQLMesh cache (SQLMESH__CACHE_DIR, removed after the
 // run), the DATABOX_* variables the example project's config.yaml reads, and a timeout after
-// which the step's process group gets SIGTERM and, after a grace period, SIGKILL.
+// which the step's process group gets SIGTERM and, after a grace period, SIGKILL. The same
+// happens at once when SIGINT or SIGTERM reaches databox (common/interrupt.h: InterruptSignal):
+// the step is stopped, no further step starts, and the result is interrupted.
+//
+// After a successful run the raw tables' columns the transform ran on are saved for
+// `databox transform --plan` (raw_columns.h). PreviewTransform runs `sqlmesh -p <project> diff
+// prod` the same way, over a copy of SQLMesh's state: it lists the models that differ from prod
+// (exit 0: none; exit 1 after "Summary of differences": some) and cannot change the state.
 #pragma once
 
 #include <chrono>
@@ -47,6 +54,7 @@ struct TransformStep {
   std::vector<std::string> argv;
   int exit_code = -1;  //!< the process's exit status; 128 + signal when killed by a signal
   bool timed_out = false;
+  bool interrupted = false;  //!< stopped because SIGINT or SIGTERM reached databox
 };
 
 struct TransformResult {
@@ -55,6 +63,9 @@ struct TransformResult {
   std::string log_tail;              //!< end of the log, secrets redacted
   std::filesystem::path log_path;    //!< the full log (not redacted: keep it private)
   std::chrono::milliseconds duration{0};
+  bool interrupted = false;  //!< SIGINT or SIGTERM stopped a step or kept the next from starting
+  //! Why the raw columns were not saved after a successful run (empty when they were).
+  std::string raw_columns_problem;
 
   //! Exit code of the last step run (-1 when none ran).
   int exit_code() const { return steps.empty() ? -1 : steps.back().exit_code; }
@@ -86,11 +97,27 @@ Result<bool> SqlMeshProdExists(const std::filesystem::path& state_db);
 Result<std::map<std::string, std::string>> TransformEnvironment(
     const load::Workspace& workspace, const std::filesystem::path& run_dir);
 
-//! Builds the raw views file unless it is current (EnsureRawViews), then runs the steps.
-//! Nothing is written into the transform project. A failing or timed-out step is a TransformResult
-//! with ok = false; an error means the run could not start (run folder, log file, program not
-//! found).
+//! Builds the raw views file unless it is current (EnsureRawViews), then runs the steps; after
+//! they all succeeded saves the raw columns they ran on (raw_columns.h; a failure to save is
+//! TransformResult::raw_columns_problem, not a failed run). Nothing is written into the
+//! transform project. A failing, timed-out or interrupted step is a TransformResult with ok =
+//! false; an error means the run could not start (run folder, log file, program not found).
 Result<TransformResult> RunTransform(load::Workspace& workspace,
                                      const TransformOptions& options = {});
+
+//! The step of PreviewTransform: `sqlmesh -p <project_dir> diff prod`.
+std::vector<std::string> PreviewCommand(const registry::Registry& registry);
+
+//! Runs PreviewCommand as RunTransform runs a step (raw views, environment, log, timeout,
+//! interruption; the run folder defaults to <state>/transform_runs/<UTC time>-<pid>-plan), with
+//! DATABOX_SQLMESH_STATE_DB pointing at a copy of the state in the run folder (removed after).
+//! Saves nothing. Only meaningful with the default command (IsDefaultTransformCommand). Note
+//! that `sqlmesh diff` exits 1 both when models differ and on an error (see PreviewFoundChanges).
+Result<TransformResult> PreviewTransform(load::Workspace& workspace,
+                                         const TransformOptions& options = {});
+
+//! Whether a preview's exit 1 and `output` (its log) mean "models differ" rather than an
+//! error: SQLMesh printed its summary of differences and no "Error:" line nor a traceback.
+bool PreviewFoundChanges(int exit_code, const std::string& output);
 
 }  // namespace databox::refresh

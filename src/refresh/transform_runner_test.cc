@@ -5,15 +5,19 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <thread>
 
+#include "common/interrupt.h"
 #include "common/process.h"
 #include "common/redact.h"
 #include "refresh/analytics.h"
 #include "refresh/analytics_test_support.h"
+#include "refresh/raw_columns.h"
 
 namespace databox::refresh {
 namespace {
@@ -80,6 +84,52 @@ TEST_F(TransformRunnerTest, TimeoutStopsTheProcessGroup) {
   EXPECT_LT(result->duration, std::chrono::seconds(10));
   EXPECT_NE(result->log_tail.find("started"), std::string::npos);
   EXPECT_NE(result->log_tail.find("timed out"), std::string::npos);
+}
+
+TEST_F(TransformRunnerTest, SigintStopsTheRunningStepAndTheResultIsInterrupted) {
+  UseCommand(R"(["sh", "-c", "echo started; sleep 30 & wait"])");
+  InstallInterruptHandlers();
+  std::thread signaller([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    ::kill(::getpid(), SIGINT);
+  });
+  auto result = RunTransform(*workspace_, Options());
+  signaller.join();
+  ClearInterruptForTest();
+  ASSERT_TRUE(result.has_value()) << result.error().ToString();
+  EXPECT_FALSE(result->ok);
+  EXPECT_TRUE(result->interrupted);
+  EXPECT_FALSE(result->timed_out());
+  EXPECT_EQ(result->exit_code(), 128 + SIGTERM);
+  EXPECT_LT(result->duration, std::chrono::seconds(10));
+  EXPECT_NE(result->log_tail.find("interrupted by SIGINT"), std::string::npos) << result->log_tail;
+  // Not a success: the raw columns of this run are not saved.
+  EXPECT_FALSE(std::filesystem::exists(RawColumnsSnapshotPath(*registry_)));
+}
+
+TEST_F(TransformRunnerTest, ASuccessSavesTheRawColumnsItRanOn) {
+  UseCommand(R"(["true"])");
+  CreateTable("alpha", "t",
+              iceberg::Schema(0, {Field(1, "id", Type::Long()), Field(2, "name", Type::String())}));
+  auto result = RunTransform(*workspace_, Options());
+  ASSERT_TRUE(result.has_value()) << result.error().ToString();
+  EXPECT_TRUE(result->ok);
+  EXPECT_EQ(result->raw_columns_problem, "");
+  auto saved = LoadRawColumnsSnapshot(RawColumnsSnapshotPath(*registry_));
+  ASSERT_TRUE(saved.has_value()) << saved.error().ToString();
+  ASSERT_TRUE(saved->has_value());
+  EXPECT_EQ((*saved)->tables.at("raw_alpha.t"),
+            (std::vector<RawColumn>{{"id", "long"}, {"name", "string"}}));
+}
+
+TEST(PreviewFoundChangesTest, TellsADifferenceSummaryFromAnError) {
+  const std::string summary = "**Summary of differences from `prod`:**\n**Added Models:**\n";
+  EXPECT_TRUE(PreviewFoundChanges(1, summary));
+  EXPECT_FALSE(PreviewFoundChanges(0, summary));
+  EXPECT_FALSE(PreviewFoundChanges(1, "Error: cannot parse model\n"));
+  EXPECT_FALSE(PreviewFoundChanges(1, summary + "Traceback (most recent call last):\n"));
+  EXPECT_FALSE(PreviewFoundChanges(1, summary + "Error: something\n"));
+  EXPECT_FALSE(PreviewFoundChanges(2, summary));
 }
 
 TEST_F(TransformRunnerTest, ChildSeesTheVenvFirstOnPathTheProjectVariablesAndNoStdin) {

@@ -1,0 +1,50 @@
+#include "refresh/transform_run.h"
+
+#include "common/clock.h"
+#include "common/interrupt.h"
+
+namespace databox::refresh {
+
+void RecordTransform(const Result<TransformResult>& result, RunRecord& record) {
+  if (!result) {
+    record.transform_status =
+        IsInterruption(result.error()) ? TransformStatus::kInterrupted : TransformStatus::kFailed;
+    record.transform_log_tail = result.error().message;
+    return;
+  }
+  record.transform_status = result->ok            ? TransformStatus::kOk
+                            : result->interrupted ? TransformStatus::kInterrupted
+                                                  : TransformStatus::kFailed;
+  if (!result->steps.empty()) record.transform_exit_code = result->exit_code();
+  record.transform_log_tail = result->log_tail;
+  if (!result->raw_columns_problem.empty()) {
+    record.transform_log_tail += "== databox: " + result->raw_columns_problem + "\n";
+  }
+  record.transform_seconds = std::chrono::duration<double>(result->duration).count();
+}
+
+TransformRunOutcome RunTransformAlone(load::Workspace& workspace, const TransformOptions& options) {
+  TransformRunOutcome outcome;
+  RunRecord& record = outcome.record;
+  record.command = "transform";
+  record.started_at = NowIso();
+  record.run_id = record.started_at;
+  auto result = RunTransform(workspace, options);
+  RecordTransform(result, record);
+  if (result) outcome.raw_columns_problem = result->raw_columns_problem;
+  record.finished_at = NowIso();
+  if (record.transform_status == TransformStatus::kInterrupted) {
+    record.exit_code = ExitCodeOfSignal(InterruptSignal()).value_or(ExitCode::kInterrupted);
+  } else {
+    record.exit_code =
+        record.transform_status == TransformStatus::kOk ? ExitCode::kOk : ExitCode::kRunFailed;
+  }
+  outcome.exit_code = record.exit_code;
+  const RunHistory history(workspace.registry().project.state_dir);
+  if (auto appended = history.Append(record); !appended) {
+    outcome.history_problem = appended.error().message;
+  }
+  return outcome;
+}
+
+}  // namespace databox::refresh
