@@ -19,5 +19,6 @@ Command InspectCommand();
 Command QueryCommand();
 Command CatalogCommand();
 Command MaintainCommand();
+Command CompletionCommand();
 
 }  // namespace databox::cli
