@@ -588,12 +588,12 @@ TEST(DataboxBinary, CatalogListDescribeAndQueryFormatsReadALoadedTable) {
               newest["snapshot_id"].get<int64_t>() <= (int64_t{1} << 53));
   auto inspected_text = RunDatabox({"inspect", "raw_usgs.sites", "--config", config}, {}, dir);
   ASSERT_EQ(inspected_text.exit_code, 0) << inspected_text.err;
-  for (const std::string line :
-       {"format version  2\n", "uuid            " + table_json["table_uuid"].get<std::string>(),
-        "data files      " + std::to_string(table_json["files"].size()) + " (" +
-            std::to_string(file_bytes) + " bytes)\n",
-        "delete files    0 (0 bytes, 0 deleted rows)\n", "\nsort order      ", "\npartition spec  ",
-        "      data files +"}) {
+  for (const std::string& line : std::vector<std::string>{
+           "format version  2\n", "uuid            " + table_json["table_uuid"].get<std::string>(),
+           "data files      " + std::to_string(table_json["files"].size()) + " (" +
+               std::to_string(file_bytes) + " bytes)\n",
+           "delete files    0 (0 bytes, 0 deleted rows)\n", "\nsort order      ",
+           "\npartition spec  ", "      data files +"}) {
     EXPECT_TRUE(Contains(inspected_text.out, line)) << line << "\n" << inspected_text.out;
   }
 

@@ -16,8 +16,9 @@ Command CompletionCommand() {
       "Enable it in the current shell with `source <(databox completion bash)`, or for\n"
       "every new shell by saving it:\n"
       "  databox completion bash > ~/.local/share/bash-completion/completions/databox\n"
-      "It completes commands, subcommands, options and file names where an option takes a\n"
-      "FILE, PATH or DIR; it is made from this binary's commands, so it matches them.",
+      "It completes commands, subcommands, options, and file or folder names where an\n"
+      "option or argument takes a FILE, PATH or DIR (not source or table names). It is made\n"
+      "from this binary's own commands, so it matches them.",
       [](CLI::App& app) -> Runner {
         auto shell = std::make_shared<std::string>();
         app.add_option("SHELL", *shell, "the shell: " + std::string(kCompletionShells))->required();

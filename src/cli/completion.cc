@@ -57,8 +57,8 @@ void Describe(const CLI::App& app, const std::string& path, Branches& out) {
       positionals.push_back(ValueKind(option->get_name(true)));
       continue;
     }
-    const std::string kind =
-        option->get_type_size_max() == 0 ? "flag" : ValueKind(option->get_option_text());
+    const bool flag = option->get_expected_max() == 0 || option->get_type_size_max() == 0;
+    const std::string kind = flag ? "flag" : ValueKind(option->get_option_text());
     std::vector<std::string> spellings;
     for (const std::string& name : option->get_snames()) spellings.push_back("-" + name);
     for (const std::string& name : option->get_lnames()) spellings.push_back("--" + name);
@@ -169,7 +169,7 @@ _PROGRAM() {
   case "$kind" in
     file | dir) _PROGRAM_files "$kind" "$cur" ;;
     value) ;;
-    *) _PROGRAM_words "$(_PROGRAM_options "$option_path")" "$cur" ;;
+    *) ((dashdash)) || _PROGRAM_words "$(_PROGRAM_options "$option_path")" "$cur" ;;
   esac
   return 0
 }

@@ -75,12 +75,12 @@ TEST(SourceStatusTest, LastLoadAndFailurePerSourceWithTheirAges) {
 }
 
 TEST(SourceStatusTest, AFailedTransformShowsWithItsExitCode) {
-  auto refresh = Record("r1", "refresh", 7200, ExitCode::kRunFailed);
-  refresh.transform_status = refresh::TransformStatus::kFailed;
-  refresh.transform_exit_code = 1;
-  const std::string text = FormatStatus({}, {refresh}, kNow);
+  auto record = Record("r1", "refresh", 7200, ExitCode::kRunFailed);
+  record.transform_status = refresh::TransformStatus::kFailed;
+  record.transform_exit_code = 1;
+  const std::string text = FormatStatus({}, {record}, kNow);
   EXPECT_EQ(text, "transform: failed (exit 1) at " + Ago(7200) + " (2 h ago), run r1\n");
-  const auto json = StatusJson({}, {refresh}, kNow);
+  const auto json = StatusJson({}, {record}, kNow);
   EXPECT_EQ(json["transform"]["status"], "failed");
   EXPECT_EQ(json["transform"]["exit_code"], 1);
   EXPECT_EQ(json["transform"]["at"], Ago(7200));

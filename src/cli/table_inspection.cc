@@ -129,10 +129,8 @@ std::string SnapshotText(const iceberg::Snapshot& s) {
   auto get = [&](const char* key) { return SummaryValue(s, key); };
   std::string text = "  " + std::to_string(s.snapshot_id) + "  " + MillisIso(s.timestamp_ms) +
                      "  " + s.operation() + "  load " + get("databox.load-id") + "  +" +
-                     get("added-records") + " rows, total " + get("total-records") +
-                     "
-                     ";
-                     std::string changes;
+                     get("added-records") + " rows, total " + get("total-records") + "\n";
+  std::string changes;
   for (std::string part :
        {Change(s, "data files", "added-data-files", "deleted-data-files"),
         Change(s, "rows", "added-records", "deleted-records"),
