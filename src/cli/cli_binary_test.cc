@@ -2,16 +2,20 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/binary_test_support.h"
+#include "common/clock.h"
 #include "load/source_lock.h"
 
 namespace {
@@ -426,6 +430,54 @@ TEST(DataboxBinary, RunsListsAndShowsTheRunHistory) {
   fs::remove_all(dir);
 }
 
+TEST(DataboxBinary, StatusShowsAgesInWordsAndHowTheLastTransformEnded) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("databox_cli_status_" + std::to_string(getpid()));
+  const fs::path config = ExampleRegistryIn(dir);
+  std::string registry = databox::cli::testing::Slurp(config);
+  const std::string transform = "[project.transform]\n";
+  const auto at = registry.find(transform);
+  ASSERT_NE(at, std::string::npos) << "the example registry has no [project.transform]";
+  // A transform that fails with exit code 3 (a model that does not build).
+  registry.insert(at + transform.size(), "command = [\"sh\", \"-c\", \"exit 3\"]\n");
+  std::ofstream(config) << registry;
+  auto none = RunDatabox({"status", "--config", config.string()}, {}, dir);
+  EXPECT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_TRUE(Contains(none.out, "transform: never run (no refresh recorded)\n")) << none.out;
+
+  auto refreshed =
+      RunDatabox({"refresh", "--source", "usgs", "--config", config.string()}, {}, dir);
+  ASSERT_EQ(refreshed.exit_code, 1) << refreshed.out << refreshed.err;
+  // The run ended 2 h 5 min ago, as the history says once its time is moved back.
+  const fs::path history = dir / ".databox" / "runs.jsonl";
+  auto record = nlohmann::json::parse(databox::cli::testing::Slurp(history));
+  const auto then = std::chrono::system_clock::now() - std::chrono::minutes(125);
+  const std::string finished = databox::IsoAt(then);
+  record["finished_at"] = finished;
+  std::ofstream(history) << record.dump() << "\n";
+
+  auto text = RunDatabox({"status", "--config", config.string()}, {}, dir);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_TRUE(Contains(text.out, "usgs:\n  last load: ")) << text.out;
+  EXPECT_TRUE(Contains(text.out, "  at " + finished + " (2 h 5 min ago)\n")) << text.out;
+  EXPECT_TRUE(Contains(text.out, "transform: failed (exit 3) at " + finished +
+                                     " (2 h 5 min ago), run " +
+                                     record["run_id"].get<std::string>() + "\n"))
+      << text.out;
+  auto json = RunDatabox({"status", "--json", "--config", config.string()}, {}, dir);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto status = nlohmann::json::parse(json.out);
+  const auto& sources = status["sources"];
+  const auto usgs = std::find_if(sources.begin(), sources.end(),
+                                 [](const auto& s) { return s["source"] == "usgs"; });
+  ASSERT_NE(usgs, sources.end()) << json.out;
+  EXPECT_NEAR((*usgs)["last_load"]["age_seconds"].get<double>(), 125 * 60, 30) << json.out;
+  EXPECT_EQ(status["transform"]["status"], "failed") << json.out;
+  EXPECT_EQ(status["transform"]["exit_code"], 3) << json.out;
+  EXPECT_EQ(status["transform"]["at"], finished) << json.out;
+  fs::remove_all(dir);
+}
+
 TEST(DataboxBinary, LoadsListsPackagesAndRemovesOneUnderTheSourceLock) {
   const fs::path dir =
       fs::temp_directory_path() / ("databox_cli_loads_" + std::to_string(getpid()));
@@ -506,6 +558,44 @@ TEST(DataboxBinary, CatalogListDescribeAndQueryFormatsReadALoadedTable) {
   auto inspect = RunDatabox({"inspect", "usgs.sites", "--config", config}, {}, dir);
   EXPECT_EQ(inspect.exit_code, 1);
   EXPECT_TRUE(Contains(inspect.err, "(did you mean raw_usgs.sites?)")) << inspect.err;
+
+  // `inspect` reads the files: their sizes, and the table's identity and layout.
+  auto inspected = RunDatabox({"inspect", "raw_usgs.sites", "--json", "--config", config}, {}, dir);
+  ASSERT_EQ(inspected.exit_code, 0) << inspected.err;
+  const auto table_json = nlohmann::json::parse(inspected.out);
+  EXPECT_EQ(table_json["rows"], site_rows);
+  EXPECT_EQ(table_json["format_version"], 2);
+  EXPECT_EQ(table_json["table_uuid"].get<std::string>().size(), 36u) << table_json["table_uuid"];
+  EXPECT_TRUE(table_json["location"].get<std::string>().ends_with("raw_usgs/sites"))
+      << table_json["location"];
+  int64_t file_bytes = 0;
+  for (const auto& f : table_json["files"]) file_bytes += f["bytes"].get<int64_t>();
+  EXPECT_GT(file_bytes, 0);
+  EXPECT_EQ(table_json["sizes"]["data_bytes"], file_bytes);
+  EXPECT_EQ(table_json["sizes"]["data_files"], table_json["files"].size());
+  EXPECT_EQ(table_json["sizes"]["delete_bytes"], 0);
+  ASSERT_FALSE(table_json["partition_specs"].empty()) << inspected.out;
+  EXPECT_TRUE(table_json["partition_specs"][0]["fields"].is_array());
+  EXPECT_TRUE(table_json["sort_order"]["fields"].is_array()) << inspected.out;
+  EXPECT_TRUE(table_json["properties"].is_object()) << inspected.out;
+  const auto& newest = table_json["snapshots"][0];
+  EXPECT_TRUE(std::regex_match(newest["time"].get<std::string>(),
+                               std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)")))
+      << newest;
+  EXPECT_EQ(newest["summary"]["total-records"], std::to_string(site_rows)) << newest;
+  EXPECT_TRUE(newest["summary"].contains("added-data-files")) << newest;
+  EXPECT_TRUE(newest["snapshot_id"].is_string() ||
+              newest["snapshot_id"].get<int64_t>() <= (int64_t{1} << 53));
+  auto inspected_text = RunDatabox({"inspect", "raw_usgs.sites", "--config", config}, {}, dir);
+  ASSERT_EQ(inspected_text.exit_code, 0) << inspected_text.err;
+  for (const std::string& line : std::vector<std::string>{
+           "format version  2\n", "uuid            " + table_json["table_uuid"].get<std::string>(),
+           "data files      " + std::to_string(table_json["files"].size()) + " (" +
+               std::to_string(file_bytes) + " bytes)\n",
+           "delete files    0 (0 bytes, 0 deleted rows)\n", "\nsort order      ",
+           "\npartition spec  ", "      data files +"}) {
+    EXPECT_TRUE(Contains(inspected_text.out, line)) << line << "\n" << inspected_text.out;
+  }
 
   // The same count through `query`, in each format, two statements at once.
   const std::string count = "SELECT count(*) AS n FROM polaris_aws.raw_usgs.sites";

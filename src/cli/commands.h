@@ -20,5 +20,6 @@ Command InspectCommand();
 Command QueryCommand();
 Command CatalogCommand();
 Command MaintainCommand();
+Command CompletionCommand();
 
 }  // namespace databox::cli

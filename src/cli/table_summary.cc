@@ -1,5 +1,6 @@
 #include "cli/table_summary.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <ctime>
@@ -102,6 +103,34 @@ Json TableListJson(const std::vector<TableSummary>& tables) {
   return out;
 }
 
+std::string FormatSchemaFields(const iceberg::Schema* schema) {
+  std::vector<std::vector<std::string>> fields = {{"  ID", "NAME", "TYPE", ""}};
+  if (schema != nullptr) {
+    const auto& ids = schema->identifier_field_ids();
+    for (const auto& field : schema->fields()) {
+      const bool key = std::find(ids.begin(), ids.end(), field.id) != ids.end();
+      fields.push_back(
+          {"  " + std::to_string(field.id), field.name, field.type.ToString(),
+           std::string(field.required ? "required" : "optional") + (key ? ", key" : "")});
+    }
+  }
+  return AlignRows(fields);
+}
+
+Json SchemaFieldsJson(const iceberg::Schema* schema) {
+  Json fields = Json::array();
+  if (schema == nullptr) return fields;
+  const auto& ids = schema->identifier_field_ids();
+  for (const auto& field : schema->fields()) {
+    fields.push_back({{"id", field.id},
+                      {"name", field.name},
+                      {"type", field.type.ToString()},
+                      {"required", field.required},
+                      {"identifier", std::find(ids.begin(), ids.end(), field.id) != ids.end()}});
+  }
+  return fields;
+}
+
 std::string FormatTableDescription(const TableSummary& t, const iceberg::TableMetadata& metadata,
                                    const std::string& metadata_location) {
   std::vector<std::vector<std::string>> rows = {
@@ -122,19 +151,7 @@ std::string FormatTableDescription(const TableSummary& t, const iceberg::TableMe
   std::string text = AlignRows(rows) + "\nproperties\n";
   if (metadata.properties.empty()) text += "  (none)\n";
   for (const auto& [key, value] : metadata.properties) text += "  " + key + " = " + value + "\n";
-  text += "\nschema\n";
-  std::vector<std::vector<std::string>> fields = {{"  ID", "NAME", "TYPE", ""}};
-  const iceberg::Schema* schema = metadata.CurrentSchema();
-  if (schema != nullptr) {
-    const auto& ids = schema->identifier_field_ids();
-    for (const auto& field : schema->fields()) {
-      const bool key = std::find(ids.begin(), ids.end(), field.id) != ids.end();
-      fields.push_back(
-          {"  " + std::to_string(field.id), field.name, field.type.ToString(),
-           std::string(field.required ? "required" : "optional") + (key ? ", key" : "")});
-    }
-  }
-  return text + AlignRows(fields);
+  return text + "\nschema\n" + FormatSchemaFields(metadata.CurrentSchema());
 }
 
 Json TableDescriptionJson(const TableSummary& t, const iceberg::TableMetadata& metadata,
@@ -145,18 +162,7 @@ Json TableDescriptionJson(const TableSummary& t, const iceberg::TableMetadata& m
   out["metadata_location"] = metadata_location;
   out["partition_spec"] = SpecText(metadata);
   out["properties"] = metadata.properties;
-  Json fields = Json::array();
-  if (const iceberg::Schema* schema = metadata.CurrentSchema(); schema != nullptr) {
-    const auto& ids = schema->identifier_field_ids();
-    for (const auto& field : schema->fields()) {
-      fields.push_back({{"id", field.id},
-                        {"name", field.name},
-                        {"type", field.type.ToString()},
-                        {"required", field.required},
-                        {"identifier", std::find(ids.begin(), ids.end(), field.id) != ids.end()}});
-    }
-  }
-  out["schema"] = fields;
+  out["schema"] = SchemaFieldsJson(metadata.CurrentSchema());
   return out;
 }
 

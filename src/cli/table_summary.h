@@ -40,6 +40,12 @@ TableSummary SummarizeTable(const iceberg::TableIdentifier& table,
 std::string FormatTableList(const std::vector<TableSummary>& tables);
 nlohmann::ordered_json TableListJson(const std::vector<TableSummary>& tables);
 
+//! The fields of `schema` (none for null) as `databox catalog describe` and `databox inspect` print
+//! them: a header and an aligned line per field (id, name, type, required/optional, key), each
+//! line indented by two spaces; and as JSON, one object per field.
+std::string FormatSchemaFields(const iceberg::Schema* schema);
+nlohmann::ordered_json SchemaFieldsJson(const iceberg::Schema* schema);
+
 //! `databox catalog describe`: the summary, then format version, location, partition spec,
 //! properties and the current schema.
 std::string FormatTableDescription(const TableSummary& summary,

@@ -4,19 +4,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "cli/table_test_support.h"
+
 namespace databox::cli {
 namespace {
 
 using ::testing::HasSubstr;
-
-iceberg::Snapshot MakeSnapshot(int64_t id, int64_t millis,
-                               std::map<std::string, std::string> summary) {
-  iceberg::Snapshot snapshot;
-  snapshot.snapshot_id = id;
-  snapshot.timestamp_ms = millis;
-  snapshot.summary = std::move(summary);
-  return snapshot;
-}
+using testing::MakeSnapshot;
 
 iceberg::TableMetadata Metadata() {
   iceberg::TableMetadata md;
