@@ -81,18 +81,6 @@ inline void CopyRecordingsWithFailingSource(const fs::path& from, const fs::path
   }
 }
 
-//! Replaces the one `from` in `text` by `to`; false (text unchanged) when `from` is absent.
-inline bool ReplaceOnce(std::string& text, const std::string& from, const std::string& to) {
-  const auto pos = text.find(from);
-  if (pos == std::string::npos) return false;
-  text.replace(pos, from.size(), to);
-  return true;
-}
-
-//! The line of the example registry (examples/databox/databox.toml) that points its replay at
-//! the repository's recordings; tests replace it to point at a copy or at the absolute path.
-inline const std::string kExampleReplayLine = "replay = \"../../../shared/fixtures/recordings\"";
-
 #ifdef DATABOX_BINARY
 //! Runs the built databox with `args` and extra environment entries ("NAME=value").
 inline RunResult RunDatabox(const std::vector<std::string>& args,

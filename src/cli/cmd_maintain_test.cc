@@ -17,8 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using databox::cli::testing::Contains;
-using databox::cli::testing::kExampleReplayLine;
-using databox::cli::testing::ReplaceOnce;
 using databox::cli::testing::RunDatabox;
 using databox::cli::testing::RunResult;
 using databox::cli::testing::Slurp;
@@ -34,7 +32,10 @@ class MaintainBinary : public ::testing::Test {
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     std::string text = Slurp(kExampleDir / "databox.toml");
-    ASSERT_TRUE(ReplaceOnce(text, kExampleReplayLine, "replay = \"" + kRecordings.string() + "\""));
+    const std::string replay = "replay = \"../../../shared/fixtures/recordings\"";
+    const auto pos = text.find(replay);
+    ASSERT_NE(pos, std::string::npos) << "the example registry no longer replays recordings";
+    text.replace(pos, replay.size(), "replay = \"" + kRecordings.string() + "\"");
     std::ofstream(dir_ / "databox.toml") << text;
   }
   void TearDown() override { fs::remove_all(dir_); }

@@ -14,20 +14,15 @@
 #include <string>
 #include <vector>
 
-#include "cli/binary_test_support.h"
+#include "cli/example_project_test_support.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using databox::cli::testing::Contains;
 using databox::cli::testing::CopyRecordingsWithFailingSource;
-using databox::cli::testing::kExampleReplayLine;
-using databox::cli::testing::ReplaceOnce;
-using databox::cli::testing::Slurp;
-using databox::cli::testing::TempFolder;
-
-const fs::path kExampleDir = fs::path(DATABOX_SOURCE_DIR) / "examples" / "databox";
-const fs::path kRecordings = fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings";
+using databox::cli::testing::ExampleProjectTest;
+using databox::cli::testing::kRecordings;
 
 struct PtyRun {
   int exit_code = -1;
@@ -68,28 +63,17 @@ PtyRun RunOnPty(const std::vector<std::string>& args, const std::vector<std::str
   return result;
 }
 
-class LiveDisplay : public ::testing::Test {
+class LiveDisplay : public ExampleProjectTest {
  protected:
-  //! The example registry in a fresh folder, replaying `recordings`.
-  void WriteRegistry(const fs::path& recordings) {
-    std::string text = Slurp(kExampleDir / "databox.toml");
-    ASSERT_TRUE(ReplaceOnce(text, kExampleReplayLine, "replay = \"" + recordings.string() + "\""));
-    ASSERT_TRUE(ReplaceOnce(text, "retries = 5", "retries = 0"));  // a failing source fails at once
-    std::ofstream(dir_.path() / "databox.toml") << text;
-  }
   PtyRun Databox(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
-    std::vector<std::string> full = {"--config", (dir_.path() / "databox.toml").string()};
-    full.insert(full.end(), args.begin(), args.end());
-    return RunOnPty(full, env, dir_.path());
+    return RunOnPty(Args(args), env, dir_);
   }
-
-  TempFolder dir_{"databox_live"};
 };
 
 TEST_F(LiveDisplay, FramesMoveDuringExtractionAndAFailureShowsBeforeTheSummary) {
-  const fs::path broken = dir_.path() / "recordings";
-  CopyRecordingsWithFailingSource(kRecordings, broken, "noaa");
-  WriteRegistry(broken);
+  recordings_ = dir_ / "recordings";
+  CopyRecordingsWithFailingSource(kRecordings, recordings_, "noaa");
+  WriteRegistry();
   PtyRun r = Databox({"refresh", "--skip-transform", "--source", "gbif", "--source", "noaa",
                       "--max-workers", "1"});
   EXPECT_EQ(r.exit_code, 1) << r.screen;
@@ -109,7 +93,7 @@ TEST_F(LiveDisplay, FramesMoveDuringExtractionAndAFailureShowsBeforeTheSummary) 
 }
 
 TEST_F(LiveDisplay, NoColourWithNoColorSet) {
-  WriteRegistry(kRecordings);
+  WriteRegistry();
   PtyRun r = Databox({"run", "gbif"}, {"NO_COLOR=1"});
   EXPECT_EQ(r.exit_code, 0) << r.screen;
   EXPECT_TRUE(std::regex_search(r.screen, std::regex(R"(gbif +done \d+\.\d{3}s .* rows=\d+)")))

@@ -42,7 +42,8 @@ std::map<std::string, SourceLast> LastBySource(const std::vector<refresh::RunRec
   return last;
 }
 
-//! The transform of the newest refresh, and of the newest refresh whose transform ran.
+//! The transform of the newest refresh or `databox transform`, and of the newest of those whose
+//! transform ran.
 struct TransformLast {
   const refresh::RunRecord* newest = nullptr;
   const refresh::RunRecord* ran = nullptr;
@@ -56,7 +57,8 @@ bool TransformRan(const refresh::RunRecord& record) {
 TransformLast LastTransform(const std::vector<refresh::RunRecord>& records) {
   TransformLast last;
   for (const auto& record : records) {
-    if (record.command != "refresh") continue;  // `databox run` never runs the transform
+    // `databox run` never runs the transform.
+    if (record.command != "refresh" && record.command != "transform") continue;
     last.newest = &record;
     if (TransformRan(record)) last.ran = &record;
   }

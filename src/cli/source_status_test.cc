@@ -110,5 +110,16 @@ TEST(SourceStatusTest, ATransformThatDidNotRunPointsAtTheLastOneThatDid) {
   EXPECT_THAT(FormatStatus({}, {not_run}, kNow), HasSubstr("\n  last ran: never\n"));
 }
 
+TEST(SourceStatusTest, ADataboxTransformRunCountsAsTheNewestTransform) {
+  auto refreshed = Record("r1", "refresh", 3600);
+  refreshed.transform_status = refresh::TransformStatus::kOk;
+  refreshed.transform_exit_code = 0;
+  auto transformed = Record("t1", "transform", 60, ExitCode::kRunFailed);
+  transformed.transform_status = refresh::TransformStatus::kFailed;
+  transformed.transform_exit_code = 1;
+  EXPECT_EQ(FormatStatus({}, {refreshed, transformed}, kNow),
+            "transform: failed (exit 1) at " + Ago(60) + " (1 min ago), run t1\n");
+}
+
 }  // namespace
 }  // namespace databox::cli

@@ -8,44 +8,32 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cli/binary_test_support.h"
+#include "cli/example_project_test_support.h"
 
 namespace {
 
-namespace fs = std::filesystem;
 using databox::cli::testing::Contains;
-using databox::cli::testing::kExampleReplayLine;
-using databox::cli::testing::ReplaceOnce;
-using databox::cli::testing::RunDatabox;
+using databox::cli::testing::ExampleProjectTest;
 using databox::cli::testing::RunResult;
-using databox::cli::testing::Slurp;
-using databox::cli::testing::TempFolder;
 
-const fs::path kExampleDir = fs::path(DATABOX_SOURCE_DIR) / "examples" / "databox";
-const fs::path kRecordings = fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings";
+using SourcesBinary = ExampleProjectTest;
 
-TEST(SourcesBinary, MarksDisabledResourcesAndListsTablesTheRegistryNoLongerDeclares) {
-  TempFolder dir("databox_sources");
-  const fs::path config = dir.path() / "databox.toml";
-  std::string text = Slurp(kExampleDir / "databox.toml");
-  ASSERT_TRUE(ReplaceOnce(text, kExampleReplayLine, "replay = \"" + kRecordings.string() + "\""));
-  std::ofstream(config) << text;
-
-  RunResult before = RunDatabox({"--config", config.string(), "sources"}, {}, dir.path());
+TEST_F(SourcesBinary, MarksDisabledResourcesAndListsTablesTheRegistryNoLongerDeclares) {
+  WriteRegistry();
+  RunResult before = Databox({"sources"});
   ASSERT_EQ(before.exit_code, 0) << before.err;
   EXPECT_TRUE(Contains(before.out, "taxonomy (disabled)")) << before.out;
   EXPECT_FALSE(Contains(before.out, "(undeclared)")) << before.out;
 
-  RunResult loaded = RunDatabox({"--config", config.string(), "run", "noaa"}, {}, dir.path());
+  RunResult loaded = Databox({"run", "noaa"});
   ASSERT_EQ(loaded.exit_code, 0) << loaded.out << loaded.err;
   // The registry renames the resource: raw_noaa.datasets stays in the catalog, undeclared.
-  ASSERT_TRUE(ReplaceOnce(text, "name = \"datasets\"", "name = \"dataset_info\""));
-  std::ofstream(config) << text;
+  WriteRegistry("name = \"datasets\"", "name = \"dataset_info\"");
 
-  RunResult after = RunDatabox({"--config", config.string(), "sources"}, {}, dir.path());
+  RunResult after = Databox({"sources"});
   ASSERT_EQ(after.exit_code, 0) << after.err;
   EXPECT_TRUE(Contains(after.out, "dataset_info, datasets (undeclared)")) << after.out;
-  RunResult json = RunDatabox({"--config", config.string(), "sources", "--json"}, {}, dir.path());
+  RunResult json = Databox({"sources", "--json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
   const auto sources = nlohmann::json::parse(json.out);
   bool saw_noaa = false;
