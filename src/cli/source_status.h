@@ -1,7 +1,7 @@
 // What `databox status` prints, from the run history (refresh/run_history.h): for every registry
 // source its last successful load and its last failure, and the transform of the newest refresh
-// or `databox transform` (with the newest one that ran, when that one did not run), each with its age in words. Pure
-// functions of the records and the time now, so tests give them records.
+// or `databox transform` (with the newest one that ran, when that one did not run), each with
+// its age in words. Pure functions of the records and the time now, so tests give them records.
 #pragma once
 
 #include <cstdint>
