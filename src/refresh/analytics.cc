@@ -12,6 +12,7 @@
 #include "fileio/leftovers.h"
 #include "iceberg/table_scan.h"
 #include "refresh/platform_health.h"
+#include "refresh/raw_catalog.h"
 
 namespace databox::refresh {
 namespace {
@@ -52,7 +53,19 @@ Result<std::string> ViewSql(load::Workspace& workspace, const registry::Source& 
   if (!exists) return PlaceholderSql(PlaceholderColumns(source, table));
   auto loaded = iceberg::Table::Load(workspace.catalog(), workspace.file_io(), id);
   if (!loaded) return std::unexpected(loaded.error());
-  return loaded->ReadSql();
+  if (!AttachesRawCatalog(workspace.registry())) return loaded->ReadSql();
+  // Through the attached catalog: the snapshot current when the view is read.
+  std::string columns;
+  for (const auto& field : loaded->schema().fields()) {
+    columns += (columns.empty() ? "" : ", ") + duck::QuoteIdentifier(field.name);
+  }
+  return "SELECT " + columns + " FROM " + duck::QuoteIdentifier(RawCatalogName(workspace.registry())) +
+         "." + duck::QuoteIdentifier(source.Namespace()) + "." + duck::QuoteIdentifier(table);
+}
+
+//! How the file's raw views read: kReadsThroughCatalog or kReadsFiles.
+std::string RawReadsOf(const registry::Registry& registry) {
+  return AttachesRawCatalog(registry) ? kReadsThroughCatalog : kReadsFiles;
 }
 
 //! Declared tables, then the catalog's other tables in the namespace (sorted).
@@ -85,6 +98,7 @@ Result<int64_t> CreatePlatformViews(duck::Connection& conn, const registry::Regi
   const std::vector<std::pair<std::string, std::string>> views = {
       {kSourcesView, SourcesViewSql(registry)},
       {kPlatformLoadsView, PlatformLoadsViewSql(routine)},
+      {kRawReadsView, "SELECT " + duck::QuoteLiteral(RawReadsOf(registry)) + " AS reads"},
   };
   DATABOX_RETURN_IF_ERROR(conn.Execute("CREATE SCHEMA " + schema));
   for (const auto& [name, sql] : views) {
@@ -101,8 +115,13 @@ Result<int64_t> CreatePlatformViews(duck::Connection& conn, const registry::Regi
 Result<int64_t> BuildViewsFile(load::Workspace& workspace, const std::filesystem::path& path) {
   DATABOX_ASSIGN_OR_RETURN(auto db, duck::Database::Open(path.string(), {.threads = 1}));
   DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(db));
-  // CREATE VIEW binds read_parquet, which opens the (s3://) files.
-  DATABOX_RETURN_IF_ERROR(workspace.PrepareDuckDbReads(conn));
+  // CREATE VIEW binds read_parquet, which opens the (s3://) files, or the attached catalog's
+  // tables.
+  if (AttachesRawCatalog(workspace.registry())) {
+    DATABOX_RETURN_IF_ERROR(AttachRawCatalog(workspace, conn));
+  } else {
+    DATABOX_RETURN_IF_ERROR(workspace.PrepareDuckDbReads(conn));
+  }
   DATABOX_RETURN_IF_ERROR(conn.Execute("BEGIN TRANSACTION"));
   int64_t views = 0;
   std::vector<RoutineLoadStatus> routine;
@@ -246,6 +265,9 @@ bool RawViewsAreCurrent(const registry::Registry& registry) {
   auto built_for = conn->Query(std::string("SELECT source, routine FROM ") + kPlatformSchema + "." +
                                kSourcesView + " ORDER BY source");
   if (!built_for) return false;  // a file from before the platform views
+  auto reads = conn->Query(std::string("SELECT reads FROM ") + kPlatformSchema + "." + kRawReadsView);
+  if (!reads || reads->row_count() != 1) return false;  // a file from before the REST attach
+  if (auto mode = reads->GetString(0, 0); !mode || *mode != RawReadsOf(registry)) return false;
   std::vector<std::pair<std::string, bool>> expected;
   for (const auto& source : registry.sources) {
     expected.emplace_back(source.name, source.eligibility == registry::Eligibility::kRoutine);
@@ -282,7 +304,11 @@ Result<Analytics> OpenAnalytics(load::Workspace& workspace) {
                                           " (is a transform running?): " + db.error().message);
   }
   DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(*db));
-  DATABOX_RETURN_IF_ERROR(workspace.PrepareDuckDbReads(conn));
+  if (AttachesRawCatalog(registry)) {
+    DATABOX_RETURN_IF_ERROR(AttachRawCatalog(workspace, conn));
+  } else {
+    DATABOX_RETURN_IF_ERROR(workspace.PrepareDuckDbReads(conn));
+  }
   DATABOX_RETURN_IF_ERROR(
       WithContext(conn.Execute("ATTACH " + duck::QuoteLiteral(views.string()) + " AS " +
                                duck::QuoteIdentifier(registry.project.analytics.catalog_alias) +

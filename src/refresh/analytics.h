@@ -1,7 +1,11 @@
 // The analytics DuckDB: raw Iceberg tables made visible as <alias>.raw_<source>.<table> to
 // `databox query` and to SQLMesh, without DuckDB extensions. See docs/analytics.md.
 //
-// The raw views file <state_dir>/<alias>.duckdb holds one schema raw_<source> per registry
+// With a REST catalog, a view reads the table through the natively attached catalog instead
+// (raw_catalog.h): SELECT <current schema columns> FROM <alias>_iceberg.raw_<source>.<table>,
+// the catalog's current snapshot when the view is read; the readers attach the catalog first.
+// With the embedded SQLite catalog (which DuckDB cannot attach):
+// the raw views file <state_dir>/<alias>.duckdb holds one schema raw_<source> per registry
 // source and one VIEW per table, pinned to the table's current snapshot:
 //   SELECT <current schema columns, in order> FROM read_parquet([<live data files>],
 //                                                              union_by_name = true)
@@ -35,6 +39,13 @@ namespace databox::refresh {
 inline constexpr const char* kLoadStatusTable = "_dlt_load_status";
 //! Name of the loads table every source publishes in raw_<source>.
 inline constexpr const char* kLoadsTable = "_dlt_loads";
+
+//! The view databox.raw_reads (reads VARCHAR, one row) says how the file's raw views read:
+//! kReadsFiles (read_parquet, pinned at the rebuild) or kReadsThroughCatalog (the attached REST
+//! catalog, raw_catalog.h). A file built for the other kind is not current.
+inline constexpr const char* kRawReadsView = "raw_reads";
+inline constexpr const char* kReadsFiles = "files";
+inline constexpr const char* kReadsThroughCatalog = "catalog";
 
 //! <state_dir>/<catalog_alias>.duckdb: the raw views file.
 std::filesystem::path RawViewsPath(const registry::Registry& registry);
@@ -75,7 +86,8 @@ struct Analytics {
 };
 
 //! Opens the analytics database (registry analytics.database, default <state>/databox.duckdb;
-//! created if missing) and ATTACHes the raw views file READ_ONLY under the catalog alias,
+//! created if missing), attaches a REST catalog natively (raw_catalog.h) or gives DuckDB the
+//! warehouse's S3 secret, and ATTACHes the raw views file READ_ONLY under the catalog alias,
 //! building the views file first when it is not current (EnsureRawViews).
 Result<Analytics> OpenAnalytics(load::Workspace& workspace);
 

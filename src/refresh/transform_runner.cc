@@ -16,6 +16,7 @@
 #include "duck/database.h"
 #include "fileio/durable.h"
 #include "refresh/analytics.h"
+#include "refresh/raw_catalog.h"
 #include "refresh/raw_columns.h"
 #include "refresh/sqlmesh_install.h"
 
@@ -136,6 +137,8 @@ Result<std::map<std::string, std::string>> TransformEnvironment(
     env["DATABOX_S3_SECRET"] = s3->secret;
     env["DATABOX_S3_SESSION_TOKEN"] = s3->session_token;
   }
+  DATABOX_ASSIGN_OR_RETURN(auto raw_catalog, RawCatalogEnvironment(registry));
+  env.merge(raw_catalog);
   return env;
 }
 

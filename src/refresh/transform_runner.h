@@ -94,6 +94,8 @@ Result<bool> SqlMeshProdExists(const std::filesystem::path& state_db);
 //! and the fields of a DuckDB S3 secret: DATABOX_S3_ENDPOINT, DATABOX_S3_USE_SSL,
 //! DATABOX_S3_URL_STYLE, DATABOX_S3_REGION, DATABOX_S3_KEY_ID, DATABOX_S3_SECRET,
 //! DATABOX_S3_SESSION_TOKEN (the raw views read the warehouse's Parquet files through httpfs).
+//! For a REST catalog also the DATABOX_RAW_CATALOG* variables of RawCatalogEnvironment: SQLMesh
+//! attaches the catalog the raw views read through (raw_catalog.h).
 Result<std::map<std::string, std::string>> TransformEnvironment(
     const load::Workspace& workspace, const std::filesystem::path& run_dir);
 
