@@ -99,7 +99,7 @@ query_both() {
 
 refresh_and_compare first
 
-step "databox query reads the S3 tables through DuckDB httpfs like the embedded ones"
+step "databox query reads the S3 tables through the attached catalog like the embedded ones"
 query_both "SELECT count(*) AS n, count(DISTINCT sub_id) AS subs FROM polaris_aws.raw_ebird.recent_observations"
 
 step "restart the catalog server (same port): nothing is lost"
@@ -128,6 +128,13 @@ events_json() {
 deletes="$(events_json | "$py" -c 'import json,sys; print(len(json.load(sys.stdin)["delete_files"]))')" ||
   fail "databox inspect of the S3 events table failed"
 [ "$deletes" -gt 0 ] || fail "the merge-on-read round left no delete files on S3 (got $deletes)"
+step "databox query honours the delete files (REST: DuckDB's iceberg extension through the attached catalog)"
+query_both "SELECT count(*) AS n, count(DISTINCT event_id) AS events FROM polaris_aws.raw_usgs_earthquakes.events"
+case "$rest_answer" in
+  *'"n":"0"'*|*'"n":0,'*) fail "no events read through the attached catalog: $rest_answer" ;;
+esac
+"$py" -c 'import json,sys; r=json.loads(sys.argv[1]); sys.exit(0 if int(r["n"]) == int(r["events"]) else 1)' \
+  "$rest_answer" || fail "duplicate events through the attached catalog (delete files ignored?): $rest_answer"
 "$databox" --config "$work/rest/databox.toml" maintain raw_usgs_earthquakes.events \
   --rewrite-deletes --remove || fail "maintain --rewrite-deletes failed on REST + S3"
 deletes="$(events_json | "$py" -c 'import json,sys; print(len(json.load(sys.stdin)["delete_files"]))')"
@@ -163,7 +170,7 @@ grep -q "stray-orphan.parquet  5 bytes  .*  removed" "$work/orphans-removed.out"
 "$py" "$here/tables.py" compare "$work/embedded-second.json" "$work/rest-maintained.json" ||
   fail "orphan removal changed the rows of the REST + S3 tables"
 
-step "full databox refresh into REST + S3: SQLMesh reads the raw views from S3 (httpfs + secret)"
+step "full databox refresh into REST + S3: SQLMesh reads the raw tables through the attached catalog"
 "$databox" --config "$work/rest/databox.toml" refresh >"$work/full-rest.out" 2>&1 ||
   { tail -40 "$work/full-rest.out"; fail "the full refresh (with SQLMesh) into REST + S3 failed"; }
 "$databox" --config "$work/embedded/databox.toml" refresh >"$work/full-embedded.out" 2>&1 ||
@@ -176,5 +183,20 @@ for model_query in \
   query_both "$model_query"
   case "$rest_answer" in *'"n":"0"'*|*'"ok":"0"'*) fail "the model is empty over S3: $model_query";; esac
 done
+
+step "a commit made by pyiceberg after the refresh: databox query sees it at once, nothing rebuilt"
+views="$work/rest/.databox/polaris_aws.duckdb"  # the raw views file (state_dir .databox)
+[ -f "$views" ] || fail "no raw views file at $views"
+views_before="$(stat -c %Y.%s "$views")"
+count_sql="SELECT count(*) AS n FROM polaris_aws.raw_ebird.recent_observations"
+before="$("$databox" --config "$work/rest/databox.toml" query "$count_sql" --format csv | tail -1)" ||
+  fail "databox query failed before the pyiceberg commit"
+"$py" "$here/tables.py" append-copy databox_lake raw_ebird.recent_observations 7 ||
+  fail "pyiceberg could not append to raw_ebird.recent_observations"
+after="$("$databox" --config "$work/rest/databox.toml" query "$count_sql" --format csv | tail -1)" ||
+  fail "databox query failed after the pyiceberg commit"
+echo "raw_ebird.recent_observations through polaris_aws: $before rows before, $after after"
+[ "$after" -eq $((before + 7)) ] || fail "databox query did not see the pyiceberg commit ($before -> $after)"
+[ "$(stat -c %Y.%s "$views")" = "$views_before" ] || fail "the raw views file was rebuilt"
 
 echo "PASS: refresh into REST + S3 against $server ($CATALOG_KIND)"

@@ -6,6 +6,8 @@ usage: tables.py dump-sql CATALOG_SQLITE CATALOG_NAME OUT.json
        tables.py dump-rest CATALOG_NAME OUT.json   (CATALOG_URI, S3_* from scripts/services;
                                                     warehouse REST_WAREHOUSE, else CATALOG_NAME)
        tables.py compare EXPECTED.json ACTUAL.json
+       tables.py append-copy CATALOG_NAME NAMESPACE.TABLE N   (REST, as dump-rest): appends a
+                                                    copy of N of the table's rows, one commit
 A load-independent summary: _dlt_id/_dlt_load_id values and load times are not compared.
 Both dumps also check, from the snapshots' databox.load-id, that no table's data for a load
 was committed after that load's _dlt_load_status row.
@@ -76,6 +78,16 @@ def summarize(catalog):
     return out
 
 
+def rest_catalog(name):
+    env = os.environ
+    return RestCatalog(name, **{
+        "uri": env["CATALOG_URI"], "warehouse": env.get("REST_WAREHOUSE", name),
+        "s3.endpoint": env["S3_ENDPOINT"],
+        "s3.access-key-id": env["S3_ACCESS_KEY_ID"], "s3.region": env["S3_REGION"],
+        "s3.secret-access-key": env["S3_SECRET_ACCESS_KEY"],
+        "s3.force-virtual-addressing": "false"})
+
+
 def main():
     mode = sys.argv[1]
     if mode == "dump-sql":
@@ -83,13 +95,16 @@ def main():
         catalog = SqlCatalog(name, uri=f"sqlite:///{db}")
     elif mode == "dump-rest":
         name, path = sys.argv[2:4]
-        env = os.environ
-        catalog = RestCatalog(name, **{
-            "uri": env["CATALOG_URI"], "warehouse": env.get("REST_WAREHOUSE", name),
-            "s3.endpoint": env["S3_ENDPOINT"],
-            "s3.access-key-id": env["S3_ACCESS_KEY_ID"], "s3.region": env["S3_REGION"],
-            "s3.secret-access-key": env["S3_SECRET_ACCESS_KEY"],
-            "s3.force-virtual-addressing": "false"})
+        catalog = rest_catalog(name)
+    elif mode == "append-copy":
+        name, table_name, n = sys.argv[2], sys.argv[3], int(sys.argv[4])
+        table = rest_catalog(name).load_table(table_name)
+        rows = table.scan(limit=n).to_arrow()
+        if rows.num_rows != n:
+            sys.exit(f"FAIL: {table_name} has {rows.num_rows} rows, fewer than {n}")
+        table.append(rows)
+        print(f"appended {n} rows to {table_name} (snapshot {table.current_snapshot().snapshot_id})")
+        return
     elif mode == "compare":
         want = json.load(open(sys.argv[2]))
         got = json.load(open(sys.argv[3]))
