@@ -84,7 +84,9 @@ Command QueryCommand() {
   return Command{
       "query", "Run SQL on the analytics DuckDB (raw tables under the attached alias)",
       "Raw tables are visible as <alias>.raw_<source>.<table> (alias polaris_aws by\n"
-      "default), pinned to the snapshots current after the last load.\n"
+      "default): with the embedded catalog pinned to the snapshots current after the\n"
+      "last load; with a REST catalog read through the catalog, attached natively in\n"
+      "DuckDB (iceberg extension), so a later commit is visible at once.\n"
       "Every statement runs in order and each one's result is printed (tables and CSV\n"
       "blocks separated by a blank line; JSON as one object per row). A failing statement\n"
       "stops the query: the error names it (\"statement 2 of 3\") and DuckDB's message\n"

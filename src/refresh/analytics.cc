@@ -59,8 +59,9 @@ Result<std::string> ViewSql(load::Workspace& workspace, const registry::Source& 
   for (const auto& field : loaded->schema().fields()) {
     columns += (columns.empty() ? "" : ", ") + duck::QuoteIdentifier(field.name);
   }
-  return "SELECT " + columns + " FROM " + duck::QuoteIdentifier(RawCatalogName(workspace.registry())) +
-         "." + duck::QuoteIdentifier(source.Namespace()) + "." + duck::QuoteIdentifier(table);
+  return "SELECT " + columns + " FROM " +
+         duck::QuoteIdentifier(RawCatalogName(workspace.registry())) + "." +
+         duck::QuoteIdentifier(source.Namespace()) + "." + duck::QuoteIdentifier(table);
 }
 
 //! How the file's raw views read: kReadsThroughCatalog or kReadsFiles.
@@ -265,7 +266,8 @@ bool RawViewsAreCurrent(const registry::Registry& registry) {
   auto built_for = conn->Query(std::string("SELECT source, routine FROM ") + kPlatformSchema + "." +
                                kSourcesView + " ORDER BY source");
   if (!built_for) return false;  // a file from before the platform views
-  auto reads = conn->Query(std::string("SELECT reads FROM ") + kPlatformSchema + "." + kRawReadsView);
+  auto reads =
+      conn->Query(std::string("SELECT reads FROM ") + kPlatformSchema + "." + kRawReadsView);
   if (!reads || reads->row_count() != 1) return false;  // a file from before the REST attach
   if (auto mode = reads->GetString(0, 0); !mode || *mode != RawReadsOf(registry)) return false;
   std::vector<std::pair<std::string, bool>> expected;

@@ -86,9 +86,9 @@ Status AttachRawCatalog(load::Workspace& workspace, duck::Connection& conn) {
   }
   DATABOX_RETURN_IF_ERROR(workspace.PrepareDuckDbReads(conn));
   DATABOX_ASSIGN_OR_RETURN(std::string attach, RawCatalogAttachSql(registry));
-  return WithContext(conn.Execute(attach),
-                     "cannot attach the REST catalog " + RawCatalogWarehouse(registry) + " at " +
-                         registry.project.catalog.uri + " in DuckDB");
+  return WithContext(conn.Execute(attach), "cannot attach the REST catalog " +
+                                               RawCatalogWarehouse(registry) + " at " +
+                                               registry.project.catalog.uri + " in DuckDB");
 }
 
 Result<std::map<std::string, std::string>> RawCatalogEnvironment(

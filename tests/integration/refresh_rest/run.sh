@@ -129,7 +129,7 @@ deletes="$(events_json | "$py" -c 'import json,sys; print(len(json.load(sys.stdi
   fail "databox inspect of the S3 events table failed"
 [ "$deletes" -gt 0 ] || fail "the merge-on-read round left no delete files on S3 (got $deletes)"
 step "databox query honours the delete files (REST: DuckDB's iceberg extension through the attached catalog)"
-query_both "SELECT count(*) AS n, count(DISTINCT event_id) AS events FROM polaris_aws.raw_usgs_earthquakes.events"
+query_both "SELECT count(*) AS n, count(DISTINCT id) AS events FROM polaris_aws.raw_usgs_earthquakes.events"
 case "$rest_answer" in
   *'"n":"0"'*|*'"n":0,'*) fail "no events read through the attached catalog: $rest_answer" ;;
 esac

@@ -1,0 +1,77 @@
+#include "refresh/raw_catalog.h"
+
+#include <gtest/gtest.h>
+
+namespace databox::refresh {
+namespace {
+
+registry::Registry RestRegistry() {
+  registry::Registry registry;
+  registry.project.catalog.type = registry::CatalogType::kRest;
+  registry.project.catalog.name = "databox_lake";
+  registry.project.catalog.uri = "http://127.0.0.1:8181/api/catalog/";
+  registry.project.analytics.catalog_alias = "polaris_aws";
+  return registry;
+}
+
+TEST(RawCatalogTest, OnlyARestCatalogIsAttached) {
+  registry::Registry embedded;
+  EXPECT_FALSE(AttachesRawCatalog(embedded));
+  auto env = RawCatalogEnvironment(embedded);
+  ASSERT_TRUE(env) << env.error().message;
+  EXPECT_TRUE(env->empty());
+  EXPECT_TRUE(AttachesRawCatalog(RestRegistry()));
+}
+
+TEST(RawCatalogTest, AttachWithoutCredentialHasNoAuthorization) {
+  registry::Registry registry = RestRegistry();
+  auto sql = RawCatalogAttachSql(registry);
+  ASSERT_TRUE(sql) << sql.error().message;
+  EXPECT_EQ(*sql,
+            "ATTACH 'databox_lake' AS \"polaris_aws_iceberg\" (TYPE iceberg, ENDPOINT "
+            "'http://127.0.0.1:8181/api/catalog', AUTHORIZATION_TYPE 'none', READ_ONLY)");
+  registry.project.catalog.warehouse = "it's";
+  sql = RawCatalogAttachSql(registry);
+  ASSERT_TRUE(sql);
+  EXPECT_TRUE(sql->starts_with("ATTACH 'it''s' AS ")) << *sql;
+
+  auto env = RawCatalogEnvironment(registry);
+  ASSERT_TRUE(env) << env.error().message;
+  EXPECT_EQ(env->at("DATABOX_RAW_CATALOG"), "1");
+  EXPECT_EQ(env->at("DATABOX_RAW_CATALOG_NAME"), "polaris_aws_iceberg");
+  EXPECT_EQ(env->at("DATABOX_RAW_CATALOG_WAREHOUSE"), "it's");
+  EXPECT_EQ(env->at("DATABOX_RAW_CATALOG_ENDPOINT"), "http://127.0.0.1:8181/api/catalog");
+  EXPECT_EQ(env->at("DATABOX_RAW_CATALOG_TOKEN"), "unauthenticated");
+  EXPECT_FALSE(env->contains("DATABOX_RAW_CATALOG_CLIENT_ID"));
+}
+
+TEST(RawCatalogTest, CredentialBecomesAnOAuthClient) {
+  registry::Registry registry = RestRegistry();
+  registry.project.catalog.credential = registry::Secret("POLARIS_CREDENTIAL", "id1:se:cret", true);
+  registry.project.catalog.scope = "PRINCIPAL_ROLE:ALL";
+  auto sql = RawCatalogAttachSql(registry);
+  ASSERT_TRUE(sql) << sql.error().message;
+  EXPECT_NE(sql->find("CLIENT_ID 'id1', CLIENT_SECRET 'se:cret', OAUTH2_SERVER_URI "
+                      "'http://127.0.0.1:8181/api/catalog/v1/oauth/tokens', OAUTH2_SCOPE "
+                      "'PRINCIPAL_ROLE:ALL'"),
+            std::string::npos)
+      << *sql;
+  auto env = RawCatalogEnvironment(registry);
+  ASSERT_TRUE(env);
+  EXPECT_EQ(env->at("DATABOX_RAW_CATALOG_CLIENT_SECRET"), "se:cret");
+  EXPECT_FALSE(env->contains("DATABOX_RAW_CATALOG_TOKEN"));
+
+  registry.project.catalog.oauth2_server_uri = "https://idp.example/token";
+  sql = RawCatalogAttachSql(registry);
+  ASSERT_TRUE(sql);
+  EXPECT_NE(sql->find("OAUTH2_SERVER_URI 'https://idp.example/token'"), std::string::npos);
+
+  registry.project.catalog.credential = registry::Secret("POLARIS_CREDENTIAL", "nocolon", true);
+  sql = RawCatalogAttachSql(registry);
+  ASSERT_FALSE(sql);
+  EXPECT_EQ(sql.error().kind, ErrorKind::kConfig);
+  EXPECT_EQ(sql.error().message.find("nocolon"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace databox::refresh
