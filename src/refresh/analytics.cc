@@ -64,6 +64,12 @@ Result<std::string> ViewSql(load::Workspace& workspace, const registry::Source& 
          duck::QuoteIdentifier(source.Namespace()) + "." + duck::QuoteIdentifier(table);
 }
 
+//! What the raw views need in `conn`: the attached REST catalog, else the warehouse's S3 secret.
+Status PrepareRawReads(load::Workspace& workspace, duck::Connection& conn) {
+  if (AttachesRawCatalog(workspace.registry())) return AttachRawCatalog(workspace, conn);
+  return workspace.PrepareDuckDbReads(conn);
+}
+
 //! How the file's raw views read: kReadsThroughCatalog or kReadsFiles.
 std::string RawReadsOf(const registry::Registry& registry) {
   return AttachesRawCatalog(registry) ? kReadsThroughCatalog : kReadsFiles;
@@ -118,11 +124,7 @@ Result<int64_t> BuildViewsFile(load::Workspace& workspace, const std::filesystem
   DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(db));
   // CREATE VIEW binds read_parquet, which opens the (s3://) files, or the attached catalog's
   // tables.
-  if (AttachesRawCatalog(workspace.registry())) {
-    DATABOX_RETURN_IF_ERROR(AttachRawCatalog(workspace, conn));
-  } else {
-    DATABOX_RETURN_IF_ERROR(workspace.PrepareDuckDbReads(conn));
-  }
+  DATABOX_RETURN_IF_ERROR(PrepareRawReads(workspace, conn));
   DATABOX_RETURN_IF_ERROR(conn.Execute("BEGIN TRANSACTION"));
   int64_t views = 0;
   std::vector<RoutineLoadStatus> routine;
@@ -306,11 +308,7 @@ Result<Analytics> OpenAnalytics(load::Workspace& workspace) {
                                           " (is a transform running?): " + db.error().message);
   }
   DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(*db));
-  if (AttachesRawCatalog(registry)) {
-    DATABOX_RETURN_IF_ERROR(AttachRawCatalog(workspace, conn));
-  } else {
-    DATABOX_RETURN_IF_ERROR(workspace.PrepareDuckDbReads(conn));
-  }
+  DATABOX_RETURN_IF_ERROR(PrepareRawReads(workspace, conn));
   DATABOX_RETURN_IF_ERROR(
       WithContext(conn.Execute("ATTACH " + duck::QuoteLiteral(views.string()) + " AS " +
                                duck::QuoteIdentifier(registry.project.analytics.catalog_alias) +

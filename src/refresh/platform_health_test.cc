@@ -129,6 +129,24 @@ TEST_F(PlatformHealthTest, AViewsFileWithoutThePlatformViewsIsNotCurrent) {
   EXPECT_TRUE(RawViewsAreCurrent(*registry_));
 }
 
+TEST_F(PlatformHealthTest, AViewsFileBuiltForTheAttachedCatalogIsNotCurrentForFiles) {
+  ASSERT_TRUE(RefreshRawViews(*workspace_).has_value());
+  EXPECT_EQ(AnalyticsRows("SELECT reads FROM lake.databox.raw_reads"),
+            std::vector<std::string>{kReadsFiles});
+  {
+    auto db = duck::Database::Open(RawViewsPath(*registry_).string());
+    ASSERT_TRUE(db.has_value());
+    auto conn = duck::Connection::Open(*db);
+    ASSERT_TRUE(conn.has_value());
+    ASSERT_TRUE(conn->Execute(std::string("CREATE OR REPLACE VIEW databox.raw_reads AS SELECT '") +
+                              kReadsThroughCatalog + "' AS reads")
+                    .has_value());
+  }
+  EXPECT_FALSE(RawViewsAreCurrent(*registry_));
+  ASSERT_TRUE(EnsureRawViews(*workspace_).has_value());
+  EXPECT_TRUE(RawViewsAreCurrent(*registry_));
+}
+
 // The example project's model is hand-written: it reads the platform view under the alias the
 // other example models name, and nothing in it is generated from the registry.
 TEST(ExamplePlatformHealthTest, CommittedModelReadsThePlatformView) {

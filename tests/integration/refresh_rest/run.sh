@@ -135,6 +135,13 @@ case "$rest_answer" in
 esac
 "$py" -c 'import json,sys; r=json.loads(sys.argv[1]); sys.exit(0 if int(r["n"]) == int(r["events"]) else 1)' \
   "$rest_answer" || fail "duplicate events through the attached catalog (delete files ignored?): $rest_answer"
+events_json | "$py" -c '
+import json, sys
+sizes, n = json.load(sys.stdin)["sizes"], int(json.loads(sys.argv[1])["n"])
+records, deleted = sizes["data_records"], sizes["deleted_positions"]
+print(f"events: {records} records in data files, {deleted} deleted positions, {n} rows read")
+sys.exit(0 if deleted > 0 and records - deleted == n else 1)' \
+  "$rest_answer" || fail "the rows read through the attached catalog are not the data files minus their deletes"
 "$databox" --config "$work/rest/databox.toml" maintain raw_usgs_earthquakes.events \
   --rewrite-deletes --remove || fail "maintain --rewrite-deletes failed on REST + S3"
 deletes="$(events_json | "$py" -c 'import json,sys; print(len(json.load(sys.stdin)["delete_files"]))')"
