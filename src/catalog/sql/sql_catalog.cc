@@ -302,6 +302,8 @@ void SqlCatalog::MarkCommitted(const std::vector<LocationSwap>& swaps) {
   for (const LocationSwap& swap : swaps) {
     if (swap.expected != swap.next) changed.push_back({swap.table, swap.next});
   }
+  if (changed.empty()) return;
+  Failpoint("before-commit-marker");
   // The commit has landed whatever happens here: a marker that cannot be written leaves the
   // file unconfirmed until the table's next commit lists it in its metadata-log, which
   // recovery reports; failing the commit would make the caller believe it did not happen.
