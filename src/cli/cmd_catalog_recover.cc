@@ -108,8 +108,9 @@ std::string FormatRecovery(const catalog::sql::WarehouseRecovery& recovery, bool
   if (unconfirmed > 0) {
     out += std::to_string(unconfirmed) +
            " unconfirmed metadata files skipped: written by commits that may not have landed "
-           "(a crash before the catalog swap, or after it but before the commit marker: such a "
-           "load shows as `committing` in `databox loads`); --include-unconfirmed takes them\n";
+           "(a crash before the catalog swap; or after it but before the commit marker, whose "
+           "load then stays `extracted`, not `committed`, in `databox loads`); "
+           "--include-unconfirmed takes them\n";
   }
   if (!applied) out += "dry run: the catalog was not changed; pass --apply to write it\n";
   return out;
@@ -157,7 +158,7 @@ void DeclareRecover(CLI::App& app, Runner& chosen) {
       "A table the catalog already holds is left alone; with --roll-forward it moves to the\n"
       "chosen file when that descends from the catalog's (after restoring an old backup).\n"
       "A commit killed after its catalog swap but before its marker is skipped as unconfirmed\n"
-      "(its load stays `committing` in `databox loads`); --include-unconfirmed takes it.\n"
+      "(its load stays `extracted` in `databox loads`); --include-unconfirmed takes it.\n"
       "Exit 1 when a table has no usable metadata file. Embedded catalog (type = \"sql\") only.");
   auto args = std::make_shared<RecoverArgs>();
   recover->add_flag("--from-warehouse", args->from_warehouse,

@@ -70,6 +70,20 @@ class CatalogRecoveryDrill : public CatalogDrill {
     return out;
   }
 
+  //! The catalog points every table at `pointers` and pyiceberg sees `before` (snapshot,
+  //! parent, load id, schema, rows and row digest of every table, _dlt_ tables too); the next
+  //! refresh then keeps the rows and adds no duplicate load.
+  void ExpectRecovered(const std::map<std::string, std::string>& pointers, const json& before,
+                       const std::string& how) {
+    EXPECT_EQ(Pointers(), pointers);
+    const fs::path view = FreshView("expected-view");
+    EXPECT_EQ(Read(view), before);
+    Refresh();
+    const json next = Read(view);
+    ExpectConsistent(next, "after the refresh on the " + how + " catalog");
+    ExpectSameContent(before, next);
+  }
+
   //! The state folder under another path: pyiceberg keeps a connection per path, and its
   //! connection to a deleted catalog file could still read the old content.
   fs::path FreshView(const std::string& name) {
@@ -107,15 +121,7 @@ TEST_F(CatalogRecoveryDrill, RecoverFromTheWarehouseAloneKeepsEveryCommit) {
             << " tables from " << applied["metadata_files"] << " metadata files and "
             << applied["commit_markers"] << " commit markers in " << seconds
             << " s (the command's own timing: " << applied["seconds"] << " s)\n";
-  EXPECT_EQ(Pointers(), pointers);
-  const fs::path view = FreshView("recovered-view");
-  // Snapshot, parent, load id, schema, rows and row digest of every table, _dlt_ tables too.
-  EXPECT_EQ(Read(view), before);
-
-  Refresh();
-  const json next = Read(view);
-  ExpectConsistent(next, "after the refresh on the recovered catalog");
-  ExpectSameContent(before, next);
+  ExpectRecovered(pointers, before, "recovered");
 }
 
 TEST_F(CatalogRecoveryDrill, ACommitKilledBeforeItsSwapIsNotRecovered) {
@@ -177,14 +183,7 @@ TEST_F(CatalogRecoveryDrill, AnOldBackupRolledForwardKeepsTheCommitsAfterIt) {
   EXPECT_NE(restored.out.find("rolled forward"), std::string::npos) << restored.out;
   std::cout << "catalog restore --roll-forward of " << pointers.size() << " tables: " << seconds
             << " s\n";
-  EXPECT_EQ(Pointers(), pointers);
-  const fs::path view = FreshView("rolled-view");
-  EXPECT_EQ(Read(view), latest);
-
-  Refresh();
-  const json next = Read(view);
-  ExpectConsistent(next, "after the refresh on the rolled-forward catalog");
-  ExpectSameContent(latest, next);
+  ExpectRecovered(pointers, latest, "rolled forward");
 }
 
 }  // namespace
