@@ -100,6 +100,7 @@ TEST_F(CatalogRecoveryDrill, RecoverFromTheWarehouseAloneKeepsEveryCommit) {
                               "--remove", "--older-than", "0m"});
   ASSERT_EQ(expired.exit_code, 0) << expired.out << expired.err;
   ASSERT_NE(expired.out.find("expired"), std::string::npos) << expired.out;
+  EXPECT_NE(expired.out.find("commit markers: "), std::string::npos) << expired.out;
   const json before = Read(ws_.state_dir());
   ExpectConsistent(before, "before losing the catalog");
   const auto pointers = Pointers();

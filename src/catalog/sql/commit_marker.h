@@ -10,8 +10,12 @@
 // A marker is written after the swap, so it never names a file that was not committed. The
 // converse has a window: a process killed between the swap and the marker leaves a committed
 // file without a marker (until the table's next commit lists it in its metadata-log).
+// Markers whose files later commits have superseded are pruned by `databox maintain --all
+// --remove` (PruneCommitMarkers).
 #pragma once
 
+#include <chrono>
+#include <functional>
 #include <set>
 #include <span>
 #include <string>
@@ -40,5 +44,22 @@ struct CommitMarkers {
 //! Reads every marker of `catalog_name` (none: an empty result).
 Result<CommitMarkers> ReadCommitMarkers(fileio::FileIO& io, std::string_view warehouse,
                                         std::string_view catalog_name);
+
+//! Says whether `table`'s file `location` is superseded: a later committed metadata file (the
+//! table's current one) names it in its metadata-log, so recovery needs no marker for it.
+using SupersededFn =
+    std::function<Result<bool>(const iceberg::TableIdentifier& table, const std::string& location)>;
+
+struct MarkerPruning {
+  size_t removed = 0;
+  size_t kept = 0;
+};
+
+//! Deletes the markers written at least `min_age` ago whose every named file is superseded;
+//! keeps the rest (and any marker that does not parse).
+Result<MarkerPruning> PruneCommitMarkers(fileio::FileIO& io, std::string_view warehouse,
+                                         std::string_view catalog_name,
+                                         std::chrono::milliseconds min_age,
+                                         const SupersededFn& superseded);
 
 }  // namespace databox::catalog::sql

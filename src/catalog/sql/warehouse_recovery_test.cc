@@ -91,6 +91,33 @@ TEST_F(WarehouseRecoveryTest, EveryCommitLeavesAMarkerNamingItsMetadataFile) {
   EXPECT_TRUE(markers->unreadable.empty());
 }
 
+TEST_F(WarehouseRecoveryTest, PruningKeepsOnlyMarkersLaterCommitsDoNotSupersede) {
+  MakeHistory();
+  auto superseded = [this](const iceberg::TableIdentifier& table,
+                           const std::string& location) -> Result<bool> {
+    DATABOX_ASSIGN_OR_RETURN(auto loaded, catalog_->LoadTable(table));
+    for (const auto& e : loaded.metadata.metadata_log) {
+      if (e.metadata_file == location) return true;
+    }
+    return false;
+  };
+  auto young = PruneCommitMarkers(*io_, warehouse_, "databox", std::chrono::hours(1), superseded);
+  ASSERT_TRUE(young.has_value()) << young.error().ToString();
+  EXPECT_EQ(young->removed, 0u) << "markers younger than the age are kept";
+  auto pruned =
+      PruneCommitMarkers(*io_, warehouse_, "databox", std::chrono::milliseconds(0), superseded);
+  ASSERT_TRUE(pruned.has_value()) << pruned.error().ToString();
+  EXPECT_EQ(pruned->removed, 3u);
+  EXPECT_EQ(pruned->kept, 1u);
+  EXPECT_EQ(ReadCommitMarkers(*io_, warehouse_, "databox")->committed,
+            std::set<std::string>{versions_.back()});
+  // The metadata-log still confirms the older versions; the newest keeps its marker.
+  auto store = LostCatalog();
+  WarehouseRecovery r = Recover(*store);
+  EXPECT_EQ(r.tables[0].chosen, versions_.back());
+  EXPECT_EQ(r.tables[0].confirmed_by, "commit marker");
+}
+
 TEST_F(WarehouseRecoveryTest, NewestFileConfirmedByItsMarkerIsRegistered) {
   MakeHistory();
   auto store = LostCatalog();
