@@ -1,9 +1,11 @@
-// `databox catalog backup` / `restore` (the embedded SQL catalog; platform/catalog_backup.h) and
+// `databox catalog backup` / `restore` (the embedded SQL catalog; platform/catalog_backup.h),
+// `recover` (cli/cmd_catalog_recover.h) and
 // `databox catalog bootstrap`: creates the Polaris catalog the registry names (on its S3
 // warehouse), a catalog role with CATALOG_MANAGE_CONTENT and its assignment to a principal
 // role, through the Polaris management API (catalog/rest/polaris_admin.h). Idempotent. It
 // first checks that a management API answers at all, so that a plain Iceberg REST server
 // (such as the FALLBACK test server) is reported as such instead of as an auth failure.
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,12 +14,14 @@
 #include "catalog/rest/polaris_admin.h"
 #include "catalog/rest/rest_catalog.h"
 #include "cli/cmd_catalog_browse.h"
+#include "cli/cmd_catalog_recover.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "common/exit_code.h"
 #include "http/client.h"
 #include "platform/catalog_backup.h"
 #include "platform/catalog_options.h"
+#include "platform/catalog_recover.h"
 #include "registry/registry.h"
 
 namespace databox::cli {
@@ -164,13 +168,28 @@ ExitCode Backup(const GlobalOptions& global, const std::optional<std::string>& t
   return ExitCode::kOk;
 }
 
-ExitCode Restore(const GlobalOptions& global, const std::string& folder, bool force) {
+ExitCode Restore(const GlobalOptions& global, const std::string& folder, bool force,
+                 bool roll_forward) {
   auto loaded = registry::LoadRegistry(global.config_path);
   if (!loaded) return Fail("restore", loaded.error());
+  if (roll_forward && loaded->project.catalog.type != registry::CatalogType::kSql) {
+    return Fail("restore", MakeError(ErrorKind::kConfig,
+                                     "--roll-forward needs the embedded SQL catalog (type = "
+                                     "\"sql\")")
+                               .error());
+  }
+  const auto start = std::chrono::steady_clock::now();
   auto backup = platform::RestoreCatalog(loaded->project, std::filesystem::absolute(folder), force);
   if (!backup) return Fail("restore", backup.error());
   Out("restored catalog '" + backup->catalog_name + "' (" + std::to_string(backup->tables.size()) +
       " tables) as of " + backup->taken_at + " from " + backup->folder.string() + "\n");
+  if (!roll_forward) return ExitCode::kOk;
+  auto recovery = platform::RecoverCatalog(
+      loaded->project, {.apply = true, .include_unconfirmed = false, .roll_forward = true});
+  if (!recovery) return Fail("restore", recovery.error());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  Out("rolled forward from the warehouse:\n" + FormatRecovery(*recovery, true, seconds));
   return ExitCode::kOk;
 }
 
@@ -181,6 +200,7 @@ struct CatalogArgs {
   std::optional<std::string> backup_to;
   std::string restore_from;
   bool restore_force = false;
+  bool restore_roll_forward = false;
 };
 
 void DeclareBackup(CLI::App& app, const std::shared_ptr<CatalogArgs>& args) {
@@ -208,13 +228,19 @@ void DeclareRestore(CLI::App& app, const std::shared_ptr<CatalogArgs>& args) {
       "Copies BACKUP/catalog.sqlite into the catalog database ([project.catalog] uri),\n"
       "creating it if missing. Refuses a catalog that already holds tables unless --force.\n"
       "The restored catalog points at the metadata files current when the backup was taken;\n"
-      "commits made after it are not in it.");
+      "commits made after it are not in it, unless --roll-forward: then every table moves\n"
+      "forward to the newest confirmed metadata file in the warehouse and tables created after\n"
+      "the backup are registered (as `recover --from-warehouse --roll-forward --apply`).");
   restore->add_option("BACKUP", args->restore_from, "a folder `databox catalog backup` made")
       ->required();
   restore->add_flag("--force", args->restore_force, "replace a catalog that already holds tables");
+  restore->add_flag("--roll-forward", args->restore_roll_forward,
+                    "then move every table to its newest committed version in the warehouse");
   restore->callback([args] {
-    args->chosen = [from = args->restore_from, force = args->restore_force](
-                       const GlobalOptions& g) { return Restore(g, from, force); };
+    args->chosen = [from = args->restore_from, force = args->restore_force,
+                    roll = args->restore_roll_forward](const GlobalOptions& g) {
+      return Restore(g, from, force, roll);
+    };
   });
 }
 
@@ -222,10 +248,13 @@ void DeclareRestore(CLI::App& app, const std::shared_ptr<CatalogArgs>& args) {
 
 Command CatalogCommand() {
   return Command{
-      "catalog", "Browse the catalog's tables; back up and restore the SQL catalog; set up Polaris",
-      "backup and restore apply to the embedded SQL catalog (type = \"sql\"); a REST catalog's\n"
-      "database belongs to its server and is backed up there. Rebuilding a catalog from the\n"
-      "warehouse's metadata files alone is not supported yet (docs/catalog_recovery.md).",
+      "catalog",
+      "Browse the catalog's tables; back up, restore and recover the SQL catalog; set up Polaris",
+      "backup, restore and recover apply to the embedded SQL catalog (type = \"sql\"); a REST\n"
+      "catalog's database belongs to its server and is backed up there, and registering its\n"
+      "tables from the warehouse is not supported yet. `recover --from-warehouse` rebuilds the\n"
+      "SQL catalog from the warehouse's metadata files alone; `restore --roll-forward` keeps the\n"
+      "commits made after the backup (docs/catalog_recovery.md).",
       [](CLI::App& app) -> Runner {
         app.require_subcommand(1);
         CLI::App* bootstrap = app.add_subcommand(
@@ -262,6 +291,7 @@ Command CatalogCommand() {
         });
         DeclareBackup(app, all);
         DeclareRestore(app, all);
+        DeclareRecover(app, all->chosen);
         CatalogBrowseRunner browse = DeclareCatalogBrowse(app);
         // require_subcommand(1): list and describe answer through `browse`; any other
         // subcommand's callback has set `chosen` once parsing is done.

@@ -1,5 +1,6 @@
-// `databox catalog backup` and `restore` run as a user would: the example registry (recorded
-// responses), a real load into the embedded SQLite catalog, the catalog file deleted and restored.
+// `databox catalog backup`, `restore` and `recover` run as a user would: the example registry
+// (recorded responses), a real load into the embedded SQLite catalog, the catalog file deleted
+// and restored or recovered from the warehouse.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -118,7 +119,7 @@ TEST_F(CatalogBackupBinaryTest, HelpDocumentsBackupAndRestore) {
   auto help = Databox({"catalog", "--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_TRUE(Contains(help.out, "not supported yet")) << help.out;
-  for (const char* sub : {"backup", "restore", "bootstrap"}) {
+  for (const char* sub : {"backup", "restore", "recover", "bootstrap"}) {
     EXPECT_TRUE(Contains(help.out, std::string("  ") + sub)) << sub << "\n" << help.out;
   }
   auto backup = Databox({"catalog", "backup", "--help"});
@@ -126,8 +127,46 @@ TEST_F(CatalogBackupBinaryTest, HelpDocumentsBackupAndRestore) {
   EXPECT_TRUE(Contains(backup.out, "SQLite's online backup API")) << backup.out;
   auto restore = Databox({"catalog", "restore", "--help"});
   EXPECT_TRUE(Contains(restore.out, "--force")) << restore.out;
+  EXPECT_TRUE(Contains(restore.out, "--roll-forward")) << restore.out;
   auto missing = Databox({"catalog", "restore"});
   EXPECT_EQ(missing.exit_code, 2) << missing.err;
+  auto recover = Databox({"catalog", "recover", "--help"});
+  for (const char* flag : {"--from-warehouse", "--apply", "--include-unconfirmed", "--roll-forward",
+                           "--json", "_databox/commits"}) {
+    EXPECT_TRUE(Contains(recover.out, flag)) << flag << "\n" << recover.out;
+  }
+}
+
+TEST_F(CatalogBackupBinaryTest, RecoverRebuildsALostCatalogFromTheWarehouse) {
+  auto run = Databox({"run", "usgs"});
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  for (const char* suffix : {"", "-wal", "-shm"}) {
+    fs::remove(dir_ / ".databox" / (std::string("catalog.sqlite") + suffix));
+  }
+  auto unsaid = Databox({"catalog", "recover"});
+  EXPECT_EQ(unsaid.exit_code, 2) << unsaid.out << unsaid.err;
+  EXPECT_TRUE(Contains(unsaid.err, "--from-warehouse")) << unsaid.err;
+
+  auto dry = Databox({"catalog", "recover", "--from-warehouse"});
+  ASSERT_EQ(dry.exit_code, 0) << dry.out << dry.err;
+  EXPECT_TRUE(Contains(dry.out, "raw_usgs.sites: would register 0000")) << dry.out;
+  EXPECT_TRUE(Contains(dry.out, "confirmed by commit marker")) << dry.out;
+  EXPECT_TRUE(Contains(dry.out, "dry run: the catalog was not changed")) << dry.out;
+  EXPECT_FALSE(fs::exists(dir_ / ".databox" / "catalog.sqlite"));
+
+  auto applied = Databox({"catalog", "recover", "--from-warehouse", "--apply"});
+  ASSERT_EQ(applied.exit_code, 0) << applied.out << applied.err;
+  EXPECT_TRUE(Contains(applied.out, "raw_usgs.sites: registered")) << applied.out;
+  auto listed = Databox({"catalog", "list"});
+  EXPECT_TRUE(Contains(listed.out, "raw_usgs.sites")) << listed.out << listed.err;
+  auto again = Databox({"catalog", "recover", "--from-warehouse", "--json"});
+  ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
+  const auto report = nlohmann::json::parse(again.out);
+  ASSERT_FALSE(report["tables"].empty());
+  for (const auto& t : report["tables"]) EXPECT_EQ(t["action"], "up to date") << t.dump();
+  // The recovered catalog is the live one: a load commits on top of it.
+  auto next = Databox({"run", "usgs"});
+  EXPECT_EQ(next.exit_code, 0) << next.out << next.err;
 }
 
 }  // namespace

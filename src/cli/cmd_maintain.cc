@@ -2,12 +2,15 @@
 // listing/removal for raw tables (iceberg/merge.h, iceberg/maintenance.h). Dry run unless
 // --remove; docs/maintenance.md.
 #include <chrono>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "catalog/sql/commit_marker.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
@@ -110,6 +113,37 @@ Result<std::vector<iceberg::TableIdentifier>> Targets(Session& session, const Ma
     for (auto& t : tables) out.push_back(std::move(t));
   }
   return out;
+}
+
+//! With --all --remove on the embedded SQL catalog: deletes the commit markers
+//! (catalog/sql/commit_marker.h) older than --older-than whose files later commits supersede.
+Status PruneMarkers(Session& session, const MaintainSettings& settings,
+                    nlohmann::ordered_json& json, std::string& text) {
+  const registry::ProjectSettings& project = session.registry.project;
+  if (project.catalog.type != registry::CatalogType::kSql || !settings.remove) return Ok();
+  load::Workspace& ws = *session.workspace;
+  std::map<std::string, std::set<std::string>> logs;  // table -> its current metadata-log
+  auto superseded = [&](const iceberg::TableIdentifier& table,
+                        const std::string& location) -> Result<bool> {
+    auto [it, fresh] = logs.try_emplace(table.ToString());
+    if (fresh) {
+      auto loaded = ws.catalog().LoadTable(table);
+      if (!loaded && loaded.error().kind != ErrorKind::kNotFound) {
+        return std::unexpected(loaded.error());
+      }
+      if (loaded) {
+        for (const auto& e : loaded->metadata.metadata_log) it->second.insert(e.metadata_file);
+      }
+    }
+    return it->second.contains(location);
+  };
+  DATABOX_ASSIGN_OR_RETURN(auto pruned, catalog::sql::PruneCommitMarkers(
+                                            *ws.file_io(), project.warehouse.location,
+                                            project.catalog.name, settings.older_than, superseded));
+  json["commit_markers"] = {{"removed", pruned.removed}, {"kept", pruned.kept}};
+  text += "commit markers: " + std::to_string(pruned.removed) +
+          " removed (later commits supersede them), " + std::to_string(pruned.kept) + " kept\n";
+  return Ok();
 }
 
 //! Maintains one table; fills `json` and `text`. Errors leave what was done so far in both.
@@ -248,6 +282,13 @@ ExitCode Maintain(const GlobalOptions& global, const MaintainArgs& args) {
     text += table_text;
   }
   if (targets->empty()) text += "no raw tables to maintain\n";
+  if (args.all && failed == 0) {
+    if (auto pruned = PruneMarkers(*session, settings, json, text); !pruned) {
+      ++failed;
+      json["commit_markers"] = {{"error", pruned.error().message}};
+      Err("databox maintain: commit markers: " + pruned.error().message + "\n");
+    }
+  }
   Out(args.json ? json.dump(2) + "\n" : text);
   return failed == 0 ? ExitCode::kOk : ExitCode::kRunFailed;
 }
@@ -274,6 +315,8 @@ Command MaintainCommand() {
       "position deletes apply to is rewritten without the deleted rows and those delete\n"
       "files are dropped, in one 'replace' snapshot (with --remove; a dry run counts\n"
       "them). The old files stay referenced by older snapshots until those expire.\n"
+      "--all --remove on the embedded SQL catalog also deletes the commit markers in\n"
+      "<warehouse>/_databox/commits/ older than AGE whose files later commits supersede.\n"
       "AGE is a number with s, m, h or d (3d, 12h, 0). Exit 0 when every table was\n"
       "maintained, 1 when one failed (the others still run), 2 on usage errors.",
       [](CLI::App& app) -> Runner {

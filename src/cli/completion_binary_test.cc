@@ -53,7 +53,7 @@ std::string Complete(const std::vector<std::string>& words,
 TEST(CompletionBinary, CompletesCommandsAndSubcommands) {
   EXPECT_EQ(Complete({"databox", "ref"}), "refresh\n");
   EXPECT_EQ(Complete({"databox", "ca"}), "catalog\n");
-  EXPECT_EQ(Complete({"databox", "catalog", ""}), "backup\nbootstrap\ndescribe\nlist\nrestore\n");
+  EXPECT_EQ(Complete({"databox", "catalog", ""}), "backup\nbootstrap\ndescribe\nlist\nrecover\nrestore\n");
   EXPECT_EQ(Complete({"databox", "runs", "s"}), "show\n");
   EXPECT_EQ(Complete({"databox", "loads", "re"}), "remove\n");
   // --config and its value may come first; `help` takes command names.

@@ -62,7 +62,7 @@ TEST(BashCompletionScriptTest, TheRealCommandLineHasEveryCommandAndOption) {
     }
   }
   EXPECT_NE(script.find("    '') echo '" + commands + "' ;;\n"), std::string::npos) << commands;
-  EXPECT_NE(script.find("    'catalog') echo 'bootstrap backup restore list describe' ;;\n"),
+  EXPECT_NE(script.find("    'catalog') echo 'bootstrap backup restore recover list describe' ;;\n"),
             std::string::npos);
   EXPECT_THAT(script, HasSubstr("    'refresh|--skip-transform') echo flag ;;\n"));
   EXPECT_THAT(script, HasSubstr("    'query|--file') echo file ;;\n"));

@@ -24,6 +24,7 @@ inline constexpr std::string_view kFailpointNames[] = {
     "after-data-files",          //!< one table's Parquet data files written (per table)
     "after-manifest-write",      //!< a snapshot's manifests and manifest list written (per table)
     "before-catalog-swap",       //!< new metadata files written, catalog pointer not yet swapped
+    "before-commit-marker",      //!< SQL catalog swapped, its commit marker not yet written
     "after-catalog-swap",        //!< the catalog accepted the commit, not yet returned
     "before-package-committed",  //!< commit done, load package not yet marked committed
     "before-run-history",        //!< load finished, run history record not yet appended

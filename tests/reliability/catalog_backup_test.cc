@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "harness.h"
+#include "catalog_drill.h"
 
 namespace databox::reliability {
 namespace {
@@ -23,14 +23,6 @@ namespace {
 using cli::testing::Contains;
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
-
-const std::vector<std::string> kSources = {"usgs", "noaa"};
-
-std::vector<std::string> RefreshArgs() {
-  std::vector<std::string> args = {"refresh", "--skip-transform"};
-  for (const auto& s : kSources) args.insert(args.end(), {"--source", s});
-  return args;
-}
 
 //! The folder a successful `catalog backup` printed ("... into <folder>").
 fs::path PrintedFolder(const std::string& out) {
@@ -41,56 +33,21 @@ fs::path PrintedFolder(const std::string& out) {
   return folder;
 }
 
-class CatalogBackupDrill : public testing::Test {
+class CatalogBackupDrill : public CatalogDrill {
  protected:
-  void SetUp() override {
-    for (const auto& s : kSources) ws_.UseSharedRecordings(s);
-    ws_.WriteRegistry();
-  }
-
-  //! pyiceberg's view of the sources' namespaces in the catalog of `state_dir`.
-  json Read(const fs::path& state_dir) {
-    json request = {{"state_dir", state_dir.string()},
-                    {"namespaces", json::array()},
-                    {"keys", json::object()},
-                    {"content", true},
-                    {"files", false}};
-    for (const auto& s : kSources) {
-      request["namespaces"].push_back("raw_" + s);
-      request["keys"]["raw_" + s + "._dlt_loads"] = {"load_id"};
-      request["keys"]["raw_" + s + "._dlt_load_status"] = {"load_id"};
-    }
-    return reader_.Ask(request);
-  }
-
-  //! Every source has tables; load ids are unique and both system tables agree.
-  void ExpectConsistent(const json& view, const std::string& when) {
-    ASSERT_FALSE(view.contains("error")) << when << ": " << view.dump();
-    for (const auto& s : kSources) {
-      const json& tables = view["namespaces"]["raw_" + s]["tables"];
-      ASSERT_TRUE(tables.contains("_dlt_loads")) << when << ": raw_" << s << " " << tables.dump();
-      for (const char* t : {"_dlt_loads", "_dlt_load_status"}) {
-        EXPECT_EQ(tables[t]["duplicate_keys"], 0) << when << ": raw_" << s << "." << t;
-      }
-      EXPECT_EQ(tables["_dlt_loads"]["rows"], tables["_dlt_load_status"]["rows"])
-          << when << ": raw_" << s;
-    }
-  }
-
-  Workspace ws_{"catalog_backup"};
-  PyicebergServer reader_;
+  CatalogBackupDrill() : CatalogDrill("catalog_backup") {}
 };
 
 TEST_F(CatalogBackupDrill, RestoreAfterLosingTheCatalogKeepsEveryTable) {
   for (int i = 0; i < 2; ++i) {
-    auto refreshed = ws_.Databox(RefreshArgs());
+    auto refreshed = ws_.Databox(DrillRefreshArgs());
     ASSERT_EQ(refreshed.exit_code, 0) << refreshed.out << refreshed.err;
   }
   const json before = Read(ws_.state_dir());
   ExpectConsistent(before, "before the backup");
   std::map<std::string, std::map<std::string, std::string>> pointers;
   size_t tables = 0;
-  for (const auto& s : kSources) {
+  for (const auto& s : kDrillSources) {
     pointers[s] = ws_.Tables("raw_" + s);
     tables += pointers[s].size();
   }
@@ -100,9 +57,7 @@ TEST_F(CatalogBackupDrill, RestoreAfterLosingTheCatalogKeepsEveryTable) {
   const fs::path folder = PrintedFolder(backup.out);
   ASSERT_EQ(folder.parent_path(), ws_.state_dir() / "catalog-backups") << backup.out;
 
-  for (const char* suffix : {"", "-wal", "-shm"}) {
-    fs::remove(ws_.state_dir() / (std::string("catalog.sqlite") + suffix));
-  }
+  LoseTheCatalog();
   const auto start = Clock::now();
   auto restored = ws_.Databox({"catalog", "restore", folder.string()});
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -115,29 +70,22 @@ TEST_F(CatalogBackupDrill, RestoreAfterLosingTheCatalogKeepsEveryTable) {
   fs::create_directory_symlink(ws_.state_dir(), view);
   const json after = Read(view);
   EXPECT_EQ(after, before);  // snapshot, parent, load id, rows and row digest of every table
-  for (const auto& s : kSources) EXPECT_EQ(ws_.Tables("raw_" + s), pointers[s]) << s;
+  for (const auto& s : kDrillSources) EXPECT_EQ(ws_.Tables("raw_" + s), pointers[s]) << s;
 
-  auto again = ws_.Databox(RefreshArgs());
+  auto again = ws_.Databox(DrillRefreshArgs());
   ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
   const json next = Read(view);
   ExpectConsistent(next, "after the refresh on the restored catalog");
-  for (const auto& s : kSources) {
-    const std::string ns = "raw_" + s;
-    for (const auto& [name, entry] : before["namespaces"][ns]["tables"].items()) {
-      if (name.starts_with("_dlt_")) continue;
-      EXPECT_EQ(next["namespaces"][ns]["tables"][name]["content_digest"], entry["content_digest"])
-          << ns << "." << name << ": the same recorded input must leave the same rows";
-    }
-  }
+  ExpectSameContent(before, next);
 }
 
 TEST_F(CatalogBackupDrill, BackupsTakenWhileARefreshCommitsAreConsistent) {
-  auto first = ws_.Databox(RefreshArgs());
+  auto first = ws_.Databox(DrillRefreshArgs());
   ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
   const fs::path live = ws_.dir() / "live-backups";
   std::vector<fs::path> folders;
   for (int round = 0; round < 2; ++round) {
-    const pid_t pid = StartDatabox(ws_, RefreshArgs(), ws_.dir() / "refresh.out");
+    const pid_t pid = StartDatabox(ws_, DrillRefreshArgs(), ws_.dir() / "refresh.out");
     int status = 0;
     while (waitpid(pid, &status, WNOHANG) == 0) {
       auto backup = ws_.Databox({"catalog", "backup", "--to", live.string()});

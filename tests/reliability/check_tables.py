@@ -13,8 +13,8 @@ Reads one JSON request per line on stdin and answers each with one JSON line on 
   {"state_dir": DIR, "namespaces": [NS...], "keys": {"NS.TABLE": [COL...]},
    "content": BOOL, "files": BOOL}
 -> {"namespaces": {NS: {"tables": {name: entry}}}, "files": {...}} or {"error": TEXT}.
-Each table entry also has "parent" and "load_id" (the current snapshot's parent id and its
-"databox.load-id" summary value); with "content", "content_rows" and "content_digest": the
+Each table entry also has "parent", "load_id" and "schema" (the current snapshot's parent id,
+its "databox.load-id" summary value, and the current schema as pyiceberg's JSON); with "content", "content_rows" and "content_digest": the
 SHA-256 of the table's rows, each without the per-load _dlt_ columns (_dlt_load_id, _dlt_id,
 _dlt_parent_id, _dlt_root_id, and the load time _loaded_at), as sorted canonical JSON, so two loads of the same input
 compare equal and a lost or duplicated row does not. With "files": every file below each
@@ -98,6 +98,7 @@ def describe(catalog, namespace, key_columns, content, referenced):
             "parent": snapshot.parent_snapshot_id if snapshot else None,
             "load_id": snapshot.summary.get(LOAD_ID_KEY) if snapshot and snapshot.summary else None,
             "rows": arrow.num_rows,
+            "schema": table.schema().model_dump_json(),
             "duplicate_keys": 0,
         }
         if name in key_columns:
@@ -166,7 +167,7 @@ def main() -> int:
         print(error, file=sys.stderr)
         return 1
     for entry in result.values():  # the one-shot form keeps its original fields
-        del entry["parent"], entry["load_id"]
+        del entry["parent"], entry["load_id"], entry["schema"]
     print(json.dumps({"tables": result}))
     return 0
 

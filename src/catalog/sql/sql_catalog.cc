@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "catalog/sql/commit_marker.h"
 #include "common/failpoint.h"
 #include "fileio/location.h"
 #include "iceberg/metadata_files.h"
@@ -162,6 +163,7 @@ Result<iceberg::LoadedTable> SqlCatalog::CreateTable(const iceberg::TableIdentif
     std::lock_guard lock(store_mutex_);
     DATABOX_RETURN_IF_ERROR(store_->InsertTable(table, metadata_location));
   }
+  MarkCommitted(std::vector<LocationSwap>{LocationSwap{table, std::nullopt, metadata_location}});
   return iceberg::LoadedTable{.metadata_location = metadata_location,
                               .metadata = std::move(metadata)};
 }
@@ -207,8 +209,11 @@ Result<SqlCatalog::Staged> SqlCatalog::Stage(const iceberg::TableCommit& commit)
 Result<iceberg::LoadedTable> SqlCatalog::CommitTable(const iceberg::TableCommit& commit) {
   DATABOX_ASSIGN_OR_RETURN(Staged staged, Stage(commit));
   Failpoint("before-catalog-swap");
-  std::lock_guard lock(store_mutex_);
-  DATABOX_RETURN_IF_ERROR(store_->SwapMetadataLocation(staged.swap));
+  {
+    std::lock_guard lock(store_mutex_);
+    DATABOX_RETURN_IF_ERROR(store_->SwapMetadataLocation(staged.swap));
+  }
+  MarkCommitted(std::vector<LocationSwap>{staged.swap});
   return std::move(staged.result);
 }
 
@@ -231,8 +236,11 @@ Result<std::vector<iceberg::LoadedTable>> SqlCatalog::CommitTransaction(
     results.push_back(std::move(staged.result));
   }
   Failpoint("before-catalog-swap");
-  std::lock_guard lock(store_mutex_);
-  DATABOX_RETURN_IF_ERROR(store_->SwapMetadataLocations(swaps));
+  {
+    std::lock_guard lock(store_mutex_);
+    DATABOX_RETURN_IF_ERROR(store_->SwapMetadataLocations(swaps));
+  }
+  MarkCommitted(swaps);
   return results;
 }
 
@@ -261,6 +269,7 @@ Result<iceberg::LoadedTable> SqlCatalog::RegisterTable(const iceberg::TableIdent
     std::lock_guard lock(store_mutex_);
     DATABOX_RETURN_IF_ERROR(store_->InsertTable(table, location));
   }
+  MarkCommitted(std::vector<LocationSwap>{LocationSwap{table, std::nullopt, location}});
   return iceberg::LoadedTable{.metadata_location = std::move(location), .metadata = *metadata};
 }
 
@@ -286,6 +295,19 @@ Result<std::shared_ptr<const iceberg::TableMetadata>> SqlCatalog::ReadMetadata(
   auto parsed = std::make_shared<const iceberg::TableMetadata>(std::move(metadata));
   Remember(location, parsed);
   return parsed;
+}
+
+void SqlCatalog::MarkCommitted(const std::vector<LocationSwap>& swaps) {
+  std::vector<TablePointer> changed;
+  for (const LocationSwap& swap : swaps) {
+    if (swap.expected != swap.next) changed.push_back({swap.table, swap.next});
+  }
+  if (changed.empty()) return;
+  Failpoint("before-commit-marker");
+  // The commit has landed whatever happens here: a marker that cannot be written leaves the
+  // file unconfirmed until the table's next commit lists it in its metadata-log, which
+  // recovery reports; failing the commit would make the caller believe it did not happen.
+  (void)WriteCommitMarker(*io_, options_.warehouse, options_.name, changed);
 }
 
 void SqlCatalog::Remember(const std::string& location,

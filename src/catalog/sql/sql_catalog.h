@@ -12,6 +12,10 @@
 // so the catalog keeps the last few it parsed or wrote keyed by location: a load or commit
 // whose table still points at a cached file skips reading and parsing it. The location itself
 // always comes from the database, so other processes' commits are seen.
+//
+// After every swap (and create or register) the catalog writes a commit marker into the
+// warehouse (commit_marker.h) naming the tables' new metadata files: what recovery from the
+// warehouse alone needs to tell a committed newest file from a crashed commit's.
 #pragma once
 
 #include <deque>
@@ -19,6 +23,7 @@
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "catalog/sql/jdbc_store.h"
 #include "fileio/file_io.h"
@@ -107,6 +112,9 @@ class SqlCatalog final : public iceberg::Catalog {
   Status RequireNamespace(const iceberg::Namespace& ns);
   //! Loads, checks, applies and writes the new metadata file of one commit.
   Result<Staged> Stage(const iceberg::TableCommit& commit);
+
+  //! Writes the commit marker (commit_marker.h) of swaps that landed; best effort.
+  void MarkCommitted(const std::vector<LocationSwap>& swaps);
 
   //! Remembers `metadata` as the content of the file at `location` (see the file comment).
   void Remember(const std::string& location,
