@@ -100,8 +100,9 @@ fi
 refresh_and_compare() {
   local round="$1"
   step "$round: databox refresh --skip-transform into REST + S3, then into the embedded default"
-  rest_databox refresh --skip-transform ||
-    fail "$round: refresh into the $server REST catalog failed (catalog log: $log)"
+  rest_databox refresh --skip-transform >"$work/refresh-rest-$round.out" 2>&1 ||
+    { cat "$work/refresh-rest-$round.out"; fail "$round: refresh into the $server REST catalog failed (catalog log: $log)"; }
+  cat "$work/refresh-rest-$round.out"
   "$databox" --config "$work/embedded/databox.toml" refresh --skip-transform ||
     fail "$round: refresh into the embedded catalog failed"
   step "$round: pyiceberg reads both catalogs"
@@ -155,6 +156,9 @@ PY
     "$py" -c 'import json,sys; print(len(json.load(sys.stdin)["delete_files"]))')" ||
     fail "databox inspect of the S3 events table failed with vended credentials"
   [ "$deletes" -gt 0 ] || fail "the merge-on-read round left no delete files on S3 (got $deletes)"
+  step "no vended session token (moto's prefix FQoGZXIvYXdzEBYaD) in databox's output or files"
+  leaks="$(grep -rl "FQoGZXIvYXdzEBYaD" "$work/rest" "$work"/refresh-rest-*.out)"
+  [ -z "$leaks" ] || fail "a vended session token was written to: $leaks"
   echo "PASS: refresh into REST + S3 with vended credentials only against $server ($CATALOG_KIND)"
   exit 0
 fi
