@@ -45,20 +45,26 @@ Result<std::unique_ptr<iceberg::Catalog>> OpenCatalog(
     const std::shared_ptr<TableCredentials>& table_credentials) {
   if (project.catalog.type == registry::CatalogType::kRest) {
     DATABOX_ASSIGN_OR_RETURN(auto options, RestCatalogOptionsFromSettings(project.catalog));
+    // Held only by the catalog's listener, so it dies with the catalog: a reload asked after
+    // the catalog closed (by someone still holding the storage) is refused, not a dangling call.
+    auto catalog_alive = std::make_shared<bool>(true);
     if (table_credentials != nullptr) {
-      options.on_credentials = [sink = std::weak_ptr<TableCredentials>(table_credentials)](
-                                   const iceberg::TableIdentifier& table,
-                                   const std::string& location,
-                                   const std::vector<catalog::rest::StorageCredential>& vended) {
-        if (auto credentials = sink.lock()) credentials->Vended(table, location, vended);
-      };
+      options.on_credentials =
+          [sink = std::weak_ptr<TableCredentials>(table_credentials), catalog_alive](
+              const iceberg::TableIdentifier& table, const std::string& location,
+              const std::vector<catalog::rest::StorageCredential>& vended) {
+            if (auto credentials = sink.lock()) credentials->Vended(table, location, vended);
+          };
     }
     DATABOX_ASSIGN_OR_RETURN(auto rest, catalog::rest::RestCatalog::Open(std::move(options)));
     if (table_credentials != nullptr) {
-      // The workspace owns the catalog and releases its storage first; S3 requests (the only
-      // callers of a reload) run while the workspace is open.
       table_credentials->SetReload(
-          [catalog = rest.get()](const iceberg::TableIdentifier& table) -> Status {
+          [catalog = rest.get(), alive = std::weak_ptr<bool>(catalog_alive)](
+              const iceberg::TableIdentifier& table) -> Status {
+            if (alive.expired()) {
+              return MakeError(ErrorKind::kConfig, "the catalog is closed: cannot load table " +
+                                                       table.ToString() + " again");
+            }
             DATABOX_ASSIGN_OR_RETURN(auto loaded, catalog->LoadTable(table));
             (void)loaded;
             return Ok();
