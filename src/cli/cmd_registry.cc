@@ -12,6 +12,7 @@
 #include "platform/workspace.h"
 #include "registry/format.h"
 #include "registry/registry.h"
+#include "registry/validation_notes.h"
 
 namespace databox::cli {
 namespace {
@@ -25,6 +26,10 @@ ExitCode Validate(const GlobalOptions& global) {
     return ExitCode::kUsage;
   }
   Out(global.config_path + ": valid\n");
+  if (auto registry = registry::LoadRegistry(global.config_path)) {
+    for (const std::string& note : registry::ValidationNotes(*registry))
+      Out("note: " + note + "\n");
+  }
   return ExitCode::kOk;
 }
 

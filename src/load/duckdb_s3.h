@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "common/error.h"
 
@@ -19,6 +20,8 @@ struct DuckDbS3Access {
   std::string key_id;
   std::string secret;
   std::string session_token;  //!< empty when the credentials have none
+  //! The location prefix the secret is for ("s3://bucket/table/"); empty = the whole warehouse.
+  std::string scope;
 };
 
 //! Supplies DuckDbS3Access for an s3:// warehouse. Thread-safe.
@@ -27,6 +30,12 @@ class DuckDbS3Provider {
   virtual ~DuckDbS3Provider() = default;
   //! The secret's fields with the current credentials (they may be renewed between calls).
   virtual Result<DuckDbS3Access> Get() const = 0;
+  //! Every secret a connection needs: the warehouse-wide one, plus one scoped to each table
+  //! location whose credentials a catalog vended. Get() alone unless overridden.
+  virtual Result<std::vector<DuckDbS3Access>> All() const {
+    DATABOX_ASSIGN_OR_RETURN(DuckDbS3Access access, Get());
+    return std::vector<DuckDbS3Access>{std::move(access)};
+  }
 };
 
 }  // namespace databox::load

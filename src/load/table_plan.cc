@@ -103,6 +103,8 @@ Result<std::unique_ptr<iceberg::SnapshotOperation>> TablePlanner::PlanExistingTa
                        : iceberg::RowChangeMode::kCopyOnWrite;
   }
   if (IsMerge(resource) && normalized.name == resource.name) {
+    // DuckDB reads the table's files: give it the credentials its load just vended (if any).
+    DATABOX_RETURN_IF_ERROR(ws_.PrepareDuckDbReads(conn_));
     return iceberg::PrepareMerge(conn_, table, select_sql, options);
   }
   if (IsMerge(resource)) return PlanMergeChild(table, resource, select_sql, options);
@@ -127,6 +129,7 @@ Result<std::unique_ptr<iceberg::SnapshotOperation>> TablePlanner::PlanMergeChild
   if (root_exists) {
     DATABOX_ASSIGN_OR_RETURN(auto root_table,
                              iceberg::Table::Load(ws_.catalog(), ws_.file_io(), Ident(root)));
+    DATABOX_RETURN_IF_ERROR(ws_.PrepareDuckDbReads(conn_));  // both tables' vended credentials
     DATABOX_ASSIGN_OR_RETURN(std::string root_rows, root_table.ReadSql());
     const std::string keys = duck::QuoteIdentifierList(resource.primary_key);
     const std::string predicate = "_dlt_root_id IN (SELECT _dlt_id FROM (" + root_rows +

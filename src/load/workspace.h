@@ -26,6 +26,9 @@ struct WorkspaceParts {
   std::unique_ptr<source::SourceFactory> sources;  //!< never null
   //! How DuckDB reads an s3:// warehouse; null for a local warehouse.
   std::shared_ptr<const DuckDbS3Provider> duckdb_s3;
+  //! False when storage credentials only come per table from the catalog (vended), so nothing
+  //! outside a table's location can be reached (no probe at the warehouse root).
+  bool warehouse_wide_access = true;
 };
 
 class Workspace {
@@ -39,6 +42,8 @@ class Workspace {
   std::shared_ptr<fileio::FileIO> file_io() const { return parts_.file_io; }
   //! Makes the Source of one load.
   const source::SourceFactory& sources() const { return *parts_.sources; }
+  //! Whether the storage credentials reach the whole warehouse (false: vended per table only).
+  bool warehouse_wide_access() const { return parts_.warehouse_wide_access; }
   //! The project's state folder (absolute).
   const std::filesystem::path& state_dir() const { return registry_->project.state_dir; }
   //! Root of the load packages: <state_dir>/loads.

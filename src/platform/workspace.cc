@@ -38,11 +38,38 @@ Status MakeOwnerOnly(const std::filesystem::path& dir) {
   return Ok();
 }
 
-Result<std::unique_ptr<iceberg::Catalog>> OpenCatalog(const registry::ProjectSettings& project,
-                                                      std::shared_ptr<fileio::FileIO> file_io) {
+//! With `table_credentials`, the REST catalog reports what each table load vends there, and
+//! expiring credentials are renewed by loading the table again.
+Result<std::unique_ptr<iceberg::Catalog>> OpenCatalog(
+    const registry::ProjectSettings& project, std::shared_ptr<fileio::FileIO> file_io,
+    const std::shared_ptr<TableCredentials>& table_credentials) {
   if (project.catalog.type == registry::CatalogType::kRest) {
     DATABOX_ASSIGN_OR_RETURN(auto options, RestCatalogOptionsFromSettings(project.catalog));
+    // Held only by the catalog's listener, so it dies with the catalog: a reload asked after
+    // the catalog closed (by someone still holding the storage) is refused, not a dangling call.
+    auto catalog_alive = std::make_shared<bool>(true);
+    if (table_credentials != nullptr) {
+      options.on_credentials =
+          [sink = std::weak_ptr<TableCredentials>(table_credentials), catalog_alive](
+              const iceberg::TableIdentifier& table, const std::string& location,
+              const std::vector<catalog::rest::StorageCredential>& vended) {
+            if (auto credentials = sink.lock()) credentials->Vended(table, location, vended);
+          };
+    }
     DATABOX_ASSIGN_OR_RETURN(auto rest, catalog::rest::RestCatalog::Open(std::move(options)));
+    if (table_credentials != nullptr) {
+      table_credentials->SetReload(
+          [catalog = rest.get(), alive = std::weak_ptr<bool>(catalog_alive)](
+              const iceberg::TableIdentifier& table) -> Status {
+            if (alive.expired()) {
+              return MakeError(ErrorKind::kConfig, "the catalog is closed: cannot load table " +
+                                                       table.ToString() + " again");
+            }
+            DATABOX_ASSIGN_OR_RETURN(auto loaded, catalog->LoadTable(table));
+            (void)loaded;
+            return Ok();
+          });
+    }
     return std::unique_ptr<iceberg::Catalog>(std::move(rest));
   }
   DATABOX_ASSIGN_OR_RETURN(
@@ -56,9 +83,12 @@ Result<std::unique_ptr<load::Workspace>> OpenWorkspace(const registry::Registry&
   const registry::ProjectSettings& project = registry.project;
   DATABOX_RETURN_IF_ERROR(MakeFolder(project.state_dir, "state"));
   DATABOX_RETURN_IF_ERROR(MakeOwnerOnly(project.state_dir));
-  DATABOX_ASSIGN_OR_RETURN(Storage storage, OpenStorage(project.warehouse));
+  const bool rest = project.catalog.type == registry::CatalogType::kRest;
+  DATABOX_ASSIGN_OR_RETURN(Storage storage, OpenStorage(project.warehouse, rest));
   load::WorkspaceParts parts;
-  DATABOX_ASSIGN_OR_RETURN(parts.catalog, OpenCatalog(project, storage.file_io));
+  DATABOX_ASSIGN_OR_RETURN(parts.catalog,
+                           OpenCatalog(project, storage.file_io, storage.table_credentials));
+  parts.warehouse_wide_access = storage.warehouse_wide_access;
   parts.file_io = std::move(storage.file_io);
   parts.sources = std::make_unique<RegistrySources>(registry);
   parts.duckdb_s3 = std::move(storage.duckdb_s3);

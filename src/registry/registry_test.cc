@@ -11,6 +11,7 @@
 #include "common/encoding.h"
 #include "common/redact.h"
 #include "registry/format.h"
+#include "registry/validation_notes.h"
 
 namespace databox::registry {
 namespace {
@@ -239,6 +240,32 @@ path_style = true
   EXPECT_TRUE(registry->project.warehouse.is_s3);
   EXPECT_EQ(registry->project.warehouse.location, "s3://bucket/lake");
   EXPECT_TRUE(registry->project.warehouse.s3.path_style);
+}
+
+// Without S3 keys a REST registry is valid: the catalog vends credentials per table.
+TEST(RegistryDefaultsTest, RestCatalogWithoutS3KeysIsValidAndSaysWhereCredentialsComeFrom) {
+  const std::string warehouse = R"(
+[project.warehouse]
+location = "s3://bucket/lake"
+[project.warehouse.s3]
+endpoint = "http://127.0.0.1:9000"
+path_style = true
+)";
+  TempConfig rest(std::string(R"([project.catalog]
+type = "rest"
+uri = "http://127.0.0.1:8181/iceberg"
+warehouse = "lake"
+)") + warehouse + kMinimalSource);
+  auto vended = LoadRegistry(rest.path(), {.env = NoEnv});
+  ASSERT_TRUE(vended.has_value()) << vended.error().message;
+  auto notes = ValidationNotes(*vended);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("come from the REST catalog"), std::string::npos) << notes[0];
+
+  TempConfig embedded(warehouse + kMinimalSource);
+  auto fixed = LoadRegistry(embedded.path(), {.env = NoEnv});
+  ASSERT_TRUE(fixed.has_value()) << fixed.error().message;
+  EXPECT_TRUE(ValidationNotes(*fixed).empty());
 }
 
 TEST(RegistryDefaultsTest, TlsVerificationIsOnUnlessTheProjectOptsOut) {

@@ -339,6 +339,9 @@ Result<iceberg::LoadedTable> RestCatalog::ParseLoadResult(const iceberg::TableId
   loaded.metadata = std::move(*metadata);
   if (remember_credentials) {
     auto credentials = ParseStorageCredentials(parsed, loaded.metadata.location);
+    if (options_.on_credentials) {
+      options_.on_credentials(table, loaded.metadata.location, credentials);
+    }
     std::lock_guard lock(credentials_mutex_);
     credentials_[table.ToString()] = std::move(credentials);
   }

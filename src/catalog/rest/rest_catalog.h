@@ -48,6 +48,12 @@ struct RestCatalogOptions {
   std::optional<int> page_size;    //!< pageSize for list calls; the server's default when unset
   http::ClientOptions http;
   OAuth2Tokens::Clock clock;  //!< token expiry clock; steady_clock when null (tests inject one)
+  //! Told what every table load, create and stage-create vended (an empty list when nothing),
+  //! with the table's location, so storage can use them for that table's files. Called on the
+  //! requesting thread with no lock held; may be null.
+  std::function<void(const iceberg::TableIdentifier& table, const std::string& location,
+                     const std::vector<StorageCredential>& credentials)>
+      on_credentials;
 };
 
 //! What GET /v1/config answered.

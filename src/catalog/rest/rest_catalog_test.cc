@@ -238,6 +238,45 @@ TEST_F(RestCatalogTest, TablesListExistsLoadWithVendedCredentials) {
   EXPECT_TRUE(catalog->StorageCredentials({{"raw"}, "other"}).empty());
 }
 
+// Storage learns what each load and (stage-)create vended, also that nothing was vended.
+TEST_F(RestCatalogTest, TellsTheListenerWhatEveryLoadAndCreateVended) {
+  struct Told {
+    std::string table, location;
+    std::vector<StorageCredential> credentials;
+  };
+  std::vector<Told> told;
+  auto options = Options();
+  options.on_credentials = [&](const iceberg::TableIdentifier& table, const std::string& location,
+                               const std::vector<StorageCredential>& credentials) {
+    told.push_back({table.ToString(), location, credentials});
+  };
+  auto catalog = Open(options);
+  const auto metadata = ServerTable();
+  json vended = {{"storage-credentials",
+                  {{{"prefix", "s3://bucket/wh/raw/birds"},
+                    {"config",
+                     {{"s3.access-key-id", "AKIA3"},
+                      {"s3.secret-access-key", "listenersecret3"},
+                      {"s3.session-token", "listenertoken3"},
+                      {"s3.session-token-expires-at-ms", "1767225600000"}}}}}}};
+  fake_->On(
+      std::string("GET ") + kNs + "/raw/tables/birds", 200,
+      LoadResult(metadata, "s3://bucket/wh/raw/birds/metadata/00000-a.metadata.json", vended));
+  fake_->On(std::string("POST ") + kNs + "/raw/tables", 200,
+            LoadResult(metadata, "s3://bucket/wh/raw/birds/metadata/00000-a.metadata.json"));
+  ASSERT_TRUE(catalog->LoadTable({{"raw"}, "birds"}).has_value());
+  ASSERT_TRUE(catalog->StageCreateTable({{"raw"}, "birds"}, BirdSchema(), {}, {}, {}, {}));
+  ASSERT_EQ(told.size(), 2u);
+  EXPECT_EQ(told[0].table, "raw.birds");
+  EXPECT_EQ(told[0].location, "s3://bucket/wh/raw/birds");
+  ASSERT_EQ(told[0].credentials.size(), 1u);
+  EXPECT_EQ(told[0].credentials[0].config.at("s3.session-token"), "listenertoken3");
+  EXPECT_EQ(told[0].credentials[0].expires_at_ms, 1767225600000);
+  EXPECT_EQ(told[1].location, "s3://bucket/wh/raw/birds");
+  EXPECT_TRUE(told[1].credentials.empty());
+  EXPECT_EQ(Redact("listenersecret3 listenertoken3"), "*** ***");
+}
+
 TEST_F(RestCatalogTest, CreateAndStageCreateRequests) {
   auto catalog = Open();
   const auto metadata = ServerTable();

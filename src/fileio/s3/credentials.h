@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "common/error.h"
 
@@ -31,6 +32,13 @@ class CredentialsProvider {
   virtual ~CredentialsProvider() = default;
   //! Credentials valid now; kAuth/kConfig when none can be had.
   virtual Result<Credentials> Get() = 0;
+  //! Credentials for a request on `location` ("s3://bucket/key", or the listed prefix): a
+  //! provider holding per-table credentials a catalog vended picks them by location. Get()
+  //! unless overridden.
+  virtual Result<Credentials> GetFor(std::string_view location) {
+    (void)location;
+    return Get();
+  }
 };
 
 //! Fixed credentials.

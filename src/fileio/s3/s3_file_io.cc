@@ -127,7 +127,8 @@ Result<http::Response> S3FileIO::Send(Call call) {
   auto context = [&](const Error& error) {
     return std::unexpected(error.WithContext(request_name));
   };
-  Result<Credentials> credentials = credentials_->Get();
+  Result<Credentials> credentials = credentials_->GetFor(
+      call.credentials_for.empty() ? call.path->Location() : call.credentials_for);
   if (!credentials) return context(credentials.error());
 
   const std::string query = CanonicalQuery(std::move(call.query));
@@ -399,6 +400,7 @@ Result<std::vector<FileInfo>> S3FileIO::List(std::string_view prefix) {
   do {
     Call call(http::Method::kGet, "ListObjectsV2", bucket);
     call.query = {{"list-type", "2"}, {"prefix", path.key}};
+    call.credentials_for = path.Location();
     if (!token.empty()) call.query.emplace_back("continuation-token", token);
     DATABOX_ASSIGN_OR_RETURN(http::Response response, SendOk(std::move(call)));
     Result<ListPage> page = ParseListObjectsV2(response.body);

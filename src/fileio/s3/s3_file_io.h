@@ -96,6 +96,8 @@ class S3FileIO final : public FileIO {
     http::Headers headers;  //!< extra headers; all are signed
     std::string body;
     std::optional<bool> idempotent;  //!< see http::Request::idempotent
+    //! The location whose credentials sign the request; empty = path->Location().
+    std::string credentials_for;
   };
 
   S3FileIO(S3Options options, S3Endpoint endpoint, std::shared_ptr<CredentialsProvider> credentials,

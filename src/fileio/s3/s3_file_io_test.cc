@@ -90,6 +90,7 @@ class FakeS3 final : public http::Transport {
   bool honour_if_none_match = true;            //!< false: answer 501 to conditional PUTs
   std::set<int> failing_parts;                 //!< part numbers answered with 500
   std::set<std::string> aborted_uploads;
+  std::string signing_key_id = "AKIDFAKE";  //!< every request must be signed with this key id
 
  private:
   http::Response Serve(const http::Request& request) {
@@ -104,7 +105,7 @@ class FakeS3 final : public http::Transport {
     // What every signed request must carry.
     EXPECT_EQ(request.headers.Get("x-amz-content-sha256").value_or(""), Sha256Hex(request.body));
     EXPECT_THAT(std::string(request.headers.Get("Authorization").value_or("")),
-                HasSubstr("AWS4-HMAC-SHA256 Credential=AKIDFAKE/"));
+                HasSubstr("AWS4-HMAC-SHA256 Credential=" + signing_key_id + "/"));
 
     if (request.method == http::Method::kGet && query.contains("list-type")) {
       return List(query);
@@ -222,6 +223,12 @@ class S3FileIOTest : public ::testing::Test {
                                           .secret_access_key = "fake-secret-value-123",
                                           .session_token = "fake-session-token-456",
                                           .expiration = std::nullopt}) {
+    auto provider = StaticCredentialsProvider::Make(std::move(credentials));
+    ASSERT_TRUE(provider) << provider.error().ToString();
+    RebuildWith(std::move(*provider));
+  }
+
+  void RebuildWith(std::shared_ptr<CredentialsProvider> provider) {
     S3Options options;
     options.endpoint = "http://s3.test";
     options.path_style = true;
@@ -231,10 +238,8 @@ class S3FileIOTest : public ::testing::Test {
     options.conditional_create = conditional_;
     options.http.timing = &timing_;
     options.http.retry.max_attempts = 3;
-    auto provider = StaticCredentialsProvider::Make(std::move(credentials));
-    ASSERT_TRUE(provider) << provider.error().ToString();
     std::shared_ptr<FakeS3> fake = fake_;
-    auto io = S3FileIO::Make(options, std::move(*provider),
+    auto io = S3FileIO::Make(options, std::move(provider),
                              [fake, options]() -> Result<std::unique_ptr<http::HttpClient>> {
                                return std::make_unique<http::HttpClient>(
                                    http::HttpClient::WithTransport(fake, options.http));
@@ -279,6 +284,38 @@ TEST_F(S3FileIOTest, RequestsCarrySessionTokenAndEncodedKeys) {
   EXPECT_EQ(put.headers.Get("Host").value_or(""), "s3.test");
   EXPECT_THAT(std::string(put.headers.Get("Authorization").value_or("")),
               HasSubstr("x-amz-security-token"));
+}
+
+// A provider holding credentials per table location (vended by a catalog) is asked with the
+// location of each request, and a listing with its prefix.
+TEST_F(S3FileIOTest, CredentialsAreAskedForTheRequestsLocation) {
+  class ByLocation final : public CredentialsProvider {
+   public:
+    Result<Credentials> Get() override { return MakeError(ErrorKind::kConfig, "no static keys"); }
+    Result<Credentials> GetFor(std::string_view location) override {
+      asked.emplace_back(location);
+      if (!location.starts_with("s3://b/tables/birds")) return Get();
+      return Credentials{.access_key_id = "AKIDBIRDS",
+                         .secret_access_key = "birds-secret",
+                         .session_token = "birds-token",
+                         .expiration = std::nullopt};
+    }
+    std::vector<std::string> asked;
+  };
+  auto provider = std::make_shared<ByLocation>();
+  RebuildWith(provider);
+  fake_->signing_key_id = "AKIDBIRDS";
+  ASSERT_TRUE(io_->Write("s3://b/tables/birds/data/1.parquet", "x"));
+  http::Request put = fake_->requests().back();
+  EXPECT_EQ(put.headers.Get("x-amz-security-token").value_or(""), "birds-token");
+  EXPECT_THAT(std::string(put.headers.Get("Authorization").value_or("")), HasSubstr("AKIDBIRDS/"));
+  ASSERT_TRUE(io_->List("s3://b/tables/birds/").has_value());
+  auto refused = io_->Read("s3://b/tables/other/1.parquet");
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().kind, ErrorKind::kConfig);
+  EXPECT_EQ(provider->asked,
+            (std::vector<std::string>{"s3://b/tables/birds/data/1.parquet", "s3://b/tables/birds/",
+                                      "s3://b/tables/other/1.parquet"}));
 }
 
 TEST_F(S3FileIOTest, ReadRangeMirrorsLocalSemantics) {

@@ -8,10 +8,11 @@ and [project.warehouse.s3] are added after it; every source stays byte-for-byte 
 
 usage: make_rest_registry.py [--uri URI] [--warehouse NAME] [--location S3_URL]
                              [--endpoint URL] [--region R] [--no-credential]
-                             [--absolute-paths] [--embedded] --out FILE
+                             [--no-s3-keys] [--absolute-paths] [--embedded] --out FILE
 --absolute-paths makes the example's relative replay/transform paths absolute (for a copy written
 elsewhere); --embedded keeps the example's embedded catalog (a copy for comparison runs);
---no-credential drops the OAuth2 credential (the FALLBACK server has no OAuth).
+--no-credential drops the OAuth2 credential (the FALLBACK server has no OAuth); --no-s3-keys
+drops the static S3 keys (a catalog that vends credentials per table supplies them).
 """
 import argparse
 import os
@@ -42,10 +43,11 @@ def rest_block(args):
         f'endpoint = "{args.endpoint}"   # S3-compatible store; remove for AWS',
         f'region = "{args.region}"',
         "path_style = true",
-        'access_key_id = "${AWS_ACCESS_KEY_ID}"',
-        'secret_access_key = "${AWS_SECRET_ACCESS_KEY}"',
-        "",
     ]
+    if not args.no_s3_keys:
+        lines.append('access_key_id = "${AWS_ACCESS_KEY_ID}"')
+        lines.append('secret_access_key = "${AWS_SECRET_ACCESS_KEY}"')
+    lines.append("")
     return "\n".join(lines) + "\n"
 
 
@@ -57,6 +59,7 @@ def main():
     p.add_argument("--endpoint", default="http://127.0.0.1:9000")
     p.add_argument("--region", default="us-east-1")
     p.add_argument("--no-credential", action="store_true")
+    p.add_argument("--no-s3-keys", action="store_true")
     p.add_argument("--absolute-paths", action="store_true")
     p.add_argument("--embedded", action="store_true")
     p.add_argument("--out", required=True)
@@ -86,6 +89,9 @@ def main():
         header = "# COPIED by make_rest_registry.py from databox.toml (embedded catalog).\n"
     elif args.no_credential:
         header = header.replace("POLARIS_CREDENTIAL (client_id:client_secret), ", "")
+    if args.no_s3_keys and not args.embedded:
+        header = header.split("# Needs ")[0] + (
+            "# No S3 keys: the catalog vends S3 credentials with every table load.\n")
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(header + text)
 

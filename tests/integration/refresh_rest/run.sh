@@ -5,13 +5,18 @@
 # adapter, NOT Apache Polaris) or `nessie` (Project Nessie), with PostgreSQL 15 and moto S3,
 # all started here in a private temp folder and stopped by PID on exit, pass or fail.
 # A service that does not start FAILS the test.
-# usage: run.sh fallback|nessie PATH/TO/databox
+# With --vended-only (nessie) the REST registry has NO S3 keys and databox runs without any in
+# its environment: every table's files are signed with the credentials Nessie vends (STS
+# session credentials from moto) with the table's load; two refresh rounds (creates, then
+# merges that read the tables' files through DuckDB) are compared with the embedded run.
+# usage: run.sh fallback|nessie PATH/TO/databox [--vended-only]
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 svc="$root/scripts/services"
 server="${1:?usage: run.sh fallback|nessie PATH/TO/databox}"
 databox="${2:?usage: run.sh fallback|nessie PATH/TO/databox}"
+vended_only="${3:-}"
 py="${DATABOX_VENV_DIR:-$root/.venv}/bin/python"
 work="$(mktemp -d)"
 state="$work/services"
@@ -27,7 +32,13 @@ step() { echo "--- $*"; }
 # shellcheck source=../catalog_server.sh
 source "$here/../catalog_server.sh"
 catalog_select "$server"
-catalog_banner "refresh_rest.$server"
+case "$vended_only" in
+  "") catalog_banner "refresh_rest.$server" ;;
+  --vended-only)
+    [ "$server" = nessie ] || fail "--vended-only needs a catalog that vends credentials (nessie)"
+    catalog_banner "refresh_rest.${server}_vended (no S3 keys: vended credentials only)" ;;
+  *) fail "unknown option '$vended_only' (known: --vended-only)" ;;
+esac
 log="$state/polaris/server.log"
 [ "$server" = nessie ] && log="$state/nessie/server.log"
 
@@ -48,31 +59,50 @@ export REST_WAREHOUSE=databox_lake
 echo "catalog: $CATALOG_KIND at $CATALOG_URI (warehouse $REST_WAREHOUSE); S3: $S3_ENDPOINT bucket $S3_BUCKET"
 
 mkdir -p "$work/rest" "$work/embedded"
-"$py" "$here/make_rest_registry.py" --absolute-paths --no-credential --uri "$CATALOG_URI" \
+no_keys=()
+[ -n "$vended_only" ] && no_keys=(--no-s3-keys)
+"$py" "$here/make_rest_registry.py" --absolute-paths --no-credential "${no_keys[@]}" --uri "$CATALOG_URI" \
   --warehouse "$REST_WAREHOUSE" --location "s3://$S3_BUCKET/warehouse" --endpoint "$S3_ENDPOINT" \
   --region "$S3_REGION" --out "$work/rest/databox.toml" || fail "cannot write the REST registry"
 "$py" "$here/make_rest_registry.py" --absolute-paths --embedded --out "$work/embedded/databox.toml" ||
   fail "cannot write the embedded registry"
-export AWS_ACCESS_KEY_ID="$S3_ACCESS_KEY_ID" AWS_SECRET_ACCESS_KEY="$S3_SECRET_ACCESS_KEY"
+# databox on the REST registry; with --vended-only without any S3 key in its environment.
+rest_databox() {
+  if [ -n "$vended_only" ]; then
+    env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY -u AWS_SESSION_TOKEN \
+      -u DATABOX_AWS_ACCESS_KEY_ID -u DATABOX_AWS_SECRET_ACCESS_KEY -u DATABOX_AWS_SESSION_TOKEN \
+      "$databox" --config "$work/rest/databox.toml" "$@"
+  else
+    "$databox" --config "$work/rest/databox.toml" "$@"
+  fi
+}
+if [ -n "$vended_only" ]; then
+  grep -q "access_key_id" "$work/rest/databox.toml" && fail "the vended-only registry has S3 keys"
+else
+  export AWS_ACCESS_KEY_ID="$S3_ACCESS_KEY_ID" AWS_SECRET_ACCESS_KEY="$S3_SECRET_ACCESS_KEY"
+fi
 
 step "databox validate (REST registry)"
-"$databox" --config "$work/rest/databox.toml" validate || fail "the REST registry is invalid"
+rest_databox validate || fail "the REST registry is invalid"
 
-step "databox catalog bootstrap against $server must say there is no Polaris"
-"$databox" --config "$work/rest/databox.toml" catalog bootstrap >"$work/bootstrap.out" 2>&1
-rc=$?
-cat "$work/bootstrap.out"
-[ $rc -ne 0 ] || fail "catalog bootstrap succeeded against $server, which has no Polaris management API"
-grep -q "no Polaris management API at http://127.0.0.1:" "$work/bootstrap.out" ||
-  fail "catalog bootstrap did not say that no Polaris management API answers"
+if [ -z "$vended_only" ]; then
+  step "databox catalog bootstrap against $server must say there is no Polaris"
+  "$databox" --config "$work/rest/databox.toml" catalog bootstrap >"$work/bootstrap.out" 2>&1
+  rc=$?
+  cat "$work/bootstrap.out"
+  [ $rc -ne 0 ] || fail "catalog bootstrap succeeded against $server, which has no Polaris management API"
+  grep -q "no Polaris management API at http://127.0.0.1:" "$work/bootstrap.out" ||
+    fail "catalog bootstrap did not say that no Polaris management API answers"
+fi
 
 # Refreshes both registries (REST + S3, and the embedded reference), then reads both catalogs
 # with pyiceberg and compares them. $1 names the round (file names and messages).
 refresh_and_compare() {
   local round="$1"
   step "$round: databox refresh --skip-transform into REST + S3, then into the embedded default"
-  "$databox" --config "$work/rest/databox.toml" refresh --skip-transform ||
-    fail "$round: refresh into the $server REST catalog failed (catalog log: $log)"
+  rest_databox refresh --skip-transform >"$work/refresh-rest-$round.out" 2>&1 ||
+    { cat "$work/refresh-rest-$round.out"; fail "$round: refresh into the $server REST catalog failed (catalog log: $log)"; }
+  cat "$work/refresh-rest-$round.out"
   "$databox" --config "$work/embedded/databox.toml" refresh --skip-transform ||
     fail "$round: refresh into the embedded catalog failed"
   step "$round: pyiceberg reads both catalogs"
@@ -88,7 +118,7 @@ refresh_and_compare() {
 # same and not empty; the REST + S3 answer is left in $rest_answer.
 query_both() {
   local embedded_answer
-  rest_answer="$("$databox" --config "$work/rest/databox.toml" query "$1" --json)" ||
+  rest_answer="$(rest_databox query "$1" --json)" ||
     fail "databox query on the REST + S3 registry failed: $rest_answer ($1)"
   embedded_answer="$("$databox" --config "$work/embedded/databox.toml" query "$1" --json)" ||
     fail "databox query on the embedded registry failed: $embedded_answer ($1)"
@@ -98,6 +128,42 @@ query_both() {
 }
 
 refresh_and_compare first
+
+if [ -n "$vended_only" ]; then
+  step "Nessie vends S3 session credentials with a table load (key names only)"
+  "$py" - <<'PY' || fail "Nessie vended no S3 session credentials with the table load"
+import json, os, urllib.request
+base = os.environ["CATALOG_URI"].rstrip("/")
+with urllib.request.urlopen(f"{base}/v1/config?warehouse={os.environ['REST_WAREHOUSE']}") as r:
+    body = json.load(r)
+prefix = body.get("overrides", {}).get("prefix") or body.get("defaults", {}).get("prefix")
+request = urllib.request.Request(
+    f"{base}/v1/{prefix}/namespaces/raw_usgs_earthquakes/tables/events",
+    headers={"X-Iceberg-Access-Delegation": "vended-credentials"})
+with urllib.request.urlopen(request) as r:
+    config = json.load(r).get("config", {})
+keys = sorted(k for k in config if k.startswith("s3."))
+print("vended config keys:", keys)  # names only: the values are secrets
+raise SystemExit(0 if {"s3.access-key-id", "s3.secret-access-key", "s3.session-token"} <= set(keys) else 1)
+PY
+  step "merge-on-read for raw_usgs_earthquakes.events: the second round merges into S3 tables"
+  for r in rest embedded; do
+    sed -i '/^name = "events"$/{n;s/^records_path = "features"$/&\nmerge_mode = "merge-on-read"/}' \
+      "$work/$r/databox.toml"
+  done
+  refresh_and_compare second
+  deletes="$(rest_databox inspect raw_usgs_earthquakes.events --json |
+    "$py" -c 'import json,sys; print(len(json.load(sys.stdin)["delete_files"]))')" ||
+    fail "databox inspect of the S3 events table failed with vended credentials"
+  [ "$deletes" -gt 0 ] || fail "the merge-on-read round left no delete files on S3 (got $deletes)"
+  step "no vended session token (moto's prefix FQoGZXIvYXdzEBYaD) in databox's output or files"
+  leaks="$(grep -rl "FQoGZXIvYXdzEBYaD" "$work/rest" "$work"/refresh-rest-*.out)"
+  [ -z "$leaks" ] || fail "a vended session token was written to: $leaks"
+  step "databox query reads through the attached catalog with the credentials it vends"
+  query_both "SELECT count(*) AS n, count(DISTINCT id) AS events FROM polaris_aws.raw_usgs_earthquakes.events"
+  echo "PASS: refresh into REST + S3 with vended credentials only against $server ($CATALOG_KIND)"
+  exit 0
+fi
 
 step "databox query reads the S3 tables through the attached catalog like the embedded ones"
 query_both "SELECT count(*) AS n, count(DISTINCT sub_id) AS subs FROM polaris_aws.raw_ebird.recent_observations"
