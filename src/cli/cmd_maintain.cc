@@ -217,6 +217,14 @@ Status MaintainTable(load::Workspace& ws, const iceberg::TableIdentifier& table,
     text += "  " + std::to_string(report.foreign_files) +
             " file(s) in these folders belong to another table and are never removed here\n";
   }
+  json["history_versions"] = report.history_versions;
+  json["history_files"] = report.history_files;
+  if (report.history_files > 0) {
+    text += "  " + std::to_string(report.history_files) + " file(s) only earlier versions (" +
+            std::to_string(report.history_versions) +
+            ") reference are kept: the catalog keeps the table's history itself and can still "
+            "serve them (its own garbage collection removes them)\n";
+  }
   text += name + ": " + std::to_string(report.orphans.size()) + " orphan file(s), " +
           std::to_string(bytes) + " bytes; " + std::to_string(old_enough) + " older than " +
           settings.older_than_text + "; " +

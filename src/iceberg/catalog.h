@@ -102,7 +102,8 @@ class Catalog {
                                                    const Properties& properties) = 0;
   //! Whether CommitTransaction accepts commits that create their table (AssertCreate). When
   //! false, a writer commits each new table alone (CommitTable) and only changes to existing
-  //! tables together.
+  //! tables together. It may turn false once, when the catalog learns that its server refuses
+  //! them (a refusal that applied nothing); it never turns true again.
   virtual bool TransactionsCreateTables() const = 0;
   //! True when no other catalog can have a table in the folders of `table_location`: the
   //! catalog put it in a folder only it uses. Another table-uuid's metadata there is then a
@@ -112,6 +113,11 @@ class Catalog {
     (void)table_location;
     return false;
   }
+  //! True when the catalog keeps each table's history itself and can serve earlier versions
+  //! that the current metadata no longer lists (Nessie: every commit is a version of the
+  //! catalog; a table's metadata holds only its current snapshot). A file only such a version
+  //! references is then not an orphan (iceberg/maintenance.h).
+  virtual bool KeepsHistoryOutsideMetadata() const { return false; }
 };
 
 }  // namespace databox::iceberg

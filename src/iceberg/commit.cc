@@ -226,6 +226,11 @@ Result<std::vector<LoadedTable>> CommitChanges(Catalog& catalog, fileio::FileIO&
                                                  std::to_string(attempt) +
                                                  " attempts; files kept for reconciliation"));
       }
+    } else if (commits.size() > 1 && !catalog.TransactionsCreateTables()) {
+      // The catalog refused a transaction that creates tables and applied nothing: the
+      // caller commits the same changes another way, so the files they keep stay.
+      for (auto& p : plans) DeleteQuietly(io, p.attempt_files);
+      return std::unexpected(error);
     } else {
       return abandon(error);
     }

@@ -10,6 +10,9 @@
 // (found by snapshot id and load id); otherwise it is retried. Files an operation keeps across
 // attempts (data files, the added-files manifest) are deleted only when the commit is rejected
 // for good (a requirement that re-planning cannot fix, or the budget ran out on conflicts).
+// They are kept when a transaction was refused because the catalog turned out not to create
+// tables inside one (Catalog::TransactionsCreateTables turned false): the caller commits the
+// same changes another way.
 //
 // This file only uses the Catalog interface (iceberg/catalog.h); the implementations live in
 // catalog/ above this module.

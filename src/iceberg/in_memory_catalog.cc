@@ -204,6 +204,12 @@ Result<std::vector<LoadedTable>> InMemoryCatalog::CommitTransaction(
   std::lock_guard lock(mutex_);
   std::vector<Staged> staged;
   for (const TableCommit& commit : commits) {
+    if (refuse_creates_ && !tables_.contains(commit.identifier)) {
+      refused_creates_ = true;
+      return MakeError(ErrorKind::kNotFound, "table '" + commit.identifier.ToString() +
+                                                 "' does not exist (this catalog loads every "
+                                                 "table of a transaction first)");
+    }
     for (const Staged& earlier : staged) {
       if (earlier.table == commit.identifier) {
         return MakeError(ErrorKind::kConfig, "transaction commits table '" +

@@ -6,6 +6,7 @@
 // all, kConflict when another commit moved a table first.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -48,8 +49,13 @@ class InMemoryCatalog final : public Catalog {
   Result<TableMetadata> PrepareCreateTable(const TableIdentifier& table, const Schema& schema,
                                            const PartitionSpec& spec, const SortOrder& sort_order,
                                            const Properties& properties) override;
-  //! True: a transaction may create tables.
-  bool TransactionsCreateTables() const override { return true; }
+  //! True: a transaction may create tables, unless RefuseCreatesInTransactions was called and a
+  //! transaction that creates one was refused since.
+  bool TransactionsCreateTables() const override { return !refused_creates_.load(); }
+  //! From now on behaves like a REST server that cannot create tables inside a transaction (the
+  //! reference adapter): such a transaction is refused (kNotFound, nothing applied) and
+  //! TransactionsCreateTables() turns false, as RestCatalog's does.
+  void RefuseCreatesInTransactions() { refuse_creates_ = true; }
 
  private:
   //! A planned commit: the table's pointer before and after.
@@ -72,6 +78,8 @@ class InMemoryCatalog final : public Catalog {
   mutable std::mutex mutex_;                       //!< guards everything below
   std::map<Namespace, Properties> namespaces_;     //!< every namespace and its properties
   std::map<TableIdentifier, LoadedTable> tables_;  //!< current pointer and parsed metadata
+  std::atomic<bool> refuse_creates_{false};        //!< see RefuseCreatesInTransactions
+  std::atomic<bool> refused_creates_{false};       //!< a creating transaction was refused
 };
 
 }  // namespace databox::iceberg

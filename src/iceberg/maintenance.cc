@@ -126,6 +126,40 @@ Result<ForeignFiles> ForeignFilesAmong(fileio::FileIO& io, const std::vector<Orp
   return foreign;
 }
 
+//! Every file the earlier versions of `loaded` in its metadata/ folder reference (themselves
+//! included), for a catalog that keeps the table's history outside its metadata: the current
+//! metadata no longer names them, yet the catalog can still serve those versions.
+Result<std::set<std::string>> EarlierVersionsReference(fileio::FileIO& io,
+                                                       const std::vector<fileio::FileInfo>& listed,
+                                                       const LoadedTable& loaded,
+                                                       size_t& versions) {
+  std::set<std::string> referenced;
+  const std::string current = CanonicalLocation(loaded.metadata_location);
+  for (const auto& file : listed) {
+    if (!file.location.ends_with(".metadata.json")) continue;
+    if (CanonicalLocation(file.location) == current) continue;
+    auto text = io.Read(file.location);
+    if (!text && text.error().kind == ErrorKind::kNotFound) continue;  // removed meanwhile
+    if (!text) return std::unexpected(text.error().WithContext("reading " + file.location));
+    auto metadata = ParseTableMetadata(*text);
+    if (!metadata) {
+      return std::unexpected(metadata.error().WithContext(
+          "the metadata file " + file.location +
+          " cannot be read, so what it references cannot be protected; move it away first"));
+    }
+    if (metadata->table_uuid != loaded.metadata.table_uuid) continue;  // another table's
+    auto files = ReferencedFiles(io, LoadedTable{file.location, std::move(*metadata)});
+    if (!files) {
+      return std::unexpected(files.error().WithContext("reading what the earlier version " +
+                                                       file.location + " references"));
+    }
+    referenced.merge(*files);
+    referenced.insert(CanonicalLocation(file.location));
+    ++versions;
+  }
+  return referenced;
+}
+
 }  // namespace
 
 Result<OrphanReport> FindOrphanFiles(Catalog& catalog, fileio::FileIO& io,
@@ -195,6 +229,13 @@ Result<OrphanReport> FindOrphanFiles(Catalog& catalog, fileio::FileIO& io,
   report.foreign_files = std::erase_if(report.orphans, [&](const OrphanFile& orphan) {
     return foreign.referenced.contains(CanonicalLocation(orphan.location));
   });
+  if (catalog.KeepsHistoryOutsideMetadata()) {
+    DATABOX_ASSIGN_OR_RETURN(auto history,
+                             EarlierVersionsReference(io, listed, loaded, report.history_versions));
+    report.history_files = std::erase_if(report.orphans, [&](const OrphanFile& orphan) {
+      return history.contains(CanonicalLocation(orphan.location));
+    });
+  }
   if (!options.remove) return report;
 
   if (!report.missing.empty()) {

@@ -8,11 +8,11 @@
 // metadata-log dropping old entries (write.metadata.previous-versions-max) and from expired
 // snapshots, and temporary files of writes a killed process never published (LocalFileIO's
 // ".databox-tmp-<pid>-<name>-XXXXXX" or the older ".<name>.databox-tmp-XXXXXX", which FileIO::List
-// hides; the next write into the folder also removes those of dead processes). A file that is unreferenced now may
-// still belong to a commit in flight, so only files older than a minimum age may be removed; a dry
-// run lists every unreferenced file with its age. The folders are listed BEFORE the metadata is
-// loaded: a file committed in between is then seen as referenced, and one written after the listing
-// is not a candidate at all.
+// hides; the next write into the folder also removes those of dead processes). A file that is
+// unreferenced now may still belong to a commit in flight, so only files older than a minimum age
+// may be removed; a dry run lists every unreferenced file with its age. The folders are listed
+// BEFORE the metadata is loaded: a file committed in between is then seen as referenced, and one
+// written after the listing is not a candidate at all.
 //
 // Expiring snapshots removes snapshots from the metadata in one catalog commit
 // ("remove-snapshots"); it deletes no file. What only the expired snapshots referenced becomes
@@ -70,6 +70,11 @@ struct OrphanReport {
   //! never registered. They and every file they reference are kept out of `orphans`.
   std::vector<std::string> foreign_metadata;
   size_t foreign_files = 0;  //!< files kept out of `orphans` because another table references them
+  //! With a catalog that keeps table history itself (Catalog::KeepsHistoryOutsideMetadata): the
+  //! earlier metadata versions of this table found in its folder, and the files kept out of
+  //! `orphans` because one of them references them (the catalog can still serve those versions).
+  size_t history_versions = 0;
+  size_t history_files = 0;
 };
 
 //! The form in which locations are compared: "file:///a" and "file:/a" become "/a",
@@ -83,7 +88,9 @@ Result<std::set<std::string>> ReferencedFiles(fileio::FileIO& io, const LoadedTa
 //! metadata references. With options.remove, deletes those that are old enough (kData, and
 //! nothing deleted, when `missing` is not empty). Unless the catalog says the folders are its own
 //! (Catalog::TableFoldersAreItsOwn), a file another table's metadata in these folders references
-//! is never an orphan (see OrphanReport::foreign_metadata).
+//! is never an orphan (see OrphanReport::foreign_metadata). When the catalog keeps the table's
+//! history outside its metadata (Catalog::KeepsHistoryOutsideMetadata), neither is a file an
+//! earlier metadata version of the table in its folder references.
 Result<OrphanReport> FindOrphanFiles(Catalog& catalog, fileio::FileIO& io,
                                      const TableIdentifier& table,
                                      const OrphanOptions& options = {});

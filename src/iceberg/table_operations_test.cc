@@ -374,6 +374,41 @@ TEST_F(TableOperationsTest, RejectedCommitCleansUpItsFiles) {
   for (const auto& f : files) EXPECT_FALSE(*io_->Exists(f.file_path)) << f.file_path;
 }
 
+TEST_F(TableOperationsTest, RefusedCreatingTransactionKeepsTheFilesForCommitsOneByOne) {
+  // Like a REST server that cannot create a table inside a transaction.
+  catalog_->RefuseCreatesInTransactions();
+  ASSERT_TRUE(catalog_->TransactionsCreateTables());  // not known until a server refuses
+  const TableIdentifier fresh{{"raw"}, "fresh"};
+  auto existing = Load().NewAppend();
+  auto existing_files = Write("SELECT 1 AS id, 'wren' AS name");
+  existing->AddFiles(existing_files);
+  auto prepared = catalog_->PrepareCreateTable(fresh, BirdSchema(), PartitionSpec::Unpartitioned(),
+                                               SortOrder::Unsorted(), {});
+  ASSERT_TRUE(prepared) << prepared.error().ToString();
+  auto fresh_files = WriteDataFiles(*conn_, *io_, *prepared, "SELECT 2 AS id, 'kite' AS name");
+  ASSERT_TRUE(fresh_files) << fresh_files.error().ToString();
+  auto create = SnapshotOperation::Append(fresh, io_);
+  create->CreateIfMissing(CreateTableUpdates(*prepared));
+  create->AddFiles(*fresh_files);
+
+  TableChange* both[] = {existing.get(), create.get()};
+  auto together = CommitChanges(*catalog_, *io_, both);
+  ASSERT_FALSE(together);
+  EXPECT_FALSE(catalog_->TransactionsCreateTables());
+  EXPECT_EQ(*catalog_->TableExists(fresh), false);
+  EXPECT_TRUE(Rows().empty());  // nothing applied
+  // The written files stay for the same changes committed another way.
+  for (const auto& f : existing_files) EXPECT_TRUE(*io_->Exists(f.file_path)) << f.file_path;
+  for (const auto& f : *fresh_files) EXPECT_TRUE(*io_->Exists(f.file_path)) << f.file_path;
+
+  ASSERT_TRUE(CommitChange(*catalog_, *io_, *create));
+  ASSERT_TRUE(CommitChange(*catalog_, *io_, *existing));
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren"}));
+  auto created = Table::Load(*catalog_, io_, fresh);
+  ASSERT_TRUE(created) << created.error().ToString();
+  EXPECT_EQ(created->History().size(), 1u);
+}
+
 TEST_F(TableOperationsTest, SmallManifestsAreMerged) {
   SnapshotChange change;
   change.merge.min_count_to_merge = 3;

@@ -47,10 +47,15 @@ Status CommitCreatesAlone(iceberg::Catalog& catalog, fileio::FileIO& io, LoadPla
 }  // namespace
 
 Status CommitPlan(iceberg::Catalog& catalog, fileio::FileIO& io, LoadPlan& plan) {
-  if (!catalog.TransactionsCreateTables()) return CommitCreatesAlone(catalog, io, plan);
-  std::vector<iceberg::TableChange*> changes;
-  for (auto& op : plan.ops) changes.push_back(op.get());
-  return CommitTogether(catalog, io, std::move(changes));
+  if (catalog.TransactionsCreateTables()) {
+    std::vector<iceberg::TableChange*> changes;
+    for (auto& op : plan.ops) changes.push_back(op.get());
+    auto together = CommitTogether(catalog, io, std::move(changes));
+    // A catalog that just learned it cannot create tables in a transaction applied nothing
+    // and kept the written files: the same plan goes the table-by-table way.
+    if (together || catalog.TransactionsCreateTables()) return together;
+  }
+  return CommitCreatesAlone(catalog, io, plan);
 }
 
 }  // namespace databox::load

@@ -9,6 +9,21 @@
 namespace databox::catalog::rest {
 namespace {
 
+bool CreatesTable(std::span<const iceberg::TableCommit> commits) {
+  return std::ranges::any_of(commits, [](const iceberg::TableCommit& commit) {
+    return std::ranges::any_of(commit.requirements, [](const iceberg::TableRequirement& r) {
+      return std::holds_alternative<iceberg::AssertCreate>(r);
+    });
+  });
+}
+
+// How servers that cannot create a table inside a transaction answer one that tries: the
+// reference adapter loads every table first (404), Polaris rejects the staged create (400).
+// Neither applies anything. A 409 or a 5xx is not a refusal of the shape.
+bool RefusesCreatesInTransactions(const Error& error) {
+  return error.kind == ErrorKind::kNotFound || error.kind == ErrorKind::kData;
+}
+
 using nlohmann::json;
 
 constexpr const char* kAccessDelegationHeader = "X-Iceberg-Access-Delegation";
@@ -171,6 +186,14 @@ Status RestCatalog::LoadConfig() {
   }
   paths_ = RestPaths(base, config_.prefix);
   return Ok();
+}
+
+bool RestCatalog::KeepsHistoryOutsideMetadata() const {
+  auto nessie = [](const std::map<std::string, std::string>& settings) {
+    return std::ranges::any_of(settings,
+                               [](const auto& kv) { return kv.first.starts_with("nessie."); });
+  };
+  return nessie(config_.defaults) || nessie(config_.overrides);
 }
 
 bool RestCatalog::SupportsEndpoint(std::string_view endpoint) const {
@@ -430,10 +453,18 @@ Result<std::vector<iceberg::LoadedTable>> RestCatalog::CommitTransaction(
     names += (names.empty() ? "" : ", ") + commit.identifier.ToString();
   }
   json body = {{"table-changes", std::move(changes)}};
-  DATABOX_ASSIGN_OR_RETURN(auto response,
-                           Call(http::Method::kPost, paths_.TransactionCommit(), body.dump(),
-                                RestOp::kCommit, "committing a transaction over " + names));
-  (void)response;
+  auto response = Call(http::Method::kPost, paths_.TransactionCommit(), body.dump(),
+                       RestOp::kCommit, "committing a transaction over " + names);
+  if (!response) {
+    if (!CreatesTable(commits) || !RefusesCreatesInTransactions(response.error())) {
+      return std::unexpected(response.error());
+    }
+    creates_in_transactions_ = false;
+    return MakeError(ErrorKind::kConfig,
+                     response.error().message +
+                         "; the catalog server does not create tables inside a transaction, "
+                         "nothing was applied: commit new tables one by one");
+  }
   std::vector<iceberg::LoadedTable> out;
   for (const auto& commit : commits) {
     auto loaded = LoadTable(commit.identifier);

@@ -12,6 +12,7 @@
 // Thread-safe: requests are serialised over one HTTP client.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -125,9 +126,17 @@ class RestCatalog final : public iceberg::Catalog {
                                                     const iceberg::PartitionSpec& spec,
                                                     const iceberg::SortOrder& sort_order,
                                                     const iceberg::Properties& properties) override;
-  //! False: Polaris rejects a staged create in /transactions/commit, and Iceberg's reference
-  //! adapter loads every table of a transaction first (404 for a new one).
-  bool TransactionsCreateTables() const override { return false; }
+  //! True until the server refuses a transaction that creates a table. Servers differ and do
+  //! not advertise it: Nessie accepts a staged create (assert-create) inside
+  //! /transactions/commit; Iceberg's reference adapter loads every table of a transaction first
+  //! (404 for a new one) and Polaris answers 400. Such a refusal applies nothing, so
+  //! CommitTransaction then reports it as kConfig, this turns false for the catalog's lifetime,
+  //! and writers commit new tables one by one (load/load_commit.h).
+  bool TransactionsCreateTables() const override { return creates_in_transactions_.load(); }
+  //! True when the server's configuration carries `nessie.*` settings: Project Nessie versions
+  //! the whole catalog (each commit is a catalog version it can serve) and writes table metadata
+  //! that holds only the current snapshot.
+  bool KeepsHistoryOutsideMetadata() const override;
 
  private:
   RestCatalog(RestCatalogOptions options, http::HttpClient client,
@@ -167,6 +176,7 @@ class RestCatalog final : public iceberg::Catalog {
   RestConfig config_;
   RestPaths paths_;
   mutable std::mutex credentials_mutex_;
+  std::atomic<bool> creates_in_transactions_{true};  //!< see TransactionsCreateTables
   std::map<std::string, std::vector<StorageCredential>> credentials_;  //!< by table "ns.t"
 };
 

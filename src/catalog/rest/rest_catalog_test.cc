@@ -103,6 +103,17 @@ TEST_F(RestCatalogTest, EncodedPrefixIsUsedAsSent) {
   EXPECT_EQ(fake_->RequestsTo("HEAD /api/catalog/v1/main%7Clake/namespaces/raw").size(), 1u);
 }
 
+// Nessie's configuration carries nessie.* settings: it keeps table history in its own commits.
+TEST_F(RestCatalogTest, NessieSettingsMeanHistoryOutsideMetadata) {
+  EXPECT_FALSE(Open()->KeepsHistoryOutsideMetadata());
+  fake_->On("GET /api/catalog/v1/config?warehouse=nessie", 200,
+            R"({"defaults":{"prefix":"main%7Clake","nessie.default-branch.name":"main"},)"
+            R"("overrides":{}})");
+  auto options = Options();
+  options.warehouse = "nessie";
+  EXPECT_TRUE(Open(options)->KeepsHistoryOutsideMetadata());
+}
+
 TEST_F(RestCatalogTest, ConfigFailureIsReported) {
   fake_->On("GET /api/catalog/v1/config?warehouse=other", 404,
             ErrorBody(404, "NotFoundException", "Unable to find warehouse other"));
@@ -323,8 +334,8 @@ TEST_F(RestCatalogTest, PrepareCreateTableIsAStageCreateAtTheServersLocation) {
   json body = json::parse(posts[0].body);
   EXPECT_EQ(body["stage-create"], true);
   EXPECT_FALSE(body.contains("location"));
-  // Transactions cannot create tables (Polaris, the reference adapter).
-  EXPECT_FALSE(catalog->TransactionsCreateTables());
+  // Whether transactions can create tables is learned from the server's answer.
+  EXPECT_TRUE(catalog->TransactionsCreateTables());
 }
 
 TEST_F(RestCatalogTest, CommitSendsRequirementsAndUpdates) {
@@ -476,6 +487,55 @@ TEST_F(RestCatalogTest, TransactionCommitPostsAllChangesThenReloads) {
   EXPECT_EQ(catalog->CommitTransaction(commits).error().kind, ErrorKind::kConflict);
   fake_->On("POST /api/catalog/v1/wh/transactions/commit", 503, "");
   EXPECT_EQ(catalog->CommitTransaction(commits).error().kind, ErrorKind::kCommitStateUnknown);
+}
+
+// A transaction with a staged create (assert-create) beside another table's change.
+std::vector<iceberg::TableCommit> CreatingTransaction(const iceberg::TableMetadata& existing) {
+  return {{.identifier = {{"raw"}, "a"},
+           .requirements = {iceberg::AssertTableUuid{existing.table_uuid}},
+           .updates = {iceberg::SetProperties{{{"x", "1"}}}}},
+          {.identifier = {{"raw"}, "new_table"},
+           .requirements = {iceberg::AssertCreate{}},
+           .updates = {iceberg::SetProperties{{{"y", "2"}}}}}};
+}
+
+TEST_F(RestCatalogTest, TransactionThatCreatesIsTriedAndRefusalIsRemembered) {
+  // The reference adapter loads every table of a transaction first: 404 for the new one.
+  auto catalog = Open();
+  fake_->On("POST /api/catalog/v1/wh/transactions/commit", 404,
+            ErrorBody(404, "NoSuchTableException", "Table does not exist: raw.new_table"));
+  ASSERT_TRUE(catalog->TransactionsCreateTables());
+  auto result = catalog->CommitTransaction(CreatingTransaction(ServerTable()));
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(result.error().kind, ErrorKind::kConfig);
+  EXPECT_THAT(result.error().message, HasSubstr("does not create tables inside a transaction"));
+  EXPECT_FALSE(catalog->TransactionsCreateTables());
+
+  // Polaris rejects the staged create with 400.
+  auto polaris = Open();
+  fake_->On("POST /api/catalog/v1/wh/transactions/commit", 400,
+            ErrorBody(400, "BadRequestException", "Unsupported update in transaction"));
+  EXPECT_EQ(polaris->CommitTransaction(CreatingTransaction(ServerTable())).error().kind,
+            ErrorKind::kConfig);
+  EXPECT_FALSE(polaris->TransactionsCreateTables());
+}
+
+TEST_F(RestCatalogTest, OtherTransactionFailuresDoNotTurnCreatesOff) {
+  auto catalog = Open();
+  // A lost race or a server failure is not a refusal of the transaction's shape.
+  fake_->On("POST /api/catalog/v1/wh/transactions/commit", 409,
+            ErrorBody(409, "CommitFailedException", "Requirement failed: table already exists"));
+  EXPECT_EQ(catalog->CommitTransaction(CreatingTransaction(ServerTable())).error().kind,
+            ErrorKind::kConflict);
+  fake_->On("POST /api/catalog/v1/wh/transactions/commit", 503, "");
+  EXPECT_EQ(catalog->CommitTransaction(CreatingTransaction(ServerTable())).error().kind,
+            ErrorKind::kCommitStateUnknown);
+  // Nor is a 404 to a transaction that creates nothing (a table dropped meanwhile).
+  fake_->On("POST /api/catalog/v1/wh/transactions/commit", 404,
+            ErrorBody(404, "NoSuchTableException", "Table does not exist: raw.a"));
+  std::vector<iceberg::TableCommit> existing_only{CreatingTransaction(ServerTable()).front()};
+  EXPECT_EQ(catalog->CommitTransaction(existing_only).error().kind, ErrorKind::kNotFound);
+  EXPECT_TRUE(catalog->TransactionsCreateTables());
 }
 
 TEST_F(RestCatalogTest, TransactionCommittedButReloadFailedIsUnknown) {
