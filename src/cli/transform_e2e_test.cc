@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -107,6 +108,35 @@ TEST_F(TransformE2e, TransformAloneRunsAfterASkippedOneAndPlanNamesANewColumnCha
   EXPECT_TRUE(Slurp(state_db) == state_before) << "sqlmesh state changed";
   EXPECT_EQ(fs::file_size(dir_ / ".databox" / "runs.jsonl"), runs_before);
   EXPECT_FALSE(Contains(Slurp(dir_ / ".databox" / "transform_raw_columns.json"), "network"));
+}
+
+// Before their first load the raw tables are placeholder views with every declared column, so
+// every example model binds and builds (empty where its source is missing) with one source
+// loaded: the others' views, AVONET's included, carry the columns the models read.
+TEST_F(TransformE2e, EveryExampleModelBuildsWithOnlyOneSourceLoaded) {
+  WriteRegistry();
+  RunResult loaded = Databox({"run", "usgs_earthquakes"});
+  ASSERT_EQ(loaded.exit_code, 0) << loaded.out << loaded.err;
+  RunResult transformed = Databox({"transform"});
+  ASSERT_EQ(transformed.exit_code, 0) << transformed.out << transformed.err;
+  EXPECT_TRUE(Contains(transformed.out, "transform: ok (exit 0) in ")) << transformed.out;
+
+  std::vector<std::string> models;
+  for (const auto& file : fs::directory_iterator(dir_ / "transform" / "models" / "analytics")) {
+    if (file.path().extension() == ".sql") models.push_back(file.path().stem().string());
+  }
+  std::sort(models.begin(), models.end());
+  ASSERT_EQ(models.size(), 6u);
+  for (const std::string& model : models) {
+    SCOPED_TRACE(model);
+    RunResult counted =
+        Databox({"query", "SELECT count(*) AS n FROM databox.analytics." + model, "--json"});
+    ASSERT_EQ(counted.exit_code, 0) << counted.out << counted.err;
+    const bool has_rows = !Contains(counted.out, "{\"n\":0}");
+    // The loaded source's model has its rows; platform_health lists every routine source.
+    const bool expects_rows = model == "fct_earthquakes" || model == "platform_health";
+    EXPECT_EQ(has_rows, expects_rows) << counted.out;
+  }
 }
 
 //! Waits until `path` holds a number; that number, or nullopt after 60 s.

@@ -15,6 +15,8 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "duck/connection.h"
 #include "duck/database.h"
@@ -538,6 +540,67 @@ class AvonetLoadTest : public SourceLoadTest {
   }
   int files_ = 0;
 };
+
+TEST_F(AvonetLoadTest, WorkbookLoadsIntoExactlyTheReferenceColumns) {
+  auto rows = source::testing::Rows(2);
+  rows[1][22] = "YES";  // Inference
+  auto loaded = LoadFile(Workbook(rows));
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  const iceberg::Table table = Table("raw_avonet", "species_traits");
+  const iceberg::Schema& schema = table.schema();
+  // The reference's columns, in its order, then the loader's own two.
+  std::vector<std::tuple<std::string, std::string, bool>> expected;
+  for (const source::AvonetTableColumn& c : source::AvonetTableColumns()) {
+    expected.emplace_back(c.name, IcebergTypeOf(c.type), !c.nullable);
+  }
+  expected.emplace_back("_dlt_load_id", "string", true);
+  expected.emplace_back("_dlt_id", "string", true);
+  std::vector<std::tuple<std::string, std::string, bool>> got;
+  for (const iceberg::NestedField& f : schema.fields()) {
+    got.emplace_back(f.name, f.type.ToString(), f.required);
+  }
+  EXPECT_EQ(got, expected);
+  ASSERT_EQ(schema.identifier_field_ids().size(), 1u);
+  EXPECT_EQ(schema.FindFieldById(schema.identifier_field_ids()[0])->name, "avibase_id");
+  // Spot checks of the values, as DuckDB reads them.
+  EXPECT_EQ(Scalar("raw_avonet", "species_traits",
+                   "SELECT string_agg(source_scientific_name || ':' || inference::VARCHAR || ':' "
+                   "|| female_individuals::VARCHAR || ':' || mass_g::VARCHAR || ':' || "
+                   "source_file_id::VARCHAR, ',' ORDER BY avibase_id) FROM t"),
+            "Genus species1:false:2:248.8:34480856,Genus species2:true:2:248.8:34480856");
+  EXPECT_EQ(Scalar("raw_avonet", "species_traits",
+                   "SELECT typeof(inference) || ' ' || typeof(loaded_at) || ' ' || "
+                   "typeof(complete_measures) FROM t LIMIT 1"),
+            "BOOLEAN TIMESTAMP WITH TIME ZONE BIGINT");
+}
+
+TEST_F(AvonetLoadTest, BadYesNoOrAMissingRequiredValueNamesRowAndColumnAndCommitsNothing) {
+  auto good = LoadFile(Workbook(source::testing::Rows(2)));
+  ASSERT_TRUE(good) << good.error().message;
+  ASSERT_EQ(Snapshots(), 1u);
+  struct Bad {
+    std::size_t column;
+    std::optional<std::string> value;
+    std::string expected;
+  };
+  const std::vector<Bad> bad = {
+      {22, "Y", "value check: row 3 column 'Inference' is 'Y', expected YES or NO"},
+      {5, std::nullopt, "value check: row 3 column 'Female' is NA or blank, a value is required"},
+      {30, "NA",
+       "value check: row 3 column 'Primary.Lifestyle' is NA or blank, a value is required"},
+  };
+  for (const Bad& b : bad) {
+    SCOPED_TRACE(b.expected);
+    auto rows = source::testing::Rows(3);
+    rows[1][b.column] = b.value;
+    auto result = LoadFile(Workbook(rows));
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().kind, ErrorKind::kData);
+    EXPECT_NE(result.error().message.find(b.expected), std::string::npos) << result.error().message;
+    EXPECT_EQ(Snapshots(), 1u) << "a failed validation must publish nothing";
+    EXPECT_EQ(Scalar("raw_avonet", "species_traits", "SELECT count(*) FROM t"), "2");
+  }
+}
 
 TEST_F(AvonetLoadTest, ValidWorkbookIsPublishedAsOneReplaceAndBadOnesPublishNothing) {
   auto first = LoadFile(Workbook(source::testing::Rows(3)));

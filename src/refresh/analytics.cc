@@ -11,6 +11,7 @@
 #include "fileio/durable.h"
 #include "fileio/leftovers.h"
 #include "iceberg/table_scan.h"
+#include "load/declared_resource.h"
 #include "refresh/platform_health.h"
 #include "refresh/raw_catalog.h"
 
@@ -21,19 +22,12 @@ namespace {
 std::string DuckTypeOfHint(const std::string& dlt_type) {
   static const std::map<std::string, std::string> kTypes = {
       {"text", "VARCHAR"}, {"bigint", "BIGINT"},          {"double", "DOUBLE"},
-      {"bool", "BOOLEAN"}, {"timestamp", "TIMESTAMP"},    {"date", "DATE"},
+      {"bool", "BOOLEAN"}, {"timestamp", "TIMESTAMPTZ"},  {"date", "DATE"},
       {"time", "TIME"},    {"decimal", "DECIMAL(38, 9)"}, {"binary", "BLOB"},
       {"json", "VARCHAR"},
   };
   auto it = kTypes.find(dlt_type);
   return it == kTypes.end() ? "VARCHAR" : it->second;
-}
-
-const registry::Resource* FindResource(const registry::Source& source, const std::string& name) {
-  for (const auto& resource : source.resources) {
-    if (resource.name == name) return &resource;
-  }
-  return nullptr;
 }
 
 std::string PlaceholderSql(const std::vector<PlaceholderColumn>& columns) {
@@ -43,6 +37,23 @@ std::string PlaceholderSql(const std::vector<PlaceholderColumn>& columns) {
               duck::QuoteIdentifier(name);
   }
   return "SELECT " + select + " LIMIT 0";
+}
+
+//! A declared child table holds a list of text values, as the normalizer writes it: `value`,
+//! the root key when its resource merges, then the parent key, the list position and the row id.
+std::vector<PlaceholderColumn> ChildPlaceholderColumns(const registry::Source& source,
+                                                       const std::string& table) {
+  std::vector<PlaceholderColumn> columns = {{"value", "VARCHAR"}};
+  for (const registry::Resource& resource : source.resources) {
+    if (resource.write_disposition == registry::WriteDisposition::kMerge &&
+        std::ranges::find(resource.child_tables, table) != resource.child_tables.end()) {
+      columns.emplace_back("_dlt_root_id", "VARCHAR");
+    }
+  }
+  columns.insert(
+      columns.end(),
+      {{"_dlt_parent_id", "VARCHAR"}, {"_dlt_list_idx", "BIGINT"}, {"_dlt_id", "VARCHAR"}});
+  return columns;
 }
 
 //! The SELECT behind the view of `table` in `source`'s namespace, from the catalog's state.
@@ -208,13 +219,11 @@ std::vector<PlaceholderColumn> PlaceholderColumns(const registry::Source& source
     return {{"load_id", "VARCHAR"},
             {"schema_name", "VARCHAR"},
             {"status", "BIGINT"},
-            {"inserted_at", "TIMESTAMP"},
+            {"inserted_at", "TIMESTAMPTZ"},
             {"schema_version_hash", "VARCHAR"}};
   }
-  const registry::Resource* resource = FindResource(source, table);
-  if (resource == nullptr) {  // a child table
-    return {{"_dlt_parent_id", "VARCHAR"}, {"_dlt_list_idx", "BIGINT"}, {"_dlt_id", "VARCHAR"}};
-  }
+  const std::optional<registry::Resource> resource = load::DeclaredResource(source, table);
+  if (!resource) return ChildPlaceholderColumns(source, table);
   std::vector<PlaceholderColumn> columns;
   std::set<std::string> seen;
   auto add = [&](const std::string& name) {
@@ -223,6 +232,7 @@ std::vector<PlaceholderColumn> PlaceholderColumns(const registry::Source& source
     columns.emplace_back(
         name, hint == resource->columns.end() ? "VARCHAR" : DuckTypeOfHint(hint->second.type));
   };
+  for (const auto& name : resource->column_order) add(name);
   for (const auto& key : resource->primary_key) add(key);
   for (const auto& [name, hint] : resource->columns) add(name);
   add("_dlt_load_id");

@@ -53,10 +53,12 @@ std::filesystem::path RawViewsPath(const registry::Registry& registry);
 //! A column of a placeholder view: name and DuckDB type.
 using PlaceholderColumn = std::pair<std::string, std::string>;
 
-//! Columns of the empty view for a declared table the catalog does not hold yet: the load
-//! tables' fixed schemas; for a resource table its primary key and hinted columns (registry
-//! types mapped to DuckDB, text when unhinted) then _dlt_load_id and _dlt_id; for a child
-//! table _dlt_parent_id, _dlt_list_idx and _dlt_id.
+//! Columns of the empty view for a declared table the catalog does not hold yet, typed as a
+//! load types them: the load tables' fixed schemas; for a resource table the columns of
+//! load::DeclaredResource (its source kind's own columns in their order, the primary key, the
+//! hinted columns; registry types mapped to DuckDB, timestamp = TIMESTAMPTZ, text when
+//! unhinted) then _dlt_load_id and _dlt_id; for a child table value (text), _dlt_root_id when
+//! its resource merges, _dlt_parent_id, _dlt_list_idx and _dlt_id.
 std::vector<PlaceholderColumn> PlaceholderColumns(const registry::Source& source,
                                                   const std::string& table);
 

@@ -73,10 +73,17 @@ TEST_F(AnalyticsTest, EmptyTableIsATypedEmptyView) {
 
 TEST_F(AnalyticsTest, DeclaredButNeverLoadedTablesArePlaceholders) {
   ASSERT_TRUE(RefreshRawViews(*workspace_).has_value());
-  // The explicit-only source never ran: its table exists with the registry's columns.
-  EXPECT_EQ(AnalyticsRows("SELECT column_name, data_type FROM information_schema.columns "
-                          "WHERE table_catalog = 'lake' AND table_schema = 'raw_gamma' "
-                          "AND table_name = 'traits' ORDER BY ordinal_position"),
+  // The explicit-only source never ran: its table exists with the columns its loads write
+  // (a file source: the AVONET layout, then the registry's key and hints).
+  const auto columns = AnalyticsRows(
+      "SELECT column_name, data_type FROM information_schema.columns "
+      "WHERE table_catalog = 'lake' AND table_schema = 'raw_gamma' "
+      "AND table_name = 'traits' ORDER BY ordinal_position");
+  ASSERT_EQ(columns.size(), 42u);
+  EXPECT_EQ(columns[0], "source_scientific_name|VARCHAR");
+  EXPECT_EQ(columns[28], "inference|BOOLEAN");
+  EXPECT_EQ(columns[37], "loaded_at|TIMESTAMP WITH TIME ZONE");
+  EXPECT_EQ(std::vector<std::string>(columns.begin() + 38, columns.end()),
             (std::vector<std::string>{"code|VARCHAR", "mass|DOUBLE", "_dlt_load_id|VARCHAR",
                                       "_dlt_id|VARCHAR"}));
   EXPECT_EQ(AnalyticsRows("SELECT count(*) FROM lake.raw_gamma.traits"),

@@ -107,7 +107,7 @@ struct ProjectSettings {
   AnalyticsSettings analytics;
   TransformSettings transform;
   HttpSettings http;
-  int max_workers = 4;  //!< sources loaded concurrently in a refresh
+  int max_workers = 4;          //!< sources loaded concurrently in a refresh
   int keep_load_packages = 20;  //!< load packages kept per source (load/load_package.h)
 };
 
@@ -216,8 +216,9 @@ struct Resource {
 //! A pinned file (kind = file): fetched, validated, then published atomically.
 struct FileSettings {
   std::string url;
-  std::string
-      redirect_prefix;  //!< the one allowed redirect target prefix (signed URL: never logged)
+  //! The one allowed redirect target without its query: the 302 must point to exactly this URL
+  //! plus a presigned S3 query (the signed URL is never logged). Empty: no redirect.
+  std::string redirect_url;
   std::optional<int64_t> size_bytes;
   std::string md5;
   std::string sheet;                              //!< xlsx: the one expected sheet

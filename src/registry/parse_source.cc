@@ -159,10 +159,14 @@ FileSettings ParseFile(const toml::table& table, ParseContext& ctx, const std::s
   if (!file.url.empty()) {
     if (auto bad = CheckHttpUrl(file.url); !bad.empty()) r.Report("url", "'url' " + bad);
   }
-  file.redirect_prefix = r.String("redirect_prefix").value_or("");
-  if (!file.redirect_prefix.empty()) {
-    if (auto bad = CheckHttpUrl(file.redirect_prefix); !bad.empty()) {
-      r.Report("redirect_prefix", "'redirect_prefix' " + bad);
+  file.redirect_url = r.String("redirect_url").value_or("");
+  if (!file.redirect_url.empty()) {
+    if (auto bad = CheckHttpUrl(file.redirect_url); !bad.empty()) {
+      r.Report("redirect_url", "'redirect_url' " + bad);
+    } else if (file.redirect_url.find('?') != std::string::npos) {
+      r.Report("redirect_url", "'redirect_url' must not contain a query",
+               "name the file's URL only: the signed query the redirect adds is checked, not "
+               "configured");
     }
   }
   file.size_bytes = r.Int("size_bytes", 1, std::numeric_limits<int64_t>::max());

@@ -507,6 +507,28 @@ write_disposition = "replace"
   EXPECT_THAT(loaded.error().message, HasSubstr(report.ToString()));
 }
 
+TEST(RegistryValidationTest, FileRedirectUrlIsTheExactTargetWithoutAQuery) {
+  TempConfig config(R"(
+[[source]]
+name = "traits"
+eligibility = "explicit"
+kind = "file"
+
+[source.file]
+url = "https://example.org/files/1"
+redirect_url = "https://bucket.example.net/files/1/data.xlsx?X-Amz-Expires=10"
+
+[[source.resource]]
+name = "traits"
+primary_key = ["id"]
+write_disposition = "replace"
+)");
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 9, "'redirect_url' must not contain a query"))
+      << report.ToString();
+  EXPECT_EQ(report.problems.size(), 1u) << report.ToString();
+}
+
 TEST(RegistryValidationTest, UnknownKeysInNestedTables) {
   TempConfig config(R"(
 [[source]]

@@ -86,6 +86,10 @@ std::string RangeText(const AvonetColumn& c) {
 std::expected<Json, std::string> ConvertCell(std::string_view text, const AvonetColumn& column) {
   if (column.type == CellType::kText) return Json(std::string(text));
   const std::string_view t = Trim(text);
+  if (column.type == CellType::kYesNo) {
+    if (t == "YES" || t == "NO") return Json(t == "YES");
+    return std::unexpected("is " + Quoted(text) + ", expected YES or NO");
+  }
   double value = 0;
   const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
   if (ec != std::errc() || ptr != t.data() + t.size() || !std::isfinite(value)) {
@@ -168,8 +172,11 @@ Result<std::vector<Json>> ReadAvonetWorkbook(const std::filesystem::path& path,
 
   // Provenance values are the same for every record.
   Json provenance = Json::object();
-  for (const auto& [name, value] : options.provenance) provenance[name] = value;
-  provenance["file_md5"] = facts.md5;
+  provenance["dataset_doi"] = options.provenance.dataset_doi;
+  provenance["dataset_version"] = options.provenance.dataset_version;
+  provenance["dataset_license"] = options.provenance.dataset_license;
+  provenance["source_file_id"] = options.provenance.source_file_id;
+  provenance["source_file_md5"] = facts.md5;
   provenance["source_url"] = RedactUrl(origin.url);
   provenance["loaded_at"] = FormatTimestamp(origin.loaded_at);
 

@@ -1,13 +1,13 @@
 // AVONET species traits (kind = file): the pinned figshare workbook (Supplementary dataset 1,
 // sheet AVONET2_eBird), validated in full before any record leaves this module, then turned
-// into snake_case records with provenance columns for table species_traits (replace).
+// into records in the reference's column layout (names, types, NOT NULL) with provenance
+// columns for table species_traits (replace).
 // See docs/avonet.md.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,12 +31,13 @@ enum class CellType {
   kText,     //!< kept as written
   kInteger,  //!< a whole number (written "3" or "3.0"), emitted as a JSON integer
   kNumber,   //!< a finite decimal number, emitted as a JSON double
+  kYesNo,    //!< exactly YES or NO, emitted as a JSON bool
 };
 
 //! One expected column: its header text, output name, type and allowed range.
 struct AvonetColumn {
   std::string header;  //!< exact header cell text, e.g. "Beak.Length_Culmen"
-  std::string name;    //!< snake_case output column, e.g. "beak_length_culmen"
+  std::string name;    //!< output column, e.g. "beak_length_culmen_mm"
   CellType type = CellType::kText;
   bool required = false;       //!< NA/blank is an error
   std::optional<double> min;   //!< numbers: lowest allowed value
@@ -44,8 +45,34 @@ struct AvonetColumn {
   std::optional<double> max;   //!< numbers: highest allowed value (inclusive)
 };
 
-//! The 31 columns of sheet AVONET2_eBird, in sheet order.
+//! The 31 columns of sheet AVONET2_eBird, in sheet order, with the reference's output names.
 const std::vector<AvonetColumn>& DefaultAvonetColumns();
+
+//! The constant provenance of the snapshot, added to every record.
+struct AvonetProvenance {
+  std::string dataset_doi = "10.6084/m9.figshare.16586228.v7";
+  std::string dataset_version = "v7";
+  std::string dataset_license = "CC BY 4.0";
+  int64_t source_file_id = 34'480'856;
+};
+
+//! One column of table species_traits: name, dlt data type and nullability.
+struct AvonetTableColumn {
+  std::string name;
+  std::string type;  //!< text, bigint, double, bool or timestamp
+  bool nullable = true;
+};
+
+//! The columns of species_traits in the reference's order: the data columns of
+//! DefaultAvonetColumns (types from their cell types, NOT NULL where required), then dataset_doi,
+//! dataset_version, dataset_license, source_file_id, source_file_md5, source_url and loaded_at
+//! (all NOT NULL).
+const std::vector<AvonetTableColumn>& AvonetTableColumns();
+
+//! `declared` (the registry's species_traits resource) with every column of AvonetTableColumns
+//! as a typed hint, in that order (Resource::columns, column_order): the table a load creates and
+//! the placeholder view before the first load have exactly these columns.
+registry::Resource AvonetResource(const registry::Resource& declared);
 
 //! Everything the validation checks; defaults are the real snapshot's values, so tests can
 //! describe small synthetic workbooks by overriding them.
@@ -56,16 +83,17 @@ struct AvonetOptions {
   std::optional<int64_t> row_count = kAvonetRowCount;  //!< exact data rows; unset = any
   std::vector<AvonetColumn> columns = DefaultAvonetColumns();
   //! Output names of columns whose values must be unique (and present).
-  std::vector<std::string> unique_columns = {"scientific_name", "avibase_id"};
-  //! Constant columns added to every record (dataset_doi, dataset_version, license, file_id).
-  std::map<std::string, std::string> provenance;
+  std::vector<std::string> unique_columns = {"source_scientific_name", "avibase_id"};
+  //! Constant columns added to every record.
+  AvonetProvenance provenance;
   //! Most problems listed in one error (the count of the rest is given).
   int max_reported_problems = 20;
 };
 
 //! Options for `source` (kind = file): [source.file] values where set, the real snapshot's
 //! values otherwise; provenance = the AVONET defaults overlaid with [source.file].provenance.
-//! kConfig when the source is not kind file or a provenance name collides with a column.
+//! kConfig when the source is not kind file, a provenance key is not one of dataset_doi,
+//! dataset_version, dataset_license, source_file_id, or source_file_id is not a whole number.
 Result<AvonetOptions> AvonetOptionsFor(const registry::Source& source);
 
 //! Where the records came from, added to every record.
@@ -76,10 +104,11 @@ struct AvonetOrigin {
 
 //! Validates the workbook at `path` and returns its records, or the first failed check:
 //! size, md5, sheet (exactly one, named options.sheet), header (exact column texts, in order),
-//! row count, then every cell (NA/blank -> null, required values, integers, numeric ranges) and
-//! unique values, all of which are reported together. Every message names its check, e.g.
-//! "avonet: header check failed: column 7 is 'Foo', expected 'Beak.Length_Culmen'".
-//! Records hold the columns in sheet order, then the provenance columns, `file_md5`,
+//! row count, then every cell (NA/blank -> null, required values, integers, YES/NO, numeric
+//! ranges) and unique values, all of which are reported together. Every message names its
+//! check, e.g. "avonet: header check failed: column 7 is 'Foo', expected 'Beak.Length_Culmen'";
+//! a cell's names its sheet row and column header. Records hold the columns in sheet order, then
+//! dataset_doi, dataset_version, dataset_license, source_file_id, `source_file_md5`,
 //! `source_url` and `loaded_at` ("YYYY-MM-DD HH:MM:SS.ffffff", UTC).
 Result<std::vector<Json>> ReadAvonetWorkbook(const std::filesystem::path& path,
                                              const AvonetOptions& options,

@@ -39,8 +39,6 @@ class AvonetTest : public ::testing::Test {
     EXPECT_TRUE(facts.has_value());
     options.pinned = {facts->size_bytes, facts->md5};
     options.row_count = static_cast<int64_t>(rows.size());
-    options.provenance = {{"dataset_doi", "10.6084/m9.figshare.16586228.v7"},
-                          {"license", "CC BY 4.0"}};
     return options;
   }
   Result<std::vector<Json>> Read(const AvonetOptions& options) {
@@ -73,6 +71,68 @@ TEST(DefaultAvonetColumnsTest, The31ColumnsOfTheEbirdSheet) {
   EXPECT_EQ(DefaultAvonetColumns()[3].name, "avibase_id");
 }
 
+TEST(AvonetTableColumnsTest, TheReferenceLayoutNamesTypesAndNotNullColumns) {
+  // The reference's raw_avonet.species_traits, column for column.
+  const std::vector<AvonetTableColumn> expected = {
+      {"source_scientific_name", "text", false},
+      {"family", "text", false},
+      {"order_name", "text", false},
+      {"avibase_id", "text", false},
+      {"total_individuals", "bigint", false},
+      {"female_individuals", "bigint", false},
+      {"male_individuals", "bigint", false},
+      {"unknown_sex_individuals", "bigint", false},
+      {"complete_measures", "bigint", false},
+      {"beak_length_culmen_mm", "double", true},
+      {"beak_length_nares_mm", "double", true},
+      {"beak_width_mm", "double", true},
+      {"beak_depth_mm", "double", true},
+      {"tarsus_length_mm", "double", true},
+      {"wing_length_mm", "double", true},
+      {"kipps_distance_mm", "double", true},
+      {"secondary_length_mm", "double", true},
+      {"hand_wing_index", "double", true},
+      {"tail_length_mm", "double", true},
+      {"mass_g", "double", true},
+      {"mass_source", "text", true},
+      {"mass_reference_other", "text", true},
+      {"traits_inferred", "text", true},
+      {"reference_species", "text", true},
+      {"habitat", "text", true},
+      {"trophic_level", "text", true},
+      {"trophic_niche", "text", true},
+      {"primary_lifestyle", "text", false},
+      {"inference", "bool", false},
+      {"habitat_density_code", "bigint", false},
+      {"migration_code", "bigint", true},
+      {"dataset_doi", "text", false},
+      {"dataset_version", "text", false},
+      {"dataset_license", "text", false},
+      {"source_file_id", "bigint", false},
+      {"source_file_md5", "text", false},
+      {"source_url", "text", false},
+      {"loaded_at", "timestamp", false},
+  };
+  const std::vector<AvonetTableColumn>& got = AvonetTableColumns();
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    SCOPED_TRACE(expected[i].name);
+    EXPECT_EQ(got[i].name, expected[i].name);
+    EXPECT_EQ(got[i].type, expected[i].type);
+    EXPECT_EQ(got[i].nullable, expected[i].nullable);
+  }
+  registry::Resource declared;
+  declared.name = "species_traits";
+  declared.primary_key = {"avibase_id"};
+  const registry::Resource typed = AvonetResource(declared);
+  EXPECT_EQ(typed.primary_key, declared.primary_key);
+  ASSERT_EQ(typed.column_order.size(), expected.size());
+  EXPECT_EQ(typed.column_order.front(), "source_scientific_name");
+  EXPECT_EQ(typed.columns.at("inference").type, "bool");
+  EXPECT_EQ(typed.columns.at("inference").nullable, false);
+  EXPECT_EQ(typed.columns.at("mass_g").nullable, true);
+}
+
 TEST_F(AvonetTest, ValidWorkbookGivesTypedSnakeCaseRecordsWithProvenance) {
   std::vector<Cells> rows = Rows(3);
   rows[1][Col("Beak.Width")] = "NA";  // NA in a numeric column
@@ -82,29 +142,75 @@ TEST_F(AvonetTest, ValidWorkbookGivesTypedSnakeCaseRecordsWithProvenance) {
   ASSERT_TRUE(records.has_value()) << records.error().ToString();
   ASSERT_EQ(records->size(), 3u);
   const Json& first = (*records)[0];
-  EXPECT_EQ(first["scientific_name"], "Genus species1");
+  EXPECT_EQ(first["source_scientific_name"], "Genus species1");
+  EXPECT_EQ(first["family"], "Accipitridae");
   EXPECT_EQ(first["avibase_id"], "AVIBASE-00000001");
-  EXPECT_TRUE(first["female"].is_number_integer());
-  EXPECT_EQ(first["female"].get<int64_t>(), 2);
-  EXPECT_TRUE(first["tarsus_length"].is_number_float());
-  EXPECT_DOUBLE_EQ(first["tarsus_length"].get<double>(), 62.0);
-  EXPECT_DOUBLE_EQ(first["mass"].get<double>(), 248.8);
+  EXPECT_TRUE(first["female_individuals"].is_number_integer());
+  EXPECT_EQ(first["female_individuals"].get<int64_t>(), 2);
+  EXPECT_EQ(first["unknown_sex_individuals"].get<int64_t>(), 0);
+  EXPECT_TRUE(first["complete_measures"].is_number_integer());
+  EXPECT_TRUE(first["tarsus_length_mm"].is_number_float());
+  EXPECT_DOUBLE_EQ(first["tarsus_length_mm"].get<double>(), 62.0);
+  EXPECT_DOUBLE_EQ(first["mass_g"].get<double>(), 248.8);
   EXPECT_DOUBLE_EQ(first["hand_wing_index"].get<double>(), 33.9);
-  EXPECT_EQ(first["habitat_density"].get<int64_t>(), 1);
-  EXPECT_TRUE(first["mass_refs_other"].is_null());
+  EXPECT_DOUBLE_EQ(first["secondary_length_mm"].get<double>(), 159.5);
+  EXPECT_EQ(first["habitat_density_code"].get<int64_t>(), 1);
+  EXPECT_EQ(first["migration_code"].get<int64_t>(), 2);
+  EXPECT_EQ(first["inference"], false);
+  EXPECT_TRUE(first["mass_reference_other"].is_null());
   EXPECT_TRUE(first["traits_inferred"].is_null());
   EXPECT_EQ(first["primary_lifestyle"], "Insessorial");
-  EXPECT_TRUE((*records)[1]["beak_width"].is_null());
-  EXPECT_DOUBLE_EQ((*records)[2]["beak_width"].get<double>(), 10.6);
+  EXPECT_TRUE((*records)[1]["beak_width_mm"].is_null());
+  EXPECT_DOUBLE_EQ((*records)[2]["beak_width_mm"].get<double>(), 10.6);
   EXPECT_TRUE((*records)[2]["habitat"].is_null());
   // Provenance columns follow the 31 data columns.
-  EXPECT_EQ(first.size(), 31u + 5u);
+  EXPECT_EQ(first.size(), 31u + 7u);
   EXPECT_EQ(first["dataset_doi"], "10.6084/m9.figshare.16586228.v7");
-  EXPECT_EQ(first["license"], "CC BY 4.0");
-  EXPECT_EQ(first["file_md5"], options.pinned.md5);
+  EXPECT_EQ(first["dataset_version"], "v7");
+  EXPECT_EQ(first["dataset_license"], "CC BY 4.0");
+  EXPECT_EQ(first["source_file_id"], 34480856);
+  EXPECT_EQ(first["source_file_md5"], options.pinned.md5);
   EXPECT_EQ(first["source_url"], "https://ndownloader.figshare.com/files/34480856");
   EXPECT_EQ(first["loaded_at"], "2026-02-03 04:05:00.000000");
-  EXPECT_EQ(first.begin().key(), "scientific_name");
+  EXPECT_EQ(first.begin().key(), "source_scientific_name");
+  // Every record holds exactly the table's columns.
+  for (const AvonetTableColumn& column : AvonetTableColumns()) {
+    EXPECT_TRUE(first.contains(column.name)) << column.name;
+  }
+}
+
+TEST_F(AvonetTest, InferenceIsYesOrNo) {
+  std::vector<Cells> rows = Rows(4);
+  rows[1][Col("Inference")] = "YES";
+  rows[2][Col("Inference")] = "yes";
+  rows[3][Col("Inference")] = "NA";
+  auto good = Read(Write({rows[0], rows[1]}, Header()));
+  ASSERT_TRUE(good.has_value()) << good.error().ToString();
+  EXPECT_EQ((*good)[0]["inference"], false);
+  EXPECT_EQ((*good)[1]["inference"], true);
+  const std::string message = ErrorOf(Write(rows, Header()));
+  EXPECT_THAT(message, HasSubstr("avonet: 2 problems in sheet AVONET2_eBird"));
+  EXPECT_THAT(message,
+              HasSubstr("value check: row 4 column 'Inference' is 'yes', expected YES or NO"));
+  EXPECT_THAT(message, HasSubstr("value check: row 5 column 'Inference' is NA or blank, a value is "
+                                 "required"));
+}
+
+TEST_F(AvonetTest, EveryNotNullColumnRequiresAValue) {
+  for (const AvonetColumn& column : DefaultAvonetColumns()) {
+    const bool not_null =
+        std::ranges::find_if(AvonetTableColumns(), [&](const AvonetTableColumn& c) {
+          return c.name == column.name && !c.nullable;
+        }) != AvonetTableColumns().end();
+    EXPECT_EQ(column.required, not_null) << column.name;
+    if (!not_null) continue;
+    SCOPED_TRACE(column.header);
+    std::vector<Cells> rows = Rows(2);
+    rows[1][Col(column.header)] = std::nullopt;
+    EXPECT_THAT(ErrorOf(Write(rows, Header())),
+                HasSubstr("value check: row 3 column '" + column.header +
+                          "' is NA or blank, a value is required"));
+  }
 }
 
 TEST_F(AvonetTest, WrongHeaderNamesTheColumn) {
@@ -134,8 +240,8 @@ TEST_F(AvonetTest, DuplicateIdsAndNamesAreReported) {
   EXPECT_THAT(message, HasSubstr("avonet: 2 problems in sheet AVONET2_eBird"));
   EXPECT_THAT(message, HasSubstr("unique check: avibase_id 'AVIBASE-00000001' appears in row 2 "
                                  "and row 4"));
-  EXPECT_THAT(message, HasSubstr("unique check: scientific_name 'Genus species2' appears in row "
-                                 "3 and row 4"));
+  EXPECT_THAT(message, HasSubstr("unique check: source_scientific_name 'Genus species2' appears "
+                                 "in row 3 and row 4"));
 }
 
 TEST_F(AvonetTest, WrongRowCount) {
@@ -230,7 +336,9 @@ registry::Source FileSource() {
   source.eligibility = registry::Eligibility::kExplicit;
   source.file = registry::FileSettings{};
   source.file->url = "https://ndownloader.figshare.com/files/34480856";
-  source.file->redirect_prefix = "https://s3-eu-west-1.amazonaws.com/pfigshare-u-files/34480856/";
+  source.file->redirect_url =
+      "https://s3-eu-west-1.amazonaws.com/pfigshare-u-files/34480856/"
+      "AVONETSupplementarydataset1.xlsx";
   registry::Resource resource;
   resource.name = "species_traits";
   resource.primary_key = {"avibase_id"};
@@ -246,10 +354,10 @@ TEST(AvonetOptionsForTest, DefaultsAreTheRealSnapshot) {
   EXPECT_EQ(options->pinned.md5, "1445afdcfb6df784010c2ca034544bc8");
   EXPECT_EQ(options->sheet, "AVONET2_eBird");
   EXPECT_EQ(options->row_count, 10661);
-  EXPECT_EQ(options->provenance.at("dataset_doi"), "10.6084/m9.figshare.16586228.v7");
-  EXPECT_EQ(options->provenance.at("dataset_version"), "v7");
-  EXPECT_EQ(options->provenance.at("license"), "CC BY 4.0");
-  EXPECT_EQ(options->provenance.at("file_id"), "34480856");
+  EXPECT_EQ(options->provenance.dataset_doi, "10.6084/m9.figshare.16586228.v7");
+  EXPECT_EQ(options->provenance.dataset_version, "v7");
+  EXPECT_EQ(options->provenance.dataset_license, "CC BY 4.0");
+  EXPECT_EQ(options->provenance.source_file_id, 34480856);
 }
 
 TEST(AvonetOptionsForTest, RegistryValuesOverrideAndCollisionsAreConfigErrors) {
@@ -258,19 +366,27 @@ TEST(AvonetOptionsForTest, RegistryValuesOverrideAndCollisionsAreConfigErrors) {
   source.file->md5 = "d41d8cd98f00b204e9800998ecf8427e";
   source.file->sheet = "S";
   source.file->row_count = 2;
-  source.file->provenance = {{"license", "CC0"}};
+  source.file->provenance = {{"dataset_license", "CC0"}, {"source_file_id", "7"}};
   auto options = AvonetOptionsFor(source);
   ASSERT_TRUE(options.has_value());
   EXPECT_EQ(options->pinned.size_bytes, 100);
   EXPECT_EQ(options->pinned.md5, "d41d8cd98f00b204e9800998ecf8427e");
   EXPECT_EQ(options->sheet, "S");
   EXPECT_EQ(options->row_count, 2);
-  EXPECT_EQ(options->provenance.at("license"), "CC0");
+  EXPECT_EQ(options->provenance.dataset_license, "CC0");
+  EXPECT_EQ(options->provenance.source_file_id, 7);
 
-  source.file->provenance = {{"mass", "x"}};
-  auto collision = AvonetOptionsFor(source);
-  ASSERT_FALSE(collision.has_value());
-  EXPECT_EQ(collision.error().kind, ErrorKind::kConfig);
+  source.file->provenance = {{"license", "CC0"}};
+  auto unknown = AvonetOptionsFor(source);
+  ASSERT_FALSE(unknown.has_value());
+  EXPECT_EQ(unknown.error().kind, ErrorKind::kConfig);
+  EXPECT_THAT(unknown.error().message, HasSubstr("unknown provenance key 'license'"));
+
+  source.file->provenance = {{"source_file_id", "34480856x"}};
+  auto not_a_number = AvonetOptionsFor(source);
+  ASSERT_FALSE(not_a_number.has_value());
+  EXPECT_THAT(not_a_number.error().message,
+              HasSubstr("provenance source_file_id is '34480856x', expected a whole number"));
 
   source.kind = registry::SourceKind::kRestJson;
   EXPECT_FALSE(AvonetOptionsFor(source).has_value());
@@ -287,6 +403,11 @@ TEST(AvonetOptionsForTest, ExampleRegistryDeclaresTheRealSnapshot) {
   EXPECT_EQ(options->pinned.size_bytes, kAvonetSizeBytes);
   EXPECT_EQ(options->pinned.md5, kAvonetMd5);
   EXPECT_EQ(options->row_count, kAvonetRowCount);
+  EXPECT_EQ(options->provenance.dataset_license, "CC BY 4.0");
+  EXPECT_EQ(options->provenance.source_file_id, 34480856);
+  EXPECT_EQ(source->file->redirect_url,
+            "https://s3-eu-west-1.amazonaws.com/pfigshare-u-files/34480856/"
+            "AVONETSupplementarydataset1.xlsx");
 }
 
 class ExtractAvonetTest : public AvonetTest {
@@ -313,15 +434,18 @@ TEST_F(ExtractAvonetTest, LocalFile) {
   EXPECT_EQ(got->primary_key, std::vector<std::string>{"avibase_id"});
   ASSERT_EQ(got->records.size(), 2u);
   EXPECT_EQ(got->records[1]["avibase_id"], "AVIBASE-00000002");
-  EXPECT_EQ(got->records[1]["file_id"], "34480856");
+  EXPECT_EQ(got->records[1]["source_file_id"], 34480856);
 }
 
 TEST_F(ExtractAvonetTest, DownloadThroughTheOneRedirect) {
   Write(Rows(2), Header());
   const registry::Source source = Pinned(2);
   const std::string workbook = testing::ReadBytes(path_);
-  const std::string signed_url = source.file->redirect_prefix +
-                                 "AVONETSupplementarydataset1.xlsx?X-Amz-Signature=SecretSig9876";
+  const std::string signed_url =
+      source.file->redirect_url +
+      "?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAEXAMPLE%2F20260803%2Feu-west-1"
+      "%2Fs3%2Faws4_request&X-Amz-Date=20260803T120000Z&X-Amz-Expires=10"
+      "&X-Amz-SignedHeaders=host&X-Amz-Signature=SecretSig9876";
   auto transport = std::make_shared<testing::FakeTransport>([&](const http::Request& r) {
     http::Response response;
     if (r.url == source.file->url) {
@@ -378,7 +502,11 @@ TEST_F(ExtractAvonetTest, PinnedFileSourceWithALocalFileMakesNoClientAndFeedsThe
   EXPECT_EQ(clients_made, 0);
   EXPECT_EQ(progress, std::vector<std::string>{"avonet"});
   ASSERT_EQ(pinned.Resources().size(), 1u);
-  EXPECT_EQ(pinned.Resources()[0], &source.resources[0]);
+  const registry::Resource& fed_table = *pinned.Resources()[0];
+  EXPECT_EQ(fed_table.name, "species_traits");
+  EXPECT_EQ(fed_table.primary_key, std::vector<std::string>{"avibase_id"});
+  EXPECT_EQ(fed_table.column_order.size(), AvonetTableColumns().size());
+  EXPECT_EQ(fed_table.columns.at("loaded_at").type, "timestamp");
   std::vector<Json> records;
   auto fed = pinned.Feed(source.resources[0], package, [&](Json record) {
     records.push_back(std::move(record));

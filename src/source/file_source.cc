@@ -8,6 +8,7 @@
 
 #include "common/redact.h"
 #include "fileio/durable.h"
+#include "source/signed_url.h"
 
 namespace databox::source {
 namespace {
@@ -119,14 +120,14 @@ Result<DownloadedFile> DownloadPinnedFile(http::HttpClient& client,
   first.url = file.url;
   first.allow_error_status = true;
   std::string body_url = file.url;  // the URL whose answer is the file
-  if (!file.redirect_prefix.empty()) {
+  if (!file.redirect_url.empty()) {
     first.max_response_bytes = kMaxRedirectBody;
     DATABOX_ASSIGN_OR_RETURN(http::Response answer, client.Send(std::move(first)));
     if (answer.status != kFound) {
       return MakeError(KindOfAnswer(answer.status),
                        prefix + ": redirect check failed: GET " + public_url + " answered " +
                            std::to_string(answer.status) + ", expected exactly one 302 to " +
-                           file.redirect_prefix);
+                           file.redirect_url);
     }
     const auto location = answer.headers.Get("Location");
     if (!location || location->empty()) {
@@ -136,10 +137,10 @@ Result<DownloadedFile> DownloadPinnedFile(http::HttpClient& client,
     body_url = std::string(*location);
     const std::size_t q = body_url.find('?');
     if (q != std::string::npos) RegisterSecret(std::string_view(body_url).substr(q + 1));
-    if (!body_url.starts_with(file.redirect_prefix)) {
+    if (std::string problem = PresignedUrlProblem(body_url, file.redirect_url); !problem.empty()) {
       return MakeError(ErrorKind::kData, prefix + ": redirect check failed: GET " + public_url +
-                                             " redirected to " + WithoutQuery(body_url) +
-                                             ", expected a URL under " + file.redirect_prefix);
+                                             " redirected to " + WithoutQuery(body_url) + ": " +
+                                             Redact(problem) + " (nothing was downloaded)");
     }
   }
   http::Request get;

@@ -43,10 +43,11 @@ struct DownloadedFile {
 };
 
 //! Downloads `file.url` to `dest` (written to a temporary sibling, renamed when complete).
-//! With a redirect_prefix the URL must answer exactly one 302 whose Location starts with the
-//! prefix; the Location's query (a signature) is registered as a secret and never appears in
-//! messages; the signed URL must then answer 2xx directly. Without a redirect_prefix the URL
-//! must answer 2xx directly. A body larger than size_bytes is refused while it arrives.
+//! With a redirect_url the URL must answer exactly one 302 whose Location is that URL with a
+//! presigned S3 query (PresignedUrlProblem: exact path, the six X-Amz-* keys, an expiry of at
+//! most 60 s); the Location's query (a signature) is registered as a secret and never appears in
+//! messages; the signed URL must then answer 2xx directly. Without a redirect_url the URL must
+//! answer 2xx directly. A body larger than size_bytes is refused while it arrives.
 //! `client` must not follow redirects itself (platform::MakeFileClient). Errors start with
 //! `label`.
 Result<DownloadedFile> DownloadPinnedFile(http::HttpClient& client,

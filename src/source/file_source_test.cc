@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "common/redact.h"
 #include "duck/test_support.h"
@@ -17,17 +19,33 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 constexpr char kFileUrl[] = "https://downloads.example.org/files/42";
-constexpr char kPrefix[] = "https://bucket.example.net/files/42/";
+constexpr char kTarget[] = "https://bucket.example.net/files/42/data.xlsx";
 constexpr char kSignature[] = "S1gnatureValue0123456789";
 
-std::string SignedUrl() {
-  return std::string(kPrefix) + "data.xlsx?X-Amz-Expires=10&X-Amz-Signature=" + kSignature;
+//! The presigned query of kTarget with `expires` and the six keys (minus `drop`, plus `extra`).
+std::string SignedQuery(const std::string& expires = "10", const std::string& drop = "",
+                        const std::string& extra = "") {
+  const std::vector<std::pair<std::string, std::string>> keys = {
+      {"X-Amz-Algorithm", "AWS4-HMAC-SHA256"},
+      {"X-Amz-Credential", "AKIAEXAMPLE%2F20260803%2Feu-west-1%2Fs3%2Faws4_request"},
+      {"X-Amz-Date", "20260803T120000Z"},
+      {"X-Amz-Expires", expires},
+      {"X-Amz-SignedHeaders", "host"},
+      {"X-Amz-Signature", kSignature},
+  };
+  std::string query;
+  for (const auto& [key, value] : keys) {
+    if (key != drop) query += (query.empty() ? "" : "&") + key + "=" + value;
+  }
+  return query + extra;
 }
+
+std::string SignedUrl() { return std::string(kTarget) + "?" + SignedQuery(); }
 
 registry::FileSettings Settings(std::optional<int64_t> size = std::nullopt) {
   registry::FileSettings file;
   file.url = kFileUrl;
-  file.redirect_prefix = kPrefix;
+  file.redirect_url = kTarget;
   file.size_bytes = size;
   return file;
 }
@@ -111,7 +129,86 @@ TEST(DownloadPinnedFileTest, FollowsExactlyOneRedirectAndWritesTheFile) {
   EXPECT_THAT(Redact("GET " + SignedUrl()), Not(HasSubstr(kSignature)));
 }
 
-TEST(DownloadPinnedFileTest, RedirectOutsideThePrefixIsRefusedWithoutLeakingTheQuery) {
+TEST(DownloadPinnedFileTest, EveryMalformedSignedRedirectIsRefusedBeforeAnyDownload) {
+  struct Variant {
+    std::string name;
+    std::string location;
+    std::string problem;
+  };
+  const std::string target = kTarget;
+  const std::vector<Variant> variants = {
+      {"a longer path", target + ".old?" + SignedQuery(), "the URL is not " + target},
+      {"a path prefix only", "https://bucket.example.net/files/42/?" + SignedQuery(),
+       "the URL is not " + target},
+      {"another host", "https://bucket.example.org/files/42/data.xlsx?" + SignedQuery(),
+       "the URL is not " + target},
+      {"plain http", "http://bucket.example.net/files/42/data.xlsx?" + SignedQuery(),
+       "the URL is not " + target},
+      {"a port", "https://bucket.example.net:8443/files/42/data.xlsx?" + SignedQuery(),
+       "the URL is not " + target},
+      {"no query", target, "has no signed query"},
+      {"an empty query", target + "?", "has no signed query"},
+      {"a fragment", SignedUrl() + "#x", "has a fragment"},
+      {"no algorithm", target + "?" + SignedQuery("10", "X-Amz-Algorithm"),
+       "lacks X-Amz-Algorithm"},
+      {"no credential", target + "?" + SignedQuery("10", "X-Amz-Credential"),
+       "lacks X-Amz-Credential"},
+      {"no date", target + "?" + SignedQuery("10", "X-Amz-Date"), "lacks X-Amz-Date"},
+      {"no expiry", target + "?" + SignedQuery("10", "X-Amz-Expires"), "lacks X-Amz-Expires"},
+      {"no signed headers", target + "?" + SignedQuery("10", "X-Amz-SignedHeaders"),
+       "lacks X-Amz-SignedHeaders"},
+      {"no signature", target + "?" + SignedQuery("10", "X-Amz-Signature"),
+       "lacks X-Amz-Signature"},
+      {"an extra key", target + "?" + SignedQuery("10", "", "&response-content-type=x"),
+       "unexpected key 'response-content-type'"},
+      {"a lowercase key", target + "?" + SignedQuery("10", "X-Amz-Date", "&x-amz-date=1"),
+       "unexpected key 'x-amz-date'"},
+      {"a key twice", target + "?" + SignedQuery("10", "", "&X-Amz-Expires=10"),
+       "X-Amz-Expires twice"},
+      {"an empty value", target + "?" + SignedQuery("10", "X-Amz-Date", "&X-Amz-Date="),
+       "X-Amz-Date without a value"},
+      {"expires 0", target + "?" + SignedQuery("0"), "X-Amz-Expires is '0', expected 1..60"},
+      {"expires 61", target + "?" + SignedQuery("61"), "X-Amz-Expires is '61', expected 1..60"},
+      {"expires a week", target + "?" + SignedQuery("604800"), "X-Amz-Expires is '604800'"},
+      {"expires signed", target + "?" + SignedQuery("+10"), "X-Amz-Expires is '+10'"},
+      {"expires not a number", target + "?" + SignedQuery("10s"), "X-Amz-Expires is '10s'"},
+  };
+  for (const Variant& v : variants) {
+    SCOPED_TRACE(v.name);
+    duck::testing::TempDir dir;
+    FakeServer server = Serve([&](const http::Request& r) {
+      if (r.url == kFileUrl) return Redirect(v.location);
+      return Body(200, "workbook bytes");
+    });
+    auto file = DownloadPinnedFile(server.client, Settings(), "avonet", dir.path() / "a.xlsx");
+    ASSERT_FALSE(file.has_value());
+    EXPECT_EQ(file.error().kind, ErrorKind::kData);
+    EXPECT_THAT(file.error().message, HasSubstr("avonet: redirect check failed: GET " +
+                                                std::string(kFileUrl) + " redirected to "));
+    EXPECT_THAT(file.error().message, HasSubstr(v.problem));
+    EXPECT_THAT(file.error().message, Not(HasSubstr(kSignature)));
+    EXPECT_EQ(server.transport->requests().size(), 1u) << "the signed URL was fetched";
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "a.xlsx"));
+  }
+}
+
+TEST(DownloadPinnedFileTest, ExpiryBoundsAreInclusive) {
+  for (const std::string expires : {"1", "60"}) {
+    SCOPED_TRACE(expires);
+    duck::testing::TempDir dir;
+    const std::string location = std::string(kTarget) + "?" + SignedQuery(expires);
+    FakeServer server = Serve([&](const http::Request& r) {
+      if (r.url == kFileUrl) return Redirect(location);
+      if (r.url == location) return Body(200, "bytes");
+      return Body(404, "");
+    });
+    auto file = DownloadPinnedFile(server.client, Settings(), "avonet", dir.path() / "a.xlsx");
+    ASSERT_TRUE(file.has_value()) << file.error().ToString();
+    EXPECT_EQ(server.transport->requests().size(), 2u);
+  }
+}
+
+TEST(DownloadPinnedFileTest, RedirectToAnotherHostIsRefusedWithoutLeakingTheQuery) {
   duck::testing::TempDir dir;
   const std::string elsewhere =
       std::string("https://evil.example.com/x.xlsx?X-Amz-Signature=") + kSignature + "Other";
@@ -137,7 +234,7 @@ TEST(DownloadPinnedFileTest, NoRedirectOrASecondRedirectIsRefused) {
 
   FakeServer twice = Serve([](const http::Request& r) {
     if (r.url == kFileUrl) return Redirect(SignedUrl());
-    return Redirect(std::string(kPrefix) + "again");
+    return Redirect(SignedUrl());
   });
   file = DownloadPinnedFile(twice.client, Settings(), "avonet", dir.path() / "a.xlsx");
   ASSERT_FALSE(file.has_value());
@@ -161,7 +258,7 @@ TEST(DownloadPinnedFileTest, ServerErrorsAreNetworkErrorsAndMissingLocationIsDat
   EXPECT_THAT(file.error().message, HasSubstr("without a Location header"));
 }
 
-TEST(DownloadPinnedFileTest, WithoutARedirectPrefixTheUrlAnswersDirectly) {
+TEST(DownloadPinnedFileTest, WithoutARedirectUrlTheUrlAnswersDirectly) {
   duck::testing::TempDir dir;
   FakeServer server = Serve([](const http::Request&) { return Body(200, "plain"); });
   registry::FileSettings file;

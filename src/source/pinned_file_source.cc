@@ -19,16 +19,16 @@ Result<StepReport> PinnedFileSource::Extract(const Package& package,
   }
   DATABOX_ASSIGN_OR_RETURN(auto extracted,
                            ExtractAvonet(*source_, input, MakeLoadContext(package.load_id)));
+  for (const registry::Resource& resource : source_->resources) {
+    if (resource.enabled && resource.name == extracted.table) table_ = AvonetResource(resource);
+  }
   extract_.emplace(std::move(extracted));
   return StepReport{};
 }
 
 std::vector<const registry::Resource*> PinnedFileSource::Resources() const {
   std::vector<const registry::Resource*> fed;
-  if (!extract_) return fed;
-  for (const registry::Resource& resource : source_->resources) {
-    if (resource.enabled && resource.name == extract_->table) fed.push_back(&resource);
-  }
+  if (extract_ && table_) fed.push_back(&*table_);
   return fed;
 }
 

@@ -27,7 +27,8 @@ class PinnedFileSource final : public Source {
   Status CanRun() const override { return Ok(); }
   bool Resumable() const override { return false; }
   Result<StepReport> Extract(const Package& package, const ExtractProgress& progress) override;
-  //! The enabled resource the workbook fills (none before Extract).
+  //! The enabled resource the workbook fills, every column typed (AvonetResource); none before
+  //! Extract.
   std::vector<const registry::Resource*> Resources() const override;
   //! Hands over the validated records (once).
   Result<StepReport> Feed(const registry::Resource& resource, const Package& package,
@@ -37,7 +38,8 @@ class PinnedFileSource final : public Source {
   const registry::Source* source_;  //!< not owned
   std::optional<std::filesystem::path> local_file_;
   ClientMaker make_client_;
-  std::optional<AvonetExtract> extract_;  //!< the validated rows, after Extract
+  std::optional<AvonetExtract> extract_;     //!< the validated rows, after Extract
+  std::optional<registry::Resource> table_;  //!< the declared resource with its typed columns
 };
 
 }  // namespace databox::source
