@@ -126,7 +126,13 @@ Result<std::map<std::string, std::string>> TransformEnvironment(
       {"SQLMESH__CACHE_DIR", (run_dir / "sqlmesh_cache").string()},
       {"PYTHONUNBUFFERED", "1"},
   };
-  DATABOX_ASSIGN_OR_RETURN(std::optional<load::DuckDbS3Access> s3, workspace.DuckDbS3());
+  // With credentials vended per table only, SQLMesh's DuckDB reads through the attached
+  // catalog, which vends them to DuckDB too: no warehouse-wide S3 secret exists to pass.
+  const bool vended_only = !workspace.warehouse_wide_access() && AttachesRawCatalog(registry);
+  std::optional<load::DuckDbS3Access> s3;
+  if (!vended_only) {
+    DATABOX_ASSIGN_OR_RETURN(s3, workspace.DuckDbS3());
+  }
   if (s3) {
     env["DATABOX_WAREHOUSE_S3"] = "1";
     env["DATABOX_S3_ENDPOINT"] = s3->endpoint;

@@ -175,6 +175,12 @@ PY
   [ -z "$leaks" ] || fail "a vended session token was written to: $leaks"
   step "databox query reads through the attached catalog with the credentials it vends"
   query_both "SELECT count(*) AS n, count(DISTINCT id) AS events FROM polaris_aws.raw_usgs_earthquakes.events"
+  step "full databox refresh with vended credentials only: SQLMesh reads through the attached catalog"
+  rest_databox refresh >"$work/full-rest-vended.out" 2>&1 ||
+    { tail -40 "$work/full-rest-vended.out"; fail "the full refresh (with SQLMesh) with vended credentials only failed"; }
+  "$databox" --config "$work/embedded/databox.toml" refresh >"$work/full-embedded.out" 2>&1 ||
+    { tail -40 "$work/full-embedded.out"; fail "the full refresh (with SQLMesh) into the embedded catalog failed"; }
+  query_both "SELECT count(*) AS n, count(DISTINCT event_id) AS events FROM analytics.fct_earthquakes"
   echo "PASS: refresh into REST + S3 with vended credentials only against $server ($CATALOG_KIND)"
   exit 0
 fi
