@@ -39,6 +39,15 @@ Result<catalog::rest::RestCatalogOptions> RestCatalogOptionsFromSettings(
     options.client_secret = value.substr(colon + 1);
     RegisterSecret(options.client_secret);
   }
+  if (!settings.token.empty()) {
+    if (!settings.token.resolved()) {
+      return MakeError(ErrorKind::kConfig, "catalog '" + settings.name + "': the token ${" +
+                                               settings.token.env_var() +
+                                               "} is not set in the environment or .env file");
+    }
+    options.bearer_token = settings.token.Reveal();
+    RegisterSecret(options.bearer_token);
+  }
   return options;
 }
 

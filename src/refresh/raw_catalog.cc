@@ -61,11 +61,35 @@ std::string RawCatalogWarehouse(const registry::Registry& registry) {
   return catalog.warehouse.empty() ? catalog.name : catalog.warehouse;
 }
 
+Result<std::optional<std::string>> TokenOf(const registry::CatalogSettings& catalog) {
+  if (catalog.token.empty()) return std::optional<std::string>();
+  if (!catalog.token.resolved()) {
+    return MakeError(ErrorKind::kConfig, "catalog '" + catalog.name + "': the token ${" +
+                                             catalog.token.env_var() + "} is not set");
+  }
+  return std::optional<std::string>(catalog.token.Reveal());
+}
+
+std::string RawCatalogTokenSecret(const registry::Registry& registry) {
+  return RawCatalogName(registry) + "_token";
+}
+
+Result<std::optional<std::string>> RawCatalogTokenSecretSql(const registry::Registry& registry) {
+  DATABOX_ASSIGN_OR_RETURN(std::optional<std::string> token, TokenOf(registry.project.catalog));
+  if (!token) return std::optional<std::string>();
+  return std::optional<std::string>("CREATE OR REPLACE TEMPORARY SECRET " +
+                                    duck::QuoteIdentifier(RawCatalogTokenSecret(registry)) +
+                                    " (TYPE iceberg, TOKEN " + duck::QuoteLiteral(*token) + ")");
+}
+
 Result<std::string> RawCatalogAttachSql(const registry::Registry& registry) {
   const registry::CatalogSettings& catalog = registry.project.catalog;
   DATABOX_ASSIGN_OR_RETURN(std::optional<OAuthClient> client, ClientOf(catalog));
+  DATABOX_ASSIGN_OR_RETURN(std::optional<std::string> token, TokenOf(catalog));
   std::string auth = "AUTHORIZATION_TYPE 'none'";
-  if (client) {
+  if (token) {
+    auth = "SECRET " + duck::QuoteIdentifier(RawCatalogTokenSecret(registry));
+  } else if (client) {
     auth = "CLIENT_ID " + duck::QuoteLiteral(client->id) + ", CLIENT_SECRET " +
            duck::QuoteLiteral(client->secret) + ", OAUTH2_SERVER_URI " +
            duck::QuoteLiteral(client->server_uri);
@@ -85,6 +109,12 @@ Status AttachRawCatalog(load::Workspace& workspace, duck::Connection& conn) {
     DATABOX_RETURN_IF_ERROR(duck::LoadExtension(conn, extension));
   }
   DATABOX_RETURN_IF_ERROR(workspace.PrepareDuckDbReads(conn));
+  DATABOX_ASSIGN_OR_RETURN(std::optional<std::string> token_secret,
+                           RawCatalogTokenSecretSql(registry));
+  if (token_secret) {
+    DATABOX_RETURN_IF_ERROR(
+        WithContext(conn.Execute(*token_secret), "cannot give DuckDB the REST catalog's token"));
+  }
   DATABOX_ASSIGN_OR_RETURN(std::string attach, RawCatalogAttachSql(registry));
   return WithContext(conn.Execute(attach), "cannot attach the REST catalog " +
                                                RawCatalogWarehouse(registry) + " at " +
@@ -97,11 +127,14 @@ Result<std::map<std::string, std::string>> RawCatalogEnvironment(
   if (!AttachesRawCatalog(registry)) return env;
   const registry::CatalogSettings& catalog = registry.project.catalog;
   DATABOX_ASSIGN_OR_RETURN(std::optional<OAuthClient> client, ClientOf(catalog));
+  DATABOX_ASSIGN_OR_RETURN(std::optional<std::string> token, TokenOf(catalog));
   env["DATABOX_RAW_CATALOG"] = "1";
   env["DATABOX_RAW_CATALOG_NAME"] = RawCatalogName(registry);
   env["DATABOX_RAW_CATALOG_WAREHOUSE"] = RawCatalogWarehouse(registry);
   env["DATABOX_RAW_CATALOG_ENDPOINT"] = WithoutTrailingSlash(catalog.uri);
-  if (client) {
+  if (token) {
+    env["DATABOX_RAW_CATALOG_TOKEN"] = *token;
+  } else if (client) {
     env["DATABOX_RAW_CATALOG_CLIENT_ID"] = client->id;
     env["DATABOX_RAW_CATALOG_CLIENT_SECRET"] = client->secret;
     env["DATABOX_RAW_CATALOG_OAUTH2_SERVER_URI"] = client->server_uri;

@@ -13,7 +13,9 @@
 //   ATTACH '<warehouse>' AS <alias>_iceberg (TYPE iceberg, ENDPOINT '<catalog uri>', <auth>,
 //                                           READ_ONLY)
 // <warehouse> is the registry's catalog warehouse, else the catalog name. <auth> is
-// AUTHORIZATION_TYPE 'none' without a credential, else CLIENT_ID, CLIENT_SECRET,
+// AUTHORIZATION_TYPE 'none' without a credential or token; with the registry's bearer token,
+// SECRET <alias>_iceberg_token, a TEMPORARY iceberg secret made first (RawCatalogTokenSecretSql:
+// the ATTACH options have no TOKEN); else CLIENT_ID, CLIENT_SECRET,
 // OAUTH2_SERVER_URI (the registry's, else <uri>/v1/oauth/tokens) and OAUTH2_SCOPE. The data
 // files are read with the warehouse's S3 secret (Workspace::PrepareDuckDbReads) or with the
 // credentials the catalog vends. httpfs, avro and iceberg load from the project's extension
@@ -43,6 +45,10 @@ std::string RawCatalogWarehouse(const registry::Registry& registry);
 //! is configured: execute it, never print it.
 Result<std::string> RawCatalogAttachSql(const registry::Registry& registry);
 
+//! With the registry's bearer `token`: the CREATE TEMPORARY SECRET the ATTACH names (it carries
+//! the token: execute it, never print it); nullopt without a token.
+Result<std::optional<std::string>> RawCatalogTokenSecretSql(const registry::Registry& registry);
+
 //! Loads httpfs, avro and iceberg from the project's extension directory, creates the
 //! warehouse's S3 secret (when the warehouse is s3://) and attaches the REST catalog READ_ONLY
 //! as RawCatalogName. kConfig for an embedded catalog.
@@ -50,9 +56,10 @@ Status AttachRawCatalog(load::Workspace& workspace, duck::Connection& conn);
 
 //! The variables SQLMesh's DuckDB connection needs for the same attach (empty for an embedded
 //! catalog): DATABOX_RAW_CATALOG=1, DATABOX_RAW_CATALOG_NAME, DATABOX_RAW_CATALOG_WAREHOUSE,
-//! DATABOX_RAW_CATALOG_ENDPOINT, and either DATABOX_RAW_CATALOG_TOKEN (a placeholder bearer
-//! token: DuckDB's iceberg secret has no "no authorization"; a server with authentication off
-//! ignores it) or DATABOX_RAW_CATALOG_CLIENT_ID, _CLIENT_SECRET, _OAUTH2_SERVER_URI, _SCOPE.
+//! DATABOX_RAW_CATALOG_ENDPOINT, and either DATABOX_RAW_CATALOG_TOKEN (the registry's bearer
+//! token, else a placeholder: DuckDB's iceberg secret has no "no authorization"; a server with
+//! authentication off ignores it) or DATABOX_RAW_CATALOG_CLIENT_ID, _CLIENT_SECRET,
+//! _OAUTH2_SERVER_URI, _SCOPE.
 Result<std::map<std::string, std::string>> RawCatalogEnvironment(
     const registry::Registry& registry);
 

@@ -73,5 +73,32 @@ TEST(RawCatalogTest, CredentialBecomesAnOAuthClient) {
   EXPECT_EQ(sql.error().message.find("nocolon"), std::string::npos);
 }
 
+TEST(RawCatalogTest, BearerTokenGoesThroughATemporarySecret) {
+  registry::Registry registry = RestRegistry();
+  EXPECT_FALSE(RawCatalogTokenSecretSql(registry).value().has_value());
+  registry.project.catalog.token = registry::Secret("CATALOG_TOKEN", "tok'123", true);
+  auto secret = RawCatalogTokenSecretSql(registry);
+  ASSERT_TRUE(secret) << secret.error().message;
+  ASSERT_TRUE(secret->has_value());
+  EXPECT_EQ(**secret,
+            "CREATE OR REPLACE TEMPORARY SECRET \"polaris_aws_iceberg_token\" (TYPE iceberg, TOKEN "
+            "'tok''123')");
+  auto sql = RawCatalogAttachSql(registry);
+  ASSERT_TRUE(sql) << sql.error().message;
+  EXPECT_EQ(
+      *sql,
+      "ATTACH 'databox_lake' AS \"polaris_aws_iceberg\" (TYPE iceberg, ENDPOINT "
+      "'http://127.0.0.1:8181/api/catalog', SECRET \"polaris_aws_iceberg_token\", READ_ONLY)");
+  auto env = RawCatalogEnvironment(registry);
+  ASSERT_TRUE(env) << env.error().message;
+  EXPECT_EQ(env->at("DATABOX_RAW_CATALOG_TOKEN"), "tok'123");
+  EXPECT_FALSE(env->contains("DATABOX_RAW_CATALOG_CLIENT_ID"));
+
+  registry.project.catalog.token = registry::Secret("CATALOG_TOKEN", "", false);
+  auto unset = RawCatalogAttachSql(registry);
+  ASSERT_FALSE(unset);
+  EXPECT_EQ(unset.error().kind, ErrorKind::kConfig);
+}
+
 }  // namespace
 }  // namespace databox::refresh

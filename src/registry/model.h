@@ -40,10 +40,13 @@ struct CatalogBackupSettings {
 struct CatalogSettings {
   CatalogType type = CatalogType::kSql;
   std::string name = "databox_lake";  //!< catalog name (Iceberg JDBC catalog_name / REST prefix)
-  std::string uri;                //!< sql: SQLite file path (default <state_dir>/catalog.sqlite);
-                                  //!< rest: base URI, e.g. http://127.0.0.1:8181/api/catalog
-  std::string warehouse;          //!< rest only: warehouse (Polaris catalog name)
-  Secret credential;              //!< rest only: "client_id:client_secret"
+  std::string uri;        //!< sql: SQLite file path (default <state_dir>/catalog.sqlite);
+                          //!< rest: base URI, e.g. http://127.0.0.1:8181/api/catalog
+  std::string warehouse;  //!< rest only: warehouse (Polaris catalog name)
+  Secret credential;      //!< rest only: "client_id:client_secret"
+  //! rest only: a bearer token sent as is, for a catalog behind an identity provider that
+  //! issues tokens itself (Nessie); exclusive with `credential`.
+  Secret token;
   std::string scope;              //!< rest only: OAuth2 scope, e.g. PRINCIPAL_ROLE:ALL
   std::string oauth2_server_uri;  //!< rest only: token endpoint; empty = ask the catalog config
   std::string realm;              //!< rest only: Polaris realm header value; empty = default

@@ -111,6 +111,7 @@ CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::pa
   // REST-only keys are read in any case so that they count as known; misuse is reported below.
   const char* rest_only[] = {"warehouse",
                              "credential",
+                             "token",
                              "scope",
                              "oauth2_server_uri",
                              "realm",
@@ -123,6 +124,7 @@ CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::pa
                              "backup_database_password"};
   catalog.warehouse = r.String("warehouse").value_or("");
   catalog.credential = ReadSecret(r, "credential", ctx, /*may_be_absent=*/!rest);
+  catalog.token = ReadSecret(r, "token", ctx, /*may_be_absent=*/!rest);
   catalog.scope = r.String("scope").value_or("");
   catalog.oauth2_server_uri = r.String("oauth2_server_uri").value_or("");
   catalog.realm = r.String("realm").value_or("");
@@ -138,6 +140,11 @@ CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::pa
     if (catalog.warehouse.empty()) {
       r.Report("warehouse", "missing required key 'warehouse' for type = \"rest\"",
                "set it to the Polaris catalog name");
+    }
+    if (r.Has("credential") && r.Has("token")) {
+      r.Report("token", "'token' and 'credential' are exclusive",
+               "keep credential for OAuth2 client credentials (Polaris), or token for a bearer "
+               "token the catalog's identity provider issued");
     }
     if (!catalog.oauth2_server_uri.empty()) {
       if (auto bad = CheckHttpUrl(catalog.oauth2_server_uri); !bad.empty()) {

@@ -268,6 +268,49 @@ warehouse = "lake"
   EXPECT_TRUE(ValidationNotes(*fixed).empty());
 }
 
+TEST(RegistryValidationTest, RestCatalogBearerTokenIsASecretExclusiveWithTheCredential) {
+  const std::string catalog = R"([project.catalog]
+type = "rest"
+uri = "http://127.0.0.1:19120/iceberg"
+warehouse = "lake"
+token = "${CATALOG_TOKEN}"
+)";
+  TempConfig config(catalog + kMinimalSource);
+  auto env = [](const std::string& name) -> std::optional<std::string> {
+    if (name == "CATALOG_TOKEN") return "tok-123";
+    return std::nullopt;
+  };
+  auto registry = LoadRegistry(config.path(), {.env = env});
+  ASSERT_TRUE(registry.has_value()) << registry.error().message;
+  EXPECT_EQ(registry->project.catalog.token.env_var(), "CATALOG_TOKEN");
+  EXPECT_EQ(registry->project.catalog.token.Reveal(), "tok-123");
+
+  const ValidationReport unset = Validate(config.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(unset, 5, "CATALOG_TOKEN")) << unset.ToString();
+
+  TempConfig both(catalog + "credential = \"${POLARIS_CREDENTIAL}\"\n" + kMinimalSource);
+  const ValidationReport both_report = Validate(both.path(), {.env = env});
+  EXPECT_TRUE(HasProblem(both_report, 5, "'token' and 'credential' are exclusive"))
+      << both_report.ToString();
+
+  TempConfig literal(std::string(R"([project.catalog]
+type = "rest"
+uri = "http://127.0.0.1:19120/iceberg"
+warehouse = "lake"
+token = "eyJhbGciOiJSUzI1NiJ9.secret"
+)") + kMinimalSource);
+  const ValidationReport literal_report = Validate(literal.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(literal_report, 5, "must be an ${ENV_VAR} reference"))
+      << literal_report.ToString();
+  EXPECT_THAT(literal_report.ToString(), Not(HasSubstr("eyJhbGciOiJSUzI1NiJ9")));
+
+  TempConfig embedded("[project.catalog]\ntoken = \"${CATALOG_TOKEN}\"\n" +
+                      std::string(kMinimalSource));
+  const ValidationReport embedded_report = Validate(embedded.path(), {.env = env});
+  EXPECT_TRUE(HasProblem(embedded_report, 2, "only used when type = \"rest\""))
+      << embedded_report.ToString();
+}
+
 TEST(RegistryDefaultsTest, TlsVerificationIsOnUnlessTheProjectOptsOut) {
   TempConfig defaults(kMinimalSource);
   auto on = LoadRegistry(defaults.path(), {.env = NoEnv});

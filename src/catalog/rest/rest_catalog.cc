@@ -124,7 +124,12 @@ Result<http::Response> RestCatalog::Send(http::Request request) {
   request.headers.Set("Accept", "application/json");
   if (!request.body.empty()) request.headers.Set("Content-Type", "application/json");
   if (!options_.realm.empty()) request.headers.Set(kPolarisRealmHeader, options_.realm);
-  if (!tokens_) return client_.Send(std::move(request));
+  if (!tokens_) {
+    if (!options_.bearer_token.empty()) {
+      request.headers.Set("Authorization", "Bearer " + options_.bearer_token);
+    }
+    return client_.Send(std::move(request));
+  }
   for (int attempt = 0;; ++attempt) {
     DATABOX_ASSIGN_OR_RETURN(std::string token, tokens_->Token(client_));
     http::Request copy = request;

@@ -42,6 +42,9 @@ struct RestCatalogOptions {
   std::string warehouse;      //!< ?warehouse= for /v1/config (Polaris: the catalog name)
   std::string client_id;      //!< empty = no authentication
   std::string client_secret;  //!< never logged
+  //! Without client_id: sent as `Authorization: Bearer <token>` on every request (a token an
+  //! identity provider issued, e.g. for Nessie); never logged. Empty = no authentication.
+  std::string bearer_token;
   std::string scope = kDefaultScope;
   std::string oauth2_server_uri;   //!< empty = <uri>/v1/oauth/tokens (Polaris' token endpoint)
   std::string realm;               //!< Polaris realm; empty = the server's default realm

@@ -89,6 +89,19 @@ TEST_F(RestCatalogTest, ConfigGivesPrefixAndNoAuthWithoutCredential) {
   }
 }
 
+TEST_F(RestCatalogTest, BearerTokenIsSentOnEveryRequest) {
+  auto options = Options();
+  options.bearer_token = "tok-123";
+  auto catalog = Open(options);
+  fake_->On(std::string("HEAD ") + kNs + "/raw", 204);
+  EXPECT_TRUE(catalog->NamespaceExists({"raw"}).value());
+  ASSERT_GE(fake_->requests().size(), 2u);  // the config and the namespace
+  for (const auto& request : fake_->requests()) {
+    EXPECT_EQ(request.headers.Get("Authorization"), "Bearer tok-123") << request.url;
+  }
+  EXPECT_TRUE(fake_->RequestsTo("POST /api/catalog/v1/oauth/tokens").empty());
+}
+
 // Nessie's prefix is "{ref}|{warehouse}", sent already encoded: it goes into paths as sent
 // (encoding it again gave "main%257Clake", which Nessie rejects as a reference name).
 TEST_F(RestCatalogTest, EncodedPrefixIsUsedAsSent) {

@@ -8,11 +8,13 @@ and [project.warehouse.s3] are added after it; every source stays byte-for-byte 
 
 usage: make_rest_registry.py [--uri URI] [--warehouse NAME] [--location S3_URL]
                              [--endpoint URL] [--region R] [--no-credential]
-                             [--no-s3-keys] [--absolute-paths] [--embedded] --out FILE
+                             [--no-s3-keys] [--token-var NAME] [--absolute-paths] [--embedded]
+                             --out FILE
 --absolute-paths makes the example's relative replay/transform paths absolute (for a copy written
 elsewhere); --embedded keeps the example's embedded catalog (a copy for comparison runs);
 --no-credential drops the OAuth2 credential (the FALLBACK server has no OAuth); --no-s3-keys
-drops the static S3 keys (a catalog that vends credentials per table supplies them).
+drops the static S3 keys (a catalog that vends credentials per table supplies them);
+--token-var NAME sets the catalog's bearer token to ${NAME} instead of the OAuth2 credential.
 """
 import argparse
 import os
@@ -31,7 +33,9 @@ def rest_block(args):
         f'uri = "{args.uri}"',
         f'warehouse = "{args.warehouse}"   # the Polaris catalog (`databox catalog bootstrap`)',
     ]
-    if not args.no_credential:
+    if args.token_var:
+        lines.append(f'token = "${{{args.token_var}}}"   # a bearer token the identity provider issued')
+    elif not args.no_credential:
         lines.append('credential = "${POLARIS_CREDENTIAL}"   # client_id:client_secret of a principal')
         lines.append('scope = "PRINCIPAL_ROLE:ALL"')
     lines += [
@@ -60,6 +64,7 @@ def main():
     p.add_argument("--region", default="us-east-1")
     p.add_argument("--no-credential", action="store_true")
     p.add_argument("--no-s3-keys", action="store_true")
+    p.add_argument("--token-var", default="")
     p.add_argument("--absolute-paths", action="store_true")
     p.add_argument("--embedded", action="store_true")
     p.add_argument("--out", required=True)

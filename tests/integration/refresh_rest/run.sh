@@ -60,7 +60,12 @@ echo "catalog: $CATALOG_KIND at $CATALOG_URI (warehouse $REST_WAREHOUSE); S3: $S
 
 mkdir -p "$work/rest" "$work/embedded"
 no_keys=()
-[ -n "$vended_only" ] && no_keys=(--no-s3-keys)
+# Vended-only also authenticates with a bearer token (Nessie runs with authentication off and
+# ignores it): databox sends it, DuckDB and SQLMesh attach with it, and it must never leak.
+if [ -n "$vended_only" ]; then
+  no_keys=(--no-s3-keys --token-var DATABOX_TEST_CATALOG_TOKEN)
+  export DATABOX_TEST_CATALOG_TOKEN="tok-$RANDOM$RANDOM-bearer"
+fi
 "$py" "$here/make_rest_registry.py" --absolute-paths --no-credential "${no_keys[@]}" --uri "$CATALOG_URI" \
   --warehouse "$REST_WAREHOUSE" --location "s3://$S3_BUCKET/warehouse" --endpoint "$S3_ENDPOINT" \
   --region "$S3_REGION" --out "$work/rest/databox.toml" || fail "cannot write the REST registry"
@@ -173,6 +178,8 @@ PY
   step "no vended session token (moto's prefix FQoGZXIvYXdzEBYaD) in databox's output or files"
   leaks="$(grep -rl "FQoGZXIvYXdzEBYaD" "$work/rest" "$work"/refresh-rest-*.out)"
   [ -z "$leaks" ] || fail "a vended session token was written to: $leaks"
+  leaks="$(grep -rl "$DATABOX_TEST_CATALOG_TOKEN" "$work/rest" "$work"/refresh-rest-*.out)"
+  [ -z "$leaks" ] || fail "the catalog's bearer token was written to: $leaks"
   step "databox query reads through the attached catalog with the credentials it vends"
   query_both "SELECT count(*) AS n, count(DISTINCT id) AS events FROM polaris_aws.raw_usgs_earthquakes.events"
   step "full databox refresh with vended credentials only: SQLMesh reads through the attached catalog"
@@ -181,6 +188,10 @@ PY
   "$databox" --config "$work/embedded/databox.toml" refresh >"$work/full-embedded.out" 2>&1 ||
     { tail -40 "$work/full-embedded.out"; fail "the full refresh (with SQLMesh) into the embedded catalog failed"; }
   query_both "SELECT count(*) AS n, count(DISTINCT event_id) AS events FROM analytics.fct_earthquakes"
+  step "no bearer token or session token in the full refresh's output, its logs or state"
+  leaks="$(grep -rl -e "$DATABOX_TEST_CATALOG_TOKEN" -e "FQoGZXIvYXdzEBYaD" "$work/rest" \
+    "$work/full-rest-vended.out")"
+  [ -z "$leaks" ] || fail "a token was written to: $leaks"
   echo "PASS: refresh into REST + S3 with vended credentials only against $server ($CATALOG_KIND)"
   exit 0
 fi
