@@ -72,8 +72,9 @@ ExitCode Backup(const GlobalOptions& global, const std::optional<std::string>& t
 void VerifyRestRestore(const registry::CatalogSettings& settings,
                        const platform::CatalogBackup& backup) {
   const std::string restart =
-      "a catalog server that caches catalog state (Project Nessie does; Iceberg's reference "
-      "JDBC adapter does not) serves the restored state only after a restart";
+      "a catalog server that caches table pointers serves the restored state only after a "
+      "restart (Iceberg's reference JDBC adapter and Project Nessie with its default settings "
+      "read them from the database and need none)";
   if (!backup.tables_note.empty()) {
     Out("the backup lists no tables to verify against (" + backup.tables_note + "); " + restart +
         "; then check with `databox catalog list`\n");
@@ -184,9 +185,9 @@ void DeclareBackupAndRestore(CLI::App& app, Runner& chosen) {
       "uri), creating it if missing; refuses a catalog that already holds tables unless --force.\n"
       "REST catalog: pg_restore of BACKUP/catalog.pgdump into backup_database_url in one\n"
       "transaction; refuses a database that already holds any of the dump's tables unless\n"
-      "--force (then they are dropped and recreated). Stop the catalog server first, or restart\n"
-      "it after: a server that caches (Project Nessie) serves the old state until restarted.\n"
-      "It then lists the tables through the REST catalog and compares them with the backup.\n"
+      "--force (then they are dropped and recreated). It then lists the tables through the REST\n"
+      "catalog and compares them with the backup; when they differ the server caches table\n"
+      "pointers and must be restarted (the reference JDBC adapter and Nessie's defaults do not).\n"
       "The restored catalog points at the metadata files current when the backup was taken;\n"
       "commits made after it are not in it, unless --roll-forward (embedded catalog only): then\n"
       "every table moves forward to the newest confirmed metadata file in the warehouse and\n"

@@ -161,17 +161,10 @@ restore_seconds=$((SECONDS - t0))
 cat "$work/restore.out"
 grep -q "restored the REST catalog's database $db_url" "$work/restore.out" || fail "restore said nothing"
 no_secret
-if grep -q "verified through the REST catalog" "$work/restore.out"; then
-  echo "the $server server serves the restored state without a restart"
-else
-  grep -q "restart the catalog server" "$work/restore.out" ||
-    fail "restore neither verified the tables nor asked for a restart"
-  step "restart the $server server, as restore asked"
-  catalog_restart "$work/restart-2.out"
-  set -a; source "$catalog_env_file"; set +a
-fi
-[ "$server" = fallback ] && ! grep -q "verified through the REST catalog" "$work/restore.out" &&
-  fail "the FALLBACK (no cache) should serve the restored state at once"
+# Neither server caches table pointers (the FALLBACK reads JDBC, Nessie reads its references
+# from the database; only immutable objects are cached): the restored state is served at once.
+grep -q "verified through the REST catalog: it serves all [0-9]* tables" "$work/restore.out" ||
+  fail "the $server server does not serve the restored state without a restart"
 
 step "every table as before: pyiceberg rows, columns, keys and the same metadata files"
 "$py" "$rest_here/tables.py" dump-rest databox_lake "$work/after.json" ||
