@@ -163,8 +163,9 @@ void DeclareBackupAndRestore(CLI::App& app, Runner& chosen) {
   backup->footer(
       "Writes DIR/catalog-<UTC time>/ with the database and manifest.json (when it was taken,\n"
       "the catalog's name and kind, each table and its metadata file).\n"
-      "Embedded catalog (type = \"sql\"): catalog.sqlite, copied through SQLite's online backup\n"
-      "API: the copy is the catalog as of one commit, also while refreshes are committing.\n"
+      "Embedded catalog (type = \"sql\"): catalog.sqlite, copied through\n"
+      "SQLite's online backup API: the copy is the catalog as of one commit, also while\n"
+      "refreshes are committing.\n"
       "REST catalog: catalog.pgdump, `pg_dump --format=custom` of the catalog server's\n"
       "PostgreSQL database ([project.catalog] backup_database_url; the password from\n"
       "backup_database_password reaches pg_dump through its environment only). pg_dump is one\n"
