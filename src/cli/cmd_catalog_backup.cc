@@ -52,8 +52,7 @@ ExitCode Backup(const GlobalOptions& global, const std::optional<std::string>& t
   if (to) dir = fs::absolute(*to);
   const auto& catalog = loaded->project.catalog;
   const bool rest = catalog.type == registry::CatalogType::kRest;
-  auto backup = platform::BackupCatalog(loaded->project, dir,
-                                        rest ? RestTableLister(catalog) : platform::TableLister{});
+  auto backup = platform::BackupCatalog(loaded->project, dir, BackupTableLister(catalog));
   if (!backup) return Fail("backup", backup.error());
   const std::string what = rest ? "REST catalog '" + backup->catalog_name + "' (pg_dump of " +
                                       backup->source_database + ", "
@@ -155,6 +154,11 @@ struct BackupArgs {
 };
 
 }  // namespace
+
+platform::TableLister BackupTableLister(const registry::CatalogSettings& catalog) {
+  if (catalog.type != registry::CatalogType::kRest) return {};
+  return RestTableLister(catalog);
+}
 
 void DeclareBackupAndRestore(CLI::App& app, Runner& chosen) {
   auto args = std::make_shared<BackupArgs>();

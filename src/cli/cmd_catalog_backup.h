@@ -7,11 +7,17 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/command.h"
+#include "platform/catalog_backup.h"
+#include "registry/model.h"
 
 namespace databox::cli {
 
 //! Adds the `backup` and `restore` subcommands to `app`; `chosen` gets the runner of the one
 //! that is parsed.
 void DeclareBackupAndRestore(CLI::App& app, Runner& chosen);
+
+//! What platform::BackupCatalog lists a REST catalog's tables with (every table the catalog
+//! serves and its metadata location); empty for the embedded catalog. `catalog` must outlive it.
+platform::TableLister BackupTableLister(const registry::CatalogSettings& catalog);
 
 }  // namespace databox::cli

@@ -175,9 +175,24 @@ locations "$work/after-locations.json" || fail "pyiceberg could not list the res
 diff -u "$work/before-locations.json" "$work/after-locations.json" ||
   fail "restored tables point at other metadata files"
 
-step "one more refresh on the restored catalog: same rows as the embedded run, no duplicates"
+step "one more refresh on the restored catalog (backup_after_refresh on): same rows as the embedded run, no duplicates"
+sed -i 's|^backup_database_password = .*|&\nbackup_after_refresh = true|' "$work/rest/databox.toml"
 rest refresh --skip-transform "${sources[@]}" >"$work/refresh-2.out" 2>&1 ||
   { cat "$work/refresh-2.out"; fail "the refresh after the restore failed"; }
+grep "catalog backed up into" "$work/refresh-2.out" ||
+  { cat "$work/refresh-2.out"; fail "backup_after_refresh took no backup of the REST catalog"; }
+auto_backup="$(ls -d "$work"/rest/.databox/catalog-backups/catalog-* 2>/dev/null | head -1)"
+[ -n "$auto_backup" ] && [ -s "$auto_backup/catalog.pgdump" ] ||
+  fail "no catalog.pgdump in the backup_after_refresh folder"
+locations "$work/refreshed-locations.json" || fail "pyiceberg could not list the refreshed catalog"
+"$py" - "$auto_backup/manifest.json" "$work/refreshed-locations.json" <<'PY' ||
+import json, sys
+m = json.load(open(sys.argv[1]))
+got = {t["table"]: t["metadata_location"] for t in m["tables"]}
+assert m["kind"] == "rest" and got == json.load(open(sys.argv[2])), got
+print(f"backup_after_refresh: {len(got)} tables at the refreshed metadata locations")
+PY
+  fail "the backup after the refresh does not describe the refreshed catalog"
 embedded refresh --skip-transform "${sources[@]}" >"$work/embedded-2.out" 2>&1 ||
   { cat "$work/embedded-2.out"; fail "the second embedded refresh failed"; }
 "$py" "$rest_here/tables.py" dump-rest databox_lake "$work/rest-2.json" ||
