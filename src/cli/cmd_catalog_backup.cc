@@ -108,7 +108,8 @@ void VerifyRestRestore(const registry::CatalogSettings& settings,
   Err("databox catalog restore: the REST catalog does not serve the backup's state yet for " +
       std::to_string(differing.size()) + " of " + std::to_string(backup.tables.size()) +
       " tables (" + names + "): restart the catalog server (" + restart +
-      "), then check with `databox catalog list`\n");
+      "), then check with `databox catalog list`; a table committed while the backup was taken "
+      "may also differ, because the backup lists its tables after the dump\n");
 }
 
 ExitCode Restore(const GlobalOptions& global, const std::string& folder, bool force,

@@ -1,6 +1,7 @@
 #include "platform/pg_client.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
