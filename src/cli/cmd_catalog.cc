@@ -1,5 +1,5 @@
-// `databox catalog backup` / `restore` (the embedded SQL catalog; platform/catalog_backup.h),
-// `recover` (cli/cmd_catalog_recover.h) and
+// `databox catalog`: `backup` / `restore` (cli/cmd_catalog_backup.h), `recover`
+// (cli/cmd_catalog_recover.h), `list` / `describe` (cli/cmd_catalog_browse.h) and
 // `databox catalog bootstrap`: creates the Polaris catalog the registry names (on its S3
 // warehouse), a catalog role with CATALOG_MANAGE_CONTENT and its assignment to a principal
 // role, through the Polaris management API (catalog/rest/polaris_admin.h). Idempotent. It
@@ -13,15 +13,14 @@
 
 #include "catalog/rest/polaris_admin.h"
 #include "catalog/rest/rest_catalog.h"
+#include "cli/cmd_catalog_backup.h"
 #include "cli/cmd_catalog_browse.h"
 #include "cli/cmd_catalog_recover.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "common/exit_code.h"
 #include "http/client.h"
-#include "platform/catalog_backup.h"
 #include "platform/catalog_options.h"
-#include "platform/catalog_recover.h"
 #include "registry/registry.h"
 
 namespace databox::cli {
@@ -151,110 +150,24 @@ ExitCode Bootstrap(const GlobalOptions& global, const BootstrapArgs& args) {
   return ExitCode::kOk;
 }
 
-ExitCode Fail(std::string_view action, const Error& error) {
-  Err("databox catalog " + std::string(action) + ": " + error.message + "\n");
-  return error.kind == ErrorKind::kConfig ? ExitCode::kUsage : ExitCode::kRunFailed;
-}
-
-ExitCode Backup(const GlobalOptions& global, const std::optional<std::string>& to) {
-  auto loaded = registry::LoadRegistry(global.config_path);
-  if (!loaded) return Fail("backup", loaded.error());
-  std::optional<std::filesystem::path> dir;
-  if (to) dir = std::filesystem::absolute(*to);
-  auto backup = platform::BackupCatalog(loaded->project, dir);
-  if (!backup) return Fail("backup", backup.error());
-  Out("backed up catalog '" + backup->catalog_name + "' (" + std::to_string(backup->tables.size()) +
-      " tables) at " + backup->taken_at + " into " + backup->folder.string() + "\n");
-  return ExitCode::kOk;
-}
-
-ExitCode Restore(const GlobalOptions& global, const std::string& folder, bool force,
-                 bool roll_forward) {
-  auto loaded = registry::LoadRegistry(global.config_path);
-  if (!loaded) return Fail("restore", loaded.error());
-  if (roll_forward && loaded->project.catalog.type != registry::CatalogType::kSql) {
-    return Fail("restore", MakeError(ErrorKind::kConfig,
-                                     "--roll-forward needs the embedded SQL catalog (type = "
-                                     "\"sql\")")
-                               .error());
-  }
-  const auto start = std::chrono::steady_clock::now();
-  auto backup = platform::RestoreCatalog(loaded->project, std::filesystem::absolute(folder), force);
-  if (!backup) return Fail("restore", backup.error());
-  Out("restored catalog '" + backup->catalog_name + "' (" + std::to_string(backup->tables.size()) +
-      " tables) as of " + backup->taken_at + " from " + backup->folder.string() + "\n");
-  if (!roll_forward) return ExitCode::kOk;
-  auto recovery = platform::RecoverCatalog(
-      loaded->project, {.apply = true, .include_unconfirmed = false, .roll_forward = true});
-  if (!recovery) return Fail("restore", recovery.error());
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  Out("rolled forward from the warehouse:\n" + FormatRecovery(*recovery, true, seconds));
-  return ExitCode::kOk;
-}
-
-//! The action the parsed subcommand chose.
+//! What the parsed subcommand chose.
 struct CatalogArgs {
   Runner chosen;
   BootstrapArgs bootstrap;
-  std::optional<std::string> backup_to;
-  std::string restore_from;
-  bool restore_force = false;
-  bool restore_roll_forward = false;
 };
-
-void DeclareBackup(CLI::App& app, const std::shared_ptr<CatalogArgs>& args) {
-  CLI::App* backup = app.add_subcommand(
-      "backup", "Copy the embedded SQL catalog's database into a new backup folder");
-  backup->footer(
-      "Copies catalog.sqlite through SQLite's online backup API: the copy is the catalog as of\n"
-      "one commit, also while refreshes are committing. Writes DIR/catalog-<UTC time>/ with\n"
-      "catalog.sqlite and manifest.json (when it was taken, each table and its metadata file).\n"
-      "Without --to it uses [project.catalog] backup_dir (default <state_dir>/catalog-backups)\n"
-      "and keeps the newest backup_keep backups there (default 7).\n"
-      "Only the embedded catalog (type = \"sql\"): a REST catalog's database belongs to its\n"
-      "server and is not backed up by databox.");
-  backup->add_option("--to", args->backup_to, "folder to create the backup in")->option_text("DIR");
-  backup->callback([args] {
-    // The runner copies what it needs: capturing `args` would make a cycle args -> chosen -> args.
-    args->chosen = [to = args->backup_to](const GlobalOptions& g) { return Backup(g, to); };
-  });
-}
-
-void DeclareRestore(CLI::App& app, const std::shared_ptr<CatalogArgs>& args) {
-  CLI::App* restore =
-      app.add_subcommand("restore", "Replace the embedded SQL catalog's database with a backup");
-  restore->footer(
-      "Copies BACKUP/catalog.sqlite into the catalog database ([project.catalog] uri),\n"
-      "creating it if missing. Refuses a catalog that already holds tables unless --force.\n"
-      "The restored catalog points at the metadata files current when the backup was taken;\n"
-      "commits made after it are not in it, unless --roll-forward: then every table moves\n"
-      "forward to the newest confirmed metadata file in the warehouse and tables created after\n"
-      "the backup are registered (as `recover --from-warehouse --roll-forward --apply`).");
-  restore->add_option("BACKUP", args->restore_from, "a folder `databox catalog backup` made")
-      ->required();
-  restore->add_flag("--force", args->restore_force, "replace a catalog that already holds tables");
-  restore->add_flag("--roll-forward", args->restore_roll_forward,
-                    "then move every table to its newest committed version in the warehouse");
-  restore->callback([args] {
-    args->chosen = [from = args->restore_from, force = args->restore_force,
-                    roll = args->restore_roll_forward](const GlobalOptions& g) {
-      return Restore(g, from, force, roll);
-    };
-  });
-}
 
 }  // namespace
 
 Command CatalogCommand() {
   return Command{
       "catalog",
-      "Browse the catalog's tables; back up, restore and recover the SQL catalog; set up Polaris",
-      "backup, restore and recover apply to the embedded SQL catalog (type = \"sql\"); a REST\n"
-      "catalog's database belongs to its server and is backed up there, and registering its\n"
-      "tables from the warehouse is not supported yet. `recover --from-warehouse` rebuilds the\n"
-      "SQL catalog from the warehouse's metadata files alone; `restore --roll-forward` keeps the\n"
-      "commits made after the backup (docs/catalog_recovery.md).",
+      "Browse the catalog's tables; back up, restore and recover the catalog; set up Polaris",
+      "backup and restore: the embedded SQL catalog (type = \"sql\") through SQLite's backup\n"
+      "API; a REST catalog through pg_dump / pg_restore of its server's PostgreSQL database\n"
+      "([project.catalog] backup_database_url). `recover --from-warehouse` rebuilds the SQL\n"
+      "catalog from the warehouse's metadata files alone, and `restore --roll-forward` keeps the\n"
+      "commits made after the backup: both for the embedded catalog only (registering a REST\n"
+      "catalog's tables from the warehouse is not supported). docs/catalog_recovery.md.",
       [](CLI::App& app) -> Runner {
         app.require_subcommand(1);
         CLI::App* bootstrap = app.add_subcommand(
@@ -289,8 +202,7 @@ Command CatalogCommand() {
         bootstrap->callback([all] {
           all->chosen = [b = all->bootstrap](const GlobalOptions& g) { return Bootstrap(g, b); };
         });
-        DeclareBackup(app, all);
-        DeclareRestore(app, all);
+        DeclareBackupAndRestore(app, all->chosen);
         DeclareRecover(app, all->chosen);
         CatalogBrowseRunner browse = DeclareCatalogBrowse(app);
         // require_subcommand(1): list and describe answer through `browse`; any other

@@ -118,16 +118,20 @@ TEST_F(CatalogBackupBinaryTest, RefreshBacksUpWhenAskedAndKeepsTheNewest) {
 TEST_F(CatalogBackupBinaryTest, HelpDocumentsBackupAndRestore) {
   auto help = Databox({"catalog", "--help"});
   EXPECT_EQ(help.exit_code, 0);
-  EXPECT_TRUE(Contains(help.out, "not supported yet")) << help.out;
+  EXPECT_TRUE(Contains(help.out, "pg_dump / pg_restore")) << help.out;
+  EXPECT_TRUE(Contains(help.out, "is not supported")) << help.out;
   for (const char* sub : {"backup", "restore", "recover", "bootstrap"}) {
     EXPECT_TRUE(Contains(help.out, std::string("  ") + sub)) << sub << "\n" << help.out;
   }
   auto backup = Databox({"catalog", "backup", "--help"});
   EXPECT_TRUE(Contains(backup.out, "--to")) << backup.out;
   EXPECT_TRUE(Contains(backup.out, "SQLite's online backup API")) << backup.out;
+  EXPECT_TRUE(Contains(backup.out, "pg_dump --format=custom")) << backup.out;
+  EXPECT_TRUE(Contains(backup.out, "backup_database_url")) << backup.out;
   auto restore = Databox({"catalog", "restore", "--help"});
   EXPECT_TRUE(Contains(restore.out, "--force")) << restore.out;
   EXPECT_TRUE(Contains(restore.out, "--roll-forward")) << restore.out;
+  EXPECT_TRUE(Contains(restore.out, "pg_restore")) << restore.out;
   auto missing = Databox({"catalog", "restore"});
   EXPECT_EQ(missing.exit_code, 2) << missing.err;
   auto recover = Databox({"catalog", "recover", "--help"});

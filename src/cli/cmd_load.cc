@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cmd_catalog_backup.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
@@ -236,17 +237,13 @@ void PrintPlatformHealth(load::Workspace& workspace) {
   Out("\nanalytics.platform_health\n" + FormatTable(*rows));
 }
 
-//! [project.catalog] backup_after_refresh: backs up the embedded catalog after a successful
-//! refresh. A failed backup is reported on stderr but does not fail the refresh, whose data is
-//! committed; stdout stays the refresh's own (it may be JSON).
+//! [project.catalog] backup_after_refresh: backs up the catalog (a REST catalog: its server's
+//! database through pg_dump) after a successful refresh. A failed backup is reported on stderr
+//! but does not fail the refresh, whose data is committed; stdout stays the refresh's own (it
+//! may be JSON).
 void BackupAfterRefresh(const registry::ProjectSettings& project) {
   if (!project.catalog.backup.after_refresh) return;
-  if (project.catalog.type != registry::CatalogType::kSql) {
-    Err("databox refresh: backup_after_refresh is not supported for a REST catalog yet; back up "
-        "the catalog server's database yourself\n");
-    return;
-  }
-  auto backup = platform::BackupCatalog(project, std::nullopt);
+  auto backup = platform::BackupCatalog(project, std::nullopt, BackupTableLister(project.catalog));
   if (!backup) {
     Err("databox refresh: the catalog backup after the refresh failed: " + backup.error().message +
         "\n");

@@ -11,6 +11,7 @@
 #include "catalog/sql/sql_catalog.h"
 #include "catalog/sql/sqlite_backup.h"
 #include "fileio/durable.h"
+#include "platform/catalog_backup_pg.h"
 
 namespace databox::platform {
 namespace {
@@ -28,15 +29,13 @@ std::string UtcStamp(std::time_t now, const char* format) {
   return text;
 }
 
-Result<std::string> SqlDatabasePath(const registry::ProjectSettings& project,
-                                    std::string_view action) {
-  if (project.catalog.type != registry::CatalogType::kSql) {
-    return MakeError(ErrorKind::kConfig,
-                     "catalog " + std::string(action) +
-                         " is supported for the embedded SQL catalog (type = \"sql\") only; a "
-                         "REST catalog's database lives in its server: back it up there");
-  }
-  return catalog::sql::SqlitePathOf(project.catalog.uri);
+bool IsRest(const registry::ProjectSettings& project) {
+  return project.catalog.type == registry::CatalogType::kRest;
+}
+
+//! The file in a backup folder that holds the database, per kind.
+const char* DatabaseFileOf(std::string_view kind) {
+  return kind == "rest" ? kBackupDumpName : kBackupDatabaseName;
 }
 
 //! A folder name under `parent` that does not exist yet: catalog-<stamp>[-N].
@@ -51,19 +50,57 @@ fs::path FreshFolder(const fs::path& parent, const std::string& stamp) {
   return folder;
 }
 
-std::string ManifestJson(const CatalogBackup& backup, const std::string& database_path) {
+std::string ManifestJson(const CatalogBackup& backup) {
   nlohmann::json tables = nlohmann::json::array();
   for (const auto& t : backup.tables) {
     tables.push_back({{"table", t.table.ToString()}, {"metadata_location", t.metadata_location}});
   }
-  const nlohmann::json doc = {{"format", kManifestFormat},
-                              {"kind", "sql"},
-                              {"taken_at", backup.taken_at},
-                              {"catalog_name", backup.catalog_name},
-                              {"source_database", database_path},
-                              {"database_file", kBackupDatabaseName},
-                              {"tables", tables}};
+  nlohmann::json doc = {{"format", kManifestFormat},
+                        {"kind", backup.kind},
+                        {"taken_at", backup.taken_at},
+                        {"catalog_name", backup.catalog_name},
+                        {"source_database", backup.source_database},
+                        {"database_file", DatabaseFileOf(backup.kind)},
+                        {"tables", tables}};
+  if (backup.kind == "rest") {
+    doc["tables_listed"] =
+        backup.tables_note.empty()
+            ? "through the REST catalog right after pg_dump finished: a commit made while the "
+              "dump ran may be listed although the dump's snapshot predates it"
+            : backup.tables_note;
+  }
   return doc.dump(2) + "\n";
+}
+
+//! Fills `partial` with the catalog's database and `backup`'s tables.
+Status CopySqlCatalog(const fs::path& partial, CatalogBackup& backup) {
+  const catalog::sql::SqlCatalogOptions defaults;
+  const std::string copy = (partial / kBackupDatabaseName).string();
+  DATABOX_RETURN_IF_ERROR(
+      catalog::sql::BackupSqliteDatabase(backup.source_database, copy, defaults.busy_timeout_ms));
+  // The table list comes from the copy, so the manifest describes exactly what was saved.
+  DATABOX_ASSIGN_OR_RETURN(auto store, catalog::sql::JdbcStore::Open(copy, backup.catalog_name,
+                                                                     defaults.busy_timeout_ms));
+  DATABOX_ASSIGN_OR_RETURN(backup.tables, store->AllTables());
+  return Ok();
+}
+
+//! Dumps the REST catalog's database into `partial`, then lists its tables through the catalog.
+Status DumpRestCatalog(const registry::CatalogSettings& catalog, const fs::path& partial,
+                       const TableLister& list_tables, CatalogBackup& backup) {
+  DATABOX_RETURN_IF_ERROR(DumpCatalogDatabase(catalog, partial / kBackupDumpName));
+  if (!list_tables) {
+    backup.tables_note = "not listed";
+    return Ok();
+  }
+  auto listed = list_tables();
+  if (listed) {
+    backup.tables = std::move(*listed);
+    std::ranges::sort(backup.tables, {}, [](const auto& t) { return t.table.ToString(); });
+  } else {
+    backup.tables_note = "the REST catalog did not list its tables: " + listed.error().message;
+  }
+  return Ok();
 }
 
 //! Removes the oldest finished backups in `dir` beyond the newest `keep`.
@@ -94,14 +131,22 @@ Status PruneBackups(const fs::path& dir, int keep) {
 }  // namespace
 
 Result<CatalogBackup> BackupCatalog(const registry::ProjectSettings& project,
-                                    const std::optional<fs::path>& to) {
-  DATABOX_ASSIGN_OR_RETURN(std::string database, SqlDatabasePath(project, "backup"));
+                                    const std::optional<fs::path>& to,
+                                    const TableLister& list_rest_tables) {
+  CatalogBackup backup;
+  backup.kind = IsRest(project) ? "rest" : "sql";
+  backup.catalog_name = project.catalog.name;
   std::error_code ec;
-  if (!fs::is_regular_file(database, ec)) {
-    return MakeError(ErrorKind::kNotFound,
-                     "there is no catalog yet: " + database +
-                         " does not exist (run `databox refresh` first, or check [project.catalog] "
-                         "uri)");
+  if (IsRest(project)) {
+    backup.source_database = project.catalog.backup.database_url;
+  } else {
+    DATABOX_ASSIGN_OR_RETURN(backup.source_database,
+                             catalog::sql::SqlitePathOf(project.catalog.uri));
+    if (!fs::is_regular_file(backup.source_database, ec)) {
+      return MakeError(ErrorKind::kNotFound, "there is no catalog yet: " + backup.source_database +
+                                                 " does not exist (run `databox refresh` first, "
+                                                 "or check [project.catalog] uri)");
+    }
   }
   const fs::path parent = to.value_or(project.catalog.backup.dir);
   if (auto made = fileio::CreateFoldersDurably(parent); !made) {
@@ -109,10 +154,8 @@ Result<CatalogBackup> BackupCatalog(const registry::ProjectSettings& project,
                                                     parent.string() + " (choose a writable --to)"));
   }
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  CatalogBackup backup;
   backup.folder = FreshFolder(parent, UtcStamp(now, "%Y%m%dT%H%M%SZ"));
   backup.taken_at = UtcStamp(now, "%Y-%m-%dT%H:%M:%SZ");
-  backup.catalog_name = project.catalog.name;
   // Written under a .partial name and renamed when complete: a folder without the suffix is
   // always a whole backup.
   const fs::path partial = backup.folder.string() + std::string(kPartialSuffix);
@@ -121,21 +164,16 @@ Result<CatalogBackup> BackupCatalog(const registry::ProjectSettings& project,
                                          (ec ? ec.message() : "it exists") +
                                          " (choose a writable --to)");
   }
-  const catalog::sql::SqlCatalogOptions defaults;
-  const std::string copy = (partial / kBackupDatabaseName).string();
-  if (auto copied = catalog::sql::BackupSqliteDatabase(database, copy, defaults.busy_timeout_ms);
-      !copied) {
+  Status filled = IsRest(project)
+                      ? DumpRestCatalog(project.catalog, partial, list_rest_tables, backup)
+                      : CopySqlCatalog(partial, backup);
+  if (filled)
+    filled = fileio::WriteFileDurably(partial / kBackupManifestName, ManifestJson(backup));
+  if (filled) filled = fileio::RenameDurably(partial, backup.folder);
+  if (!filled) {
     fs::remove_all(partial, ec);
-    return std::unexpected(copied.error());
+    return std::unexpected(filled.error());
   }
-  // The table list comes from the copy, so the manifest describes exactly what was saved.
-  DATABOX_ASSIGN_OR_RETURN(auto store, catalog::sql::JdbcStore::Open(copy, backup.catalog_name,
-                                                                     defaults.busy_timeout_ms));
-  DATABOX_ASSIGN_OR_RETURN(backup.tables, store->AllTables());
-  store.reset();
-  DATABOX_RETURN_IF_ERROR(
-      fileio::WriteFileDurably(partial / kBackupManifestName, ManifestJson(backup, database)));
-  DATABOX_RETURN_IF_ERROR(fileio::RenameDurably(partial, backup.folder));
   if (!to) DATABOX_RETURN_IF_ERROR(PruneBackups(parent, project.catalog.backup.keep));
   return backup;
 }
@@ -158,9 +196,13 @@ Result<CatalogBackup> ReadCatalogBackup(const fs::path& folder) {
   if (!doc.is_object() || doc.value("format", 0) != kManifestFormat) {
     return bad(std::string(kBackupManifestName) + " is not a format-1 backup manifest");
   }
-  if (doc.value("kind", "") != "sql") return bad("it is not a backup of a SQL catalog");
   CatalogBackup backup;
+  backup.kind = doc.value("kind", "");
+  if (backup.kind != "sql" && backup.kind != "rest") {
+    return bad("its kind is neither \"sql\" nor \"rest\"");
+  }
   backup.folder = folder;
+  backup.source_database = doc.value("source_database", "");
   backup.taken_at = doc.value("taken_at", "");
   backup.catalog_name = doc.value("catalog_name", "");
   const auto tables = doc.find("tables");
@@ -171,22 +213,35 @@ Result<CatalogBackup> ReadCatalogBackup(const fs::path& folder) {
     if (!id) return bad(id.error().message);
     backup.tables.push_back({.table = *id, .metadata_location = t.value("metadata_location", "")});
   }
-  if (!fs::is_regular_file(folder / kBackupDatabaseName)) {
-    return bad(std::string(kBackupDatabaseName) + " is missing");
+  if (!fs::is_regular_file(folder / DatabaseFileOf(backup.kind))) {
+    return bad(std::string(DatabaseFileOf(backup.kind)) + " is missing");
   }
   return backup;
 }
 
 Result<CatalogBackup> RestoreCatalog(const registry::ProjectSettings& project,
                                      const fs::path& folder, bool force) {
-  DATABOX_ASSIGN_OR_RETURN(std::string database, SqlDatabasePath(project, "restore"));
   DATABOX_ASSIGN_OR_RETURN(CatalogBackup backup, ReadCatalogBackup(folder));
+  const std::string kind = IsRest(project) ? "rest" : "sql";
+  if (backup.kind != kind) {
+    return MakeError(ErrorKind::kConfig, "backup " + folder.string() + " is of a " + backup.kind +
+                                             " catalog, the registry's catalog is type = \"" +
+                                             kind + "\"; restore it into a project of that kind");
+  }
   if (backup.catalog_name != project.catalog.name) {
     return MakeError(ErrorKind::kConfig, "backup " + folder.string() + " is of catalog '" +
                                              backup.catalog_name + "', the registry's is '" +
                                              project.catalog.name +
                                              "'; restore it into a project of that name");
   }
+  if (IsRest(project)) {
+    DATABOX_ASSIGN_OR_RETURN(
+        auto restored, RestoreCatalogDatabase(project.catalog, folder / kBackupDumpName, force));
+    (void)restored;
+    return backup;
+  }
+  DATABOX_ASSIGN_OR_RETURN(const std::string database,
+                           catalog::sql::SqlitePathOf(project.catalog.uri));
   const catalog::sql::SqlCatalogOptions defaults;
   std::error_code ec;
   if (fs::exists(database, ec)) {

@@ -1,5 +1,6 @@
 // Backup folders of the embedded catalog: manifest, retention, restore's refusal of a catalog
-// that holds tables, and the errors for no catalog, an unwritable folder and a REST catalog.
+// that holds tables, and the errors for no catalog, an unwritable folder, a REST catalog without
+// backup_database_url and a backup of the other kind.
 #include "platform/catalog_backup.h"
 
 #include <gmock/gmock.h>
@@ -128,11 +129,18 @@ TEST_F(CatalogBackupTest, ClearErrors) {
   ASSERT_FALSE(no_backup.has_value());
   EXPECT_EQ(no_backup.error().kind, ErrorKind::kNotFound);
 
+  auto sql_backup = BackupCatalog(project_, dir_ / "kept");
+  ASSERT_TRUE(sql_backup.has_value()) << sql_backup.error().message;
   project_.catalog.type = registry::CatalogType::kRest;
-  auto rest = BackupCatalog(project_, std::nullopt);
+  auto rest = BackupCatalog(project_, dir_ / "rest");
   ASSERT_FALSE(rest.has_value());
   EXPECT_EQ(rest.error().kind, ErrorKind::kConfig);
-  EXPECT_THAT(rest.error().message, HasSubstr("type = \"sql\""));
+  EXPECT_THAT(rest.error().message, HasSubstr("backup_database_url"));
+  EXPECT_TRUE(fs::is_empty(dir_ / "rest"));  // no .partial folder left behind
+  auto other_kind = RestoreCatalog(project_, sql_backup->folder, /*force=*/true);
+  ASSERT_FALSE(other_kind.has_value());
+  EXPECT_EQ(other_kind.error().kind, ErrorKind::kConfig);
+  EXPECT_THAT(other_kind.error().message, HasSubstr("is of a sql catalog"));
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
-# Sourced by the run.sh of the Iceberg REST integration tests (rest_catalog, refresh_rest);
+# Sourced by the run.sh of the Iceberg REST integration tests (rest_catalog, refresh_rest,
+# catalog_backup_rest);
 # never run. Starts, restarts and names the catalog server a test runs against, from
 # scripts/services, in the state folder $state. Servers ($catalog_server):
 #   fallback  Iceberg's reference REST adapter (start-polaris --allow-fallback): NOT Polaris
 #   nessie    Project Nessie 0.99.0 (start-nessie), REST at /iceberg, authentication off
-# Both keep their metadata in the private PostgreSQL and their files on moto S3.
+# Both keep their metadata in the private PostgreSQL (database $catalog_database: the FALLBACK
+# `iceberg_fallback`, Nessie `nessie`) and their files on moto S3.
 # The caller defines $svc (scripts/services), $state and fail().
 # After catalog_start, $catalog_env_file is the server's KEY=VALUE file.
 
@@ -11,8 +13,9 @@
 catalog_select() {
   catalog_server="$1"
   case "$catalog_server" in
-    fallback) catalog_env_file="$state/polaris.env" catalog_service=polaris ;;
-    nessie) catalog_env_file="$state/nessie.env" catalog_service=nessie ;;
+    fallback) catalog_env_file="$state/polaris.env" catalog_service=polaris
+      catalog_database=iceberg_fallback ;;
+    nessie) catalog_env_file="$state/nessie.env" catalog_service=nessie catalog_database=nessie ;;
     *) fail "unknown catalog server '$catalog_server' (known: fallback, nessie)" ;;
   esac
 }
@@ -62,12 +65,16 @@ catalog_start() {
   fi
 }
 
-# catalog_restart OUT: stops the server by PID and starts it again on the same REST port.
+# catalog_restart OUT [COMMAND...]: stops the server by PID and starts it again on the same REST
+# port; COMMAND (when given) runs while it is stopped and must succeed.
 catalog_restart() {
-  local uri port
+  local uri port out="$1"
+  shift
   uri="$(sed -n 's/^CATALOG_URI=//p' "$catalog_env_file")"
   port="${uri#http://127.0.0.1:}" port="${port%%/*}"
   "$svc/stop" --dir "$state" "$catalog_service" >/dev/null || fail "the catalog server did not stop"
+  if (($#)); then "$@" || fail "while the catalog server was stopped: $* failed"; fi
+  set -- "$out"
   _catalog_run_start "$1" "$port" ||
     { cat "$1"; fail "the $catalog_server REST catalog did not restart"; }
   grep -q "^CATALOG_URI=$uri\$" "$catalog_env_file" || fail "the restarted catalog is not at $uri"
