@@ -23,7 +23,8 @@ inline constexpr std::string_view kFailpointNames[] = {
     "after-extract",             //!< extraction finished, package marked extracted
     "after-data-files",          //!< one table's Parquet data files written (per table)
     "after-manifest-write",      //!< a snapshot's manifests and manifest list written (per table)
-    "before-catalog-swap",       //!< new metadata files written, catalog pointer not yet swapped
+    "before-catalog-swap",       //!< new metadata written, catalog pointer not yet swapped (REST:
+                                 //!< the commit request not yet sent)
     "before-commit-marker",      //!< SQL catalog swapped, its commit marker not yet written
     "after-catalog-swap",        //!< the catalog accepted the commit, not yet returned
     "before-package-committed",  //!< commit done, load package not yet marked committed

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "common/failpoint.h"
 #include "common/redact.h"
 #include "iceberg/metadata_json.h"
 
@@ -434,6 +435,7 @@ Result<iceberg::TableMetadata> RestCatalog::PrepareCreateTable(
 
 Result<iceberg::LoadedTable> RestCatalog::CommitTable(const iceberg::TableCommit& commit) {
   DATABOX_RETURN_IF_ERROR(ValidateCommit(commit));
+  Failpoint("before-catalog-swap");
   DATABOX_ASSIGN_OR_RETURN(auto response, Call(http::Method::kPost, paths_.Table(commit.identifier),
                                                CommitJson(commit).dump(), RestOp::kCommit,
                                                "committing table " + commit.identifier.ToString()));
@@ -458,6 +460,7 @@ Result<std::vector<iceberg::LoadedTable>> RestCatalog::CommitTransaction(
     names += (names.empty() ? "" : ", ") + commit.identifier.ToString();
   }
   json body = {{"table-changes", std::move(changes)}};
+  Failpoint("before-catalog-swap");
   auto response = Call(http::Method::kPost, paths_.TransactionCommit(), body.dump(),
                        RestOp::kCommit, "committing a transaction over " + names);
   if (!response) {

@@ -311,4 +311,39 @@ echo "raw_ebird.recent_observations through polaris_aws: $before rows before, $a
 [ "$after" -eq $((before + 7)) ] || fail "databox query did not see the pyiceberg commit ($before -> $after)"
 [ "$(stat -c %Y.%s "$views")" = "$views_before" ] || fail "the raw views file was rebuilt"
 
+# Crash atomicity against the REST server (src/common/failpoint.h): SIGKILL just before the
+# commit request is sent, then just after the server accepted it.
+step "a load killed before its REST commit changes nothing; killed after it, --resume finishes it without a duplicate"
+dump_rest() {
+  "$py" "$here/tables.py" dump-rest databox_lake "$work/$1.json" >/dev/null ||
+    fail "pyiceberg could not read the REST catalog ($1)"
+}
+loads_rows() {
+  "$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["raw_usgs_earthquakes._dlt_loads"]["rows"])' \
+    "$work/$1.json"
+}
+dump_rest kill-0
+DATABOX_FAILPOINT=before-catalog-swap rest_databox run usgs_earthquakes >"$work/kill-before.out" 2>&1 &&
+  fail "run usgs_earthquakes was not killed before its commit"
+grep -q "failpoint before-catalog-swap" "$work/kill-before.out" ||
+  { cat "$work/kill-before.out"; fail "run usgs_earthquakes failed, but not at the failpoint"; }
+dump_rest kill-1
+"$py" "$here/tables.py" compare "$work/kill-0.json" "$work/kill-1.json" ||
+  fail "a load killed before its REST commit changed the tables"
+DATABOX_FAILPOINT=after-catalog-swap rest_databox run usgs_earthquakes >"$work/kill-after.out" 2>&1 &&
+  fail "run usgs_earthquakes was not killed after its commit"
+grep -q "failpoint after-catalog-swap" "$work/kill-after.out" ||
+  { cat "$work/kill-after.out"; fail "run usgs_earthquakes failed, but not at the failpoint"; }
+dump_rest kill-2
+[ "$(loads_rows kill-2)" = "$(($(loads_rows kill-0) + 1))" ] ||
+  fail "the load killed after its REST commit did not land whole ($(loads_rows kill-0) -> $(loads_rows kill-2) _dlt_loads rows)"
+rest_databox run usgs_earthquakes --resume >"$work/kill-resume.out" 2>&1 ||
+  { cat "$work/kill-resume.out"; fail "run --resume after a kill after the REST commit failed"; }
+cat "$work/kill-resume.out"
+grep -q "was already committed" "$work/kill-resume.out" ||
+  fail "run --resume did not recognise the load the kill left committed"
+dump_rest kill-3
+"$py" "$here/tables.py" compare "$work/kill-2.json" "$work/kill-3.json" ||
+  fail "run --resume after a kill after the REST commit changed the tables (a second load?)"
+
 echo "PASS: refresh into REST + S3 against $server ($CATALOG_KIND)"
