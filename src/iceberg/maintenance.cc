@@ -97,6 +97,24 @@ struct ForeignFiles {
   std::set<std::string> referenced;   //!< everything they reference (and themselves), canonical
 };
 
+//! The metadata file at `location`, parsed; nullopt when it was removed meanwhile. `what` names
+//! it in the error when it cannot be parsed ("the metadata file", ...): what it references then
+//! cannot be protected.
+Result<std::optional<TableMetadata>> ReadMetadataToProtect(fileio::FileIO& io,
+                                                           const std::string& location,
+                                                           const std::string& what) {
+  auto text = io.Read(location);
+  if (!text && text.error().kind == ErrorKind::kNotFound) return std::nullopt;
+  if (!text) return std::unexpected(text.error().WithContext("reading " + location));
+  auto metadata = ParseTableMetadata(*text);
+  if (!metadata) {
+    return std::unexpected(metadata.error().WithContext(
+        what + " " + location +
+        " cannot be read, so what it references cannot be protected; move it away first"));
+  }
+  return std::optional<TableMetadata>(std::move(*metadata));
+}
+
 //! The unreferenced *.metadata.json files among `orphans` whose table-uuid is not `table_uuid`,
 //! and every file they reference. Such a file is another table's: a second catalog's table at
 //! the same location, or the first create of this table that a killed load never registered.
@@ -105,15 +123,10 @@ Result<ForeignFiles> ForeignFilesAmong(fileio::FileIO& io, const std::vector<Orp
   ForeignFiles foreign;
   for (const auto& orphan : orphans) {
     if (!orphan.location.ends_with(".metadata.json")) continue;
-    auto text = io.Read(orphan.location);
-    if (!text && text.error().kind == ErrorKind::kNotFound) continue;  // removed meanwhile
-    if (!text) return std::unexpected(text.error().WithContext("reading " + orphan.location));
-    auto metadata = ParseTableMetadata(*text);
-    if (!metadata) {
-      return std::unexpected(metadata.error().WithContext(
-          "the unreferenced metadata file " + orphan.location +
-          " cannot be read, so what it references cannot be protected; move it away first"));
-    }
+    DATABOX_ASSIGN_OR_RETURN(
+        auto metadata,
+        ReadMetadataToProtect(io, orphan.location, "the unreferenced metadata file"));
+    if (!metadata) continue;                           // removed meanwhile
     if (metadata->table_uuid == table_uuid) continue;  // an old version of this table
     auto referenced = ReferencedFiles(io, LoadedTable{orphan.location, std::move(*metadata)});
     if (!referenced) {
@@ -138,15 +151,9 @@ Result<std::set<std::string>> EarlierVersionsReference(fileio::FileIO& io,
   for (const auto& file : listed) {
     if (!file.location.ends_with(".metadata.json")) continue;
     if (CanonicalLocation(file.location) == current) continue;
-    auto text = io.Read(file.location);
-    if (!text && text.error().kind == ErrorKind::kNotFound) continue;  // removed meanwhile
-    if (!text) return std::unexpected(text.error().WithContext("reading " + file.location));
-    auto metadata = ParseTableMetadata(*text);
-    if (!metadata) {
-      return std::unexpected(metadata.error().WithContext(
-          "the metadata file " + file.location +
-          " cannot be read, so what it references cannot be protected; move it away first"));
-    }
+    DATABOX_ASSIGN_OR_RETURN(auto metadata,
+                             ReadMetadataToProtect(io, file.location, "the metadata file"));
+    if (!metadata) continue;                                           // removed meanwhile
     if (metadata->table_uuid != loaded.metadata.table_uuid) continue;  // another table's
     auto files = ReferencedFiles(io, LoadedTable{file.location, std::move(*metadata)});
     if (!files) {
