@@ -6,8 +6,23 @@
 #   nessie    Project Nessie 0.99.0 (start-nessie), REST at /iceberg, authentication off
 # Both keep their metadata in the private PostgreSQL (database $catalog_database: the FALLBACK
 # `iceberg_fallback`, Nessie `nessie`) and their files on moto S3.
-# The caller defines $svc (scripts/services), $state and fail().
+# The caller defines $svc (scripts/services) and fail(), and $state unless it calls
+# catalog_workspace.
 # After catalog_start, $catalog_env_file is the server's KEY=VALUE file.
+
+# catalog_workspace: a private temp folder $work with the services' state folder $state in it;
+# on exit the services started there are stopped by PID and the folder is removed.
+catalog_workspace() {
+  work="$(mktemp -d)"
+  state="$work/services"
+  mkdir -p "$state"
+  chmod o+x "$work"  # PostgreSQL runs as user postgres when we are root
+  trap _catalog_workspace_cleanup EXIT
+}
+_catalog_workspace_cleanup() {
+  "$svc/stop" --dir "$state" >/dev/null 2>&1 || echo "WARNING: stopping services in $state failed"
+  rm -rf "$work"
+}
 
 # catalog_select NAME: checks the server name and sets $catalog_server, $catalog_env_file.
 catalog_select() {

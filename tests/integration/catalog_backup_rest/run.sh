@@ -21,20 +21,12 @@ rest_here="$root/tests/integration/refresh_rest"
 server="${1:?usage: run.sh fallback|nessie PATH/TO/databox}"
 databox="${2:?usage: run.sh fallback|nessie PATH/TO/databox}"
 py="${DATABOX_VENV_DIR:-$root/.venv}/bin/python"
-work="$(mktemp -d)"
-state="$work/services"
-mkdir -p "$state"
-chmod o+x "$work"  # PostgreSQL runs as user postgres when we are root
-cleanup() {
-  "$svc/stop" --dir "$state" >/dev/null 2>&1 || echo "WARNING: stopping services in $state failed"
-  rm -rf "$work"
-}
-trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 step() { echo "--- $*"; }
-started=$SECONDS
 # shellcheck source=../catalog_server.sh
 source "$here/../catalog_server.sh"
+catalog_workspace
+started=$SECONDS
 catalog_select "$server"
 catalog_banner "catalog_backup_rest.$server"
 sources=(--source usgs --source noaa --source usgs_earthquakes)

@@ -18,19 +18,11 @@ server="${1:?usage: run.sh fallback|nessie PATH/TO/databox}"
 databox="${2:?usage: run.sh fallback|nessie PATH/TO/databox}"
 vended_only="${3:-}"
 py="${DATABOX_VENV_DIR:-$root/.venv}/bin/python"
-work="$(mktemp -d)"
-state="$work/services"
-mkdir -p "$state"
-chmod o+x "$work"  # PostgreSQL runs as user postgres when we are root
-cleanup() {
-  "$svc/stop" --dir "$state" >/dev/null 2>&1 || echo "WARNING: stopping services in $state failed"
-  rm -rf "$work"
-}
-trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 step() { echo "--- $*"; }
 # shellcheck source=../catalog_server.sh
 source "$here/../catalog_server.sh"
+catalog_workspace
 catalog_select "$server"
 case "$vended_only" in
   "") catalog_banner "refresh_rest.$server" ;;
