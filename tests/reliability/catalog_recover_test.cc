@@ -1,6 +1,7 @@
 // Catalog recovery drills (docs/catalog_recovery.md), against the built binary and real files,
 // checked with pyiceberg (check_tables.py --serve) as an independent reader:
-//  - refreshes of recorded sources (merges, noaa's replaced `datasets`) and a snapshot expiry,
+//  - refreshes of recorded sources (merges, noaa's replaced `datasets`, a column added to
+//    noaa's daily weather by the second refresh) and a snapshot expiry,
 //    then the catalog file is deleted and `catalog recover --from-warehouse --apply` rebuilds
 //    it: every table at the same metadata file, snapshot, schema and rows as before, and the
 //    next refresh adds no duplicates;
@@ -12,7 +13,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
@@ -87,6 +90,25 @@ class CatalogRecoveryDrill : public CatalogDrill {
     ExpectSameContent(before, next);
   }
 
+  //! The registry's noaa daily weather resource gains a column, `quality_note` (what an
+  //! operator does when a source starts sending a field): the next refresh adds it to
+  //! raw_noaa.daily_weather (schema evolution, a new schema id in its metadata).
+  void EvolveNoaaDailyWeather() {
+    const fs::path registry = ws_.dir() / "databox.toml";
+    std::ifstream in(registry, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string select = "record->>'$.attributes' AS attributes,\n";
+    const size_t at = text.find(select);
+    ASSERT_NE(at, std::string::npos) << "the example's daily weather transform changed";
+    text.insert(at + select.size(), "       'evolved' AS quality_note,\n");
+    std::ofstream(registry, std::ios::binary) << text;
+  }
+
+  //! The columns of `table` ("raw_noaa.daily_weather") in a pyiceberg view.
+  static std::string SchemaOf(const json& view, const std::string& ns, const std::string& table) {
+    return view["namespaces"][ns]["tables"][table]["schema"].get<std::string>();
+  }
+
   //! The state folder under another path: pyiceberg keeps a connection per path, and its
   //! connection to a deleted catalog file could still read the old content.
   fs::path FreshView(const std::string& name) {
@@ -98,6 +120,9 @@ class CatalogRecoveryDrill : public CatalogDrill {
 
 TEST_F(CatalogRecoveryDrill, RecoverFromTheWarehouseAloneKeepsEveryCommit) {
   Refresh();
+  const json first = Read(ws_.state_dir());
+  ASSERT_EQ(SchemaOf(first, "raw_noaa", "daily_weather").find("quality_note"), std::string::npos);
+  EvolveNoaaDailyWeather();
   Refresh();
   auto expired = ws_.Databox({"maintain", "--all", "--expire-snapshots", "--retain-last", "1",
                               "--remove", "--older-than", "0m"});
@@ -106,6 +131,9 @@ TEST_F(CatalogRecoveryDrill, RecoverFromTheWarehouseAloneKeepsEveryCommit) {
   EXPECT_NE(expired.out.find("commit markers: "), std::string::npos) << expired.out;
   const json before = Read(ws_.state_dir());
   ExpectConsistent(before, "before losing the catalog");
+  ASSERT_NE(SchemaOf(before, "raw_noaa", "daily_weather").find("quality_note"), std::string::npos)
+      << "the evolved recordings added no column: "
+      << SchemaOf(before, "raw_noaa", "daily_weather");
   const auto pointers = Pointers();
   ASSERT_GE(pointers.size(), 6u);
 
