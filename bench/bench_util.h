@@ -6,16 +6,19 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "catalog/sql/sql_catalog.h"
 #include "common/error.h"
 #include "fileio/local/local_file_io.h"
+#include "iceberg/types.h"
 
 namespace databox::bench {
 
@@ -40,6 +43,21 @@ inline void Must(Status status, const char* what) {
     std::fprintf(stderr, "%s: %s\n", what, status.error().ToString().c_str());
     std::exit(1);
   }
+}
+
+//! The value at quantile `q` (0..1) of `values` (nearest rank; 0.5: the median, the upper
+//! middle value of an even count). `values` must not be empty.
+inline double Quantile(std::vector<double> values, double q) {
+  std::sort(values.begin(), values.end());
+  const size_t rank = static_cast<size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
+  return values[std::min(rank, values.size() - 1)];
+}
+
+//! A schema field of a benchmark table (optional unless `required`).
+inline iceberg::NestedField Field(int32_t id, const char* name, iceberg::Type type,
+                                  bool required = false) {
+  return iceberg::NestedField{
+      .id = id, .name = name, .required = required, .type = type, .doc = {}};
 }
 
 //! Peak resident set size of this process so far, in MB.

@@ -31,6 +31,7 @@ namespace {
 
 using namespace databox;
 using bench::Clock;
+using bench::Field;
 using bench::Must;
 using bench::Seconds;
 
@@ -41,19 +42,10 @@ double ThreadCpuSeconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
 }
 
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
-
 //! "file:///x" -> "/x" (the bench's warehouse is local).
 std::string LocalPath(std::string_view location) {
   if (location.starts_with("file://")) location.remove_prefix(7);
   return std::string(location);
-}
-
-iceberg::NestedField Field(int32_t id, const char* name, iceberg::Type type) {
-  return iceberg::NestedField{.id = id, .name = name, .required = false, .type = type, .doc = {}};
 }
 
 }  // namespace
@@ -153,8 +145,8 @@ int main(int argc, char** argv) {
       std::printf(
           "one-file append commit at %d snapshots%s: %.1f ms (mean of %d, incl. table load "
           "in commit; median %.1f ms, main-thread CPU median %.1f ms; metadata JSON %.0f KB)\n",
-          level, label, total / kSamples * 1000, kSamples, Median(walls) * 1000,
-          Median(cpus) * 1000, size_error ? -1.0 : static_cast<double>(bytes) / 1024);
+          level, label, total / kSamples * 1000, kSamples, bench::Quantile(walls, 0.5) * 1000,
+          bench::Quantile(cpus, 0.5) * 1000, size_error ? -1.0 : static_cast<double>(bytes) / 1024);
     };
     int snapshots = 0;
     for (int level : {10, 100, 1000}) {

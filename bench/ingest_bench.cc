@@ -44,6 +44,7 @@ namespace {
 
 using namespace databox;
 using bench::Clock;
+using bench::Field;
 using bench::Must;
 
 struct Options {
@@ -184,10 +185,6 @@ class NdjsonIngest {
   std::map<std::string, TableWriter> writers_;  //!< by table name
   std::map<std::string, OutputTable> outputs_;  //!< by table name
 };
-
-iceberg::NestedField Field(int32_t id, const char* name, iceberg::Type type) {
-  return iceberg::NestedField{.id = id, .name = name, .required = false, .type = type, .doc = {}};
-}
 
 // The CSV's columns (scripts/bench generates it): declared types, as dlt column hints would.
 std::map<std::string, OutputTable> CsvIngest(const Options& options, bench::Warehouse& warehouse,

@@ -21,12 +21,8 @@ namespace {
 
 using namespace databox;
 using bench::Clock;
+using bench::Field;
 using bench::Must;
-
-iceberg::NestedField Field(int32_t id, const char* name, iceberg::Type type, bool required) {
-  return iceberg::NestedField{
-      .id = id, .name = name, .required = required, .type = type, .doc = {}};
-}
 
 // Rows with ids in [from, from + count): the same columns for the base and the upsert.
 std::string Rows(int64_t from, int64_t count, const char* tag) {

@@ -28,19 +28,10 @@ namespace {
 
 using namespace databox;
 using bench::Clock;
+using bench::Field;
 using bench::Must;
+using bench::Quantile;
 using bench::Seconds;
-
-//! The value at quantile `q` (0..1) of `values`, nearest rank.
-double Quantile(std::vector<double> values, double q) {
-  std::sort(values.begin(), values.end());
-  const size_t rank = static_cast<size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
-  return values[std::min(rank, values.size() - 1)];
-}
-
-iceberg::NestedField Field(int32_t id, const char* name, iceberg::Type type) {
-  return iceberg::NestedField{.id = id, .name = name, .required = false, .type = type, .doc = {}};
-}
 
 void PrintPhase(const char* phase, const std::vector<double>& seconds) {
   std::printf("result: phase=%s p50_ms=%.2f p95_ms=%.2f max_ms=%.2f\n", phase,
