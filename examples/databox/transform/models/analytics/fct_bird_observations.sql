@@ -6,7 +6,9 @@ MODEL (
   grain (checklist_id, species_code),
   audits (
     not_null(columns := (checklist_id, species_code)),
-    unique_combination_of_columns(columns := (checklist_id, species_code))
+    unique_combination_of_columns(columns := (checklist_id, species_code)),
+    forall(criteria := (latitude BETWEEN -90 AND 90, longitude BETWEEN -180 AND 180)),
+    accepted_range(column := individual_count, min_v := 0)
   ),
   description 'eBird observations (from raw_ebird.recent_observations and notable_observations).'
 );

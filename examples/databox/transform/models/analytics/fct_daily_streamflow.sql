@@ -6,7 +6,8 @@ MODEL (
   grain (site_no, parameter_cd, statistic_cd, observation_date),
   audits (
     not_null(columns := (site_no, parameter_cd, observation_date)),
-    unique_combination_of_columns(columns := (site_no, parameter_cd, statistic_cd, observation_date))
+    unique_combination_of_columns(columns := (site_no, parameter_cd, statistic_cd, observation_date)),
+    forall(criteria := (latitude BETWEEN -90 AND 90, longitude BETWEEN -180 AND 180))
   ),
   description 'Daily values per USGS site and parameter (from raw_usgs.daily_values).'
 );

@@ -6,7 +6,8 @@ MODEL (
   grain event_id,
   audits (
     not_null(columns := (event_id)),
-    unique_values(columns := (event_id))
+    unique_values(columns := (event_id)),
+    forall(criteria := (latitude BETWEEN -90 AND 90, longitude BETWEEN -180 AND 180))
   ),
   description 'USGS earthquake events (from raw_usgs_earthquakes.events).'
 );
