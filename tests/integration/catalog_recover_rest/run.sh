@@ -30,40 +30,14 @@ sources=(--source usgs --source noaa --source usgs_earthquakes)
 
 step "starting S3 (moto) and the $server catalog (with PostgreSQL)"
 catalog_start "$work/start"
-# shellcheck disable=SC1091
-set -a; source "$catalog_env_file"; source "$state/s3.env"; set +a
-export REST_WAREHOUSE=databox_lake
-[ "$server" = nessie ] && REST_WAREHOUSE="$CATALOG_WAREHOUSE"
+catalog_env
 # Where the server puts table folders (its warehouse location, from scripts/services).
 tables_under="$CATALOG_WAREHOUSE"
 [ "$server" = nessie ] && tables_under="$CATALOG_WAREHOUSE_LOCATION"
-as_owner() { (set -a; source "$state/postgres.env"; set +a; "$@"); }
 
-mkdir -p "$work/rest" "$work/embedded"
-"$py" "$rest_here/make_rest_registry.py" --absolute-paths --no-credential --uri "$CATALOG_URI" \
-  --warehouse "$REST_WAREHOUSE" --location "s3://$S3_BUCKET/warehouse" --endpoint "$S3_ENDPOINT" \
-  --region "$S3_REGION" --out "$work/rest/databox.toml" || fail "cannot write the REST registry"
-"$py" "$rest_here/make_rest_registry.py" --absolute-paths --embedded --out "$work/embedded/databox.toml" ||
-  fail "cannot write the embedded registry"
-export AWS_ACCESS_KEY_ID="$S3_ACCESS_KEY_ID" AWS_SECRET_ACCESS_KEY="$S3_SECRET_ACCESS_KEY"
+catalog_registries
 rest() { "$databox" --config "$work/rest/databox.toml" "$@"; }
 embedded() { "$databox" --config "$work/embedded/databox.toml" "$@"; }
-export REST_HERE="$rest_here"
-# Every table the REST catalog lists with its metadata location (pyiceberg), as JSON in $1.
-locations() {
-  "$py" - "$1" <<'PY'
-import json, os, sys
-sys.path.insert(0, os.environ["REST_HERE"])
-from tables import rest_catalog
-catalog = rest_catalog("databox_lake")
-out = {}
-for (ns,) in catalog.list_namespaces():
-    for ident in catalog.list_tables(ns):
-        out[".".join(ident)] = catalog.load_table(ident).metadata_location
-json.dump(out, open(sys.argv[1], "w"), indent=1, sort_keys=True)
-print(f"pyiceberg lists {len(out)} tables")
-PY
-}
 
 for round in 1 2; do
   step "refresh $round (usgs, noaa, usgs_earthquakes) into REST + S3 and into the embedded reference"
@@ -74,18 +48,12 @@ for round in 1 2; do
 done
 "$py" "$rest_here/tables.py" dump-rest databox_lake "$work/before.json" ||
   fail "pyiceberg could not read the REST catalog"
-locations "$work/before-locations.json" || fail "pyiceberg could not list the REST catalog"
+catalog_locations "$work/before-locations.json" || fail "pyiceberg could not list the REST catalog"
 grep -q "$tables_under/" "$work/before-locations.json" ||
   fail "the $server server does not put tables under $tables_under: $(head -3 "$work/before-locations.json")"
 
 step "lose the catalog state: drop the $catalog_database database while the server is stopped"
-drop_database() { as_owner dropdb "$catalog_database"; }
-catalog_restart "$work/restart-1.out" drop_database
-set -a; source "$catalog_env_file"; set +a
-"$py" "$rest_here/tables.py" dump-rest databox_lake "$work/lost.json" >"$work/lost.out" 2>&1 &&
-  fail "the REST catalog still has tables after its database was dropped"
-grep -q "the catalog holds no raw_\* table" "$work/lost.out" ||
-  { cat "$work/lost.out"; fail "the REST catalog did not come back empty"; }
+catalog_lose_state
 
 step "dry run: every table would be registered from $tables_under, nothing is written"
 rest catalog recover --from-warehouse --tables-under "$tables_under" --include-unconfirmed --json \
@@ -127,7 +95,7 @@ step "every table as before: pyiceberg rows, columns, keys and the same metadata
   fail "pyiceberg could not read the recovered REST catalog"
 "$py" "$rest_here/tables.py" compare "$work/before.json" "$work/after.json" ||
   fail "recovered tables differ from the ones before the loss"
-locations "$work/after-locations.json" || fail "pyiceberg could not list the recovered catalog"
+catalog_locations "$work/after-locations.json" || fail "pyiceberg could not list the recovered catalog"
 diff -u "$work/before-locations.json" "$work/after-locations.json" ||
   fail "recovered tables point at other metadata files"
 tables="$("$py" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$work/after-locations.json")"
