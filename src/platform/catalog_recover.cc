@@ -15,8 +15,6 @@
 namespace databox::platform {
 namespace {
 
-constexpr std::string_view kRegisterEndpoint = "POST /v1/{prefix}/namespaces/{namespace}/register";
-
 Result<iceberg::WarehouseRecovery> RecoverSql(const registry::ProjectSettings& project,
                                               const iceberg::RecoveryOptions& options) {
   DATABOX_ASSIGN_OR_RETURN(std::string database, catalog::sql::SqlitePathOf(project.catalog.uri));
@@ -54,12 +52,12 @@ Result<iceberg::WarehouseRecovery> RecoverRest(const registry::ProjectSettings& 
   DATABOX_ASSIGN_OR_RETURN(auto rest_options, RestCatalogOptionsFromSettings(project.catalog));
   rest_options.vended_credentials = false;  // files are read with the registry's storage
   DATABOX_ASSIGN_OR_RETURN(auto catalog, catalog::rest::RestCatalog::Open(std::move(rest_options)));
-  if (!catalog->SupportsEndpoint(kRegisterEndpoint)) {
+  if (!catalog->SupportsEndpoint(catalog::rest::RestCatalog::kRegisterEndpoint)) {
     return MakeError(ErrorKind::kConfig,
                      "the REST catalog at " + project.catalog.uri +
                          " has no register endpoint (its /v1/config lists the endpoints it "
                          "serves, and `" +
-                         std::string(kRegisterEndpoint) +
+                         std::string(catalog::rest::RestCatalog::kRegisterEndpoint) +
                          "` is not among them): tables cannot be recovered into it; nothing "
                          "was written");
   }
