@@ -136,7 +136,8 @@ TEST_F(CatalogBackupBinaryTest, HelpDocumentsBackupAndRestore) {
   EXPECT_EQ(missing.exit_code, 2) << missing.err;
   auto recover = Databox({"catalog", "recover", "--help"});
   for (const char* flag : {"--from-warehouse", "--apply", "--include-unconfirmed", "--roll-forward",
-                           "--json", "_databox/commits"}) {
+                           "--json", "_databox/commits", "--tables-under", "register endpoint",
+                           "REST commits write no commit markers"}) {
     EXPECT_TRUE(Contains(recover.out, flag)) << flag << "\n" << recover.out;
   }
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "cli/output.h"
 #include "platform/catalog_recover.h"
@@ -13,7 +14,7 @@
 namespace databox::cli {
 namespace {
 
-using catalog::sql::RecoveryAction;
+using iceberg::RecoveryAction;
 
 //! "00004-….metadata.json": the file name, enough to tell versions apart in a report.
 std::string FileName(const std::string& location) {
@@ -21,14 +22,14 @@ std::string FileName(const std::string& location) {
   return slash == std::string::npos ? location : location.substr(slash + 1);
 }
 
-std::string ActionWords(const catalog::sql::TableRecovery& t, bool applied) {
+std::string ActionWords(const iceberg::TableRecovery& t, bool applied) {
   switch (t.action) {
     case RecoveryAction::kRegister:
       return applied ? "registered" : "would register";
     case RecoveryAction::kRollForward:
       return applied ? "rolled forward" : "would roll forward";
     default:
-      return std::string(catalog::sql::RecoveryActionName(t.action));
+      return std::string(iceberg::RecoveryActionName(t.action));
   }
 }
 
@@ -40,7 +41,8 @@ std::string Seconds(double seconds) {
 
 struct RecoverArgs {
   bool from_warehouse = false;
-  catalog::sql::RecoveryOptions options;
+  iceberg::RecoveryOptions options;
+  std::optional<std::string> tables_under;
   bool json = false;
 };
 
@@ -57,7 +59,7 @@ ExitCode Recover(const GlobalOptions& global, const RecoverArgs& args) {
   auto loaded = registry::LoadRegistry(global.config_path);
   if (!loaded) return fail(loaded.error());
   const auto start = std::chrono::steady_clock::now();
-  auto recovery = platform::RecoverCatalog(loaded->project, args.options);
+  auto recovery = platform::RecoverCatalog(loaded->project, args.options, args.tables_under);
   if (!recovery) return fail(recovery.error());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -70,7 +72,7 @@ ExitCode Recover(const GlobalOptions& global, const RecoverArgs& args) {
 
 }  // namespace
 
-std::string FormatRecovery(const catalog::sql::WarehouseRecovery& recovery, bool applied,
+std::string FormatRecovery(const iceberg::WarehouseRecovery& recovery, bool applied,
                            double seconds) {
   std::string out;
   std::map<std::string, int> counts;
@@ -101,22 +103,29 @@ std::string FormatRecovery(const catalog::sql::WarehouseRecovery& recovery, bool
   for (const auto& [action, n] : counts) {
     summary += (summary.empty() ? "" : ", ") + std::to_string(n) + " " + action;
   }
+  if (recovery.tables.empty()) out += "no table folders under " + recovery.tables_under + "\n";
   out += std::to_string(recovery.tables.size()) + " tables" +
          (summary.empty() ? "" : " (" + summary + ")") + " from " +
          std::to_string(recovery.metadata_files) + " metadata files and " +
          std::to_string(recovery.marker_files) + " commit markers in " + Seconds(seconds) + " s\n";
-  if (unconfirmed > 0) {
+  if (!recovery.evidence_note.empty()) out += recovery.evidence_note + "\n";
+  if (unconfirmed > 0 && recovery.evidence_note.empty()) {
     out += std::to_string(unconfirmed) +
            " unconfirmed metadata files skipped: written by commits that may not have landed "
            "(a crash before the catalog swap; or after it but before the commit marker, whose "
            "load then stays `extracted`, not `committed`, in `databox loads`); "
            "--include-unconfirmed takes them\n";
+  } else if (unconfirmed > 0) {
+    out += std::to_string(unconfirmed) +
+           " unconfirmed metadata files skipped (a newest file after a clean loss of the "
+           "catalog was committed; after a crash during a commit, `databox loads` shows the "
+           "load that wrote it as `extracted`); --include-unconfirmed takes them\n";
   }
   if (!applied) out += "dry run: the catalog was not changed; pass --apply to write it\n";
   return out;
 }
 
-nlohmann::json RecoveryJson(const catalog::sql::WarehouseRecovery& recovery, bool applied,
+nlohmann::json RecoveryJson(const iceberg::WarehouseRecovery& recovery, bool applied,
                             double seconds) {
   nlohmann::json tables = nlohmann::json::array();
   for (const auto& t : recovery.tables) {
@@ -127,7 +136,7 @@ nlohmann::json RecoveryJson(const catalog::sql::WarehouseRecovery& recovery, boo
                          {"unconfirmed", r.unconfirmed}});
     }
     tables.push_back({{"table", t.table.ToString()},
-                      {"action", catalog::sql::RecoveryActionName(t.action)},
+                      {"action", iceberg::RecoveryActionName(t.action)},
                       {"applied", t.applied},
                       {"metadata_location", t.chosen ? nlohmann::json(*t.chosen) : nullptr},
                       {"confirmed_by", t.confirmed_by},
@@ -142,24 +151,34 @@ nlohmann::json RecoveryJson(const catalog::sql::WarehouseRecovery& recovery, boo
           {"metadata_files", recovery.metadata_files},
           {"commit_markers", recovery.marker_files},
           {"unreadable_markers", recovery.unreadable_markers},
+          {"tables_under", recovery.tables_under},
+          {"evidence_note", recovery.evidence_note},
           {"seconds", seconds}};
 }
 
 void DeclareRecover(CLI::App& app, Runner& chosen) {
   CLI::App* recover = app.add_subcommand(
-      "recover", "Rebuild the embedded SQL catalog's tables from the warehouse's metadata files");
+      "recover", "Rebuild the catalog's tables from the warehouse's metadata files");
   recover->footer(
-      "For every table folder under <warehouse>/<catalog name>/ it chooses the newest metadata\n"
-      "file that is confirmed committed (a newer file's metadata-log names it, or the commit\n"
-      "marker the catalog writes into <warehouse>/_databox/commits/ after each commit) and\n"
-      "complete (it parses; its current snapshot's manifest list, manifests, data and delete\n"
-      "files exist; metadata-log and sequence numbers agree), and registers it. Every skipped\n"
-      "newer file is reported with the reason. Dry run unless --apply.\n"
-      "A table the catalog already holds is left alone; with --roll-forward it moves to the\n"
-      "chosen file when that descends from the catalog's (after restoring an old backup).\n"
-      "A commit killed after its catalog swap but before its marker is skipped as unconfirmed\n"
-      "(its load stays `extracted` in `databox loads`); --include-unconfirmed takes it.\n"
-      "Exit 1 when a table has no usable metadata file. Embedded catalog (type = \"sql\") only.");
+      "For every table folder it chooses the newest metadata file that is confirmed committed\n"
+      "(a newer file's metadata-log names it, or a commit marker names it) and complete (it\n"
+      "parses; its current snapshot's manifest list, manifests, data and delete files exist;\n"
+      "metadata-log and sequence numbers agree), and registers it. Every skipped newer file is\n"
+      "reported with the reason. Dry run unless --apply.\n"
+      "Embedded catalog (type = \"sql\"): the folders under <warehouse>/<catalog name>/; the\n"
+      "catalog writes a commit marker into <warehouse>/_databox/commits/ after each commit, so\n"
+      "the newest commit is confirmed. A commit killed after its swap but before its marker is\n"
+      "skipped as unconfirmed (its load stays `extracted` in `databox loads`).\n"
+      "REST catalog (type = \"rest\"): the folders under --tables-under (the server's warehouse\n"
+      "location; default: the registry's warehouse location); <table>_<uuid> folders (Nessie)\n"
+      "are table <table>. Tables are registered through the server's register endpoint,\n"
+      "namespaces created as needed; a server that does not list that endpoint is refused\n"
+      "before anything is written. REST commits write no commit markers: each table's newest\n"
+      "file is unconfirmed, so a full recovery needs --include-unconfirmed.\n"
+      "A table the catalog already holds is left alone; with --roll-forward the embedded\n"
+      "catalog moves it to the chosen file when that descends from the catalog's (after\n"
+      "restoring an old backup); a REST catalog cannot, and says so.\n"
+      "Exit 1 when a table has no usable metadata file.");
   auto args = std::make_shared<RecoverArgs>();
   recover->add_flag("--from-warehouse", args->from_warehouse,
                     "read the warehouse's metadata files (required)");
@@ -168,6 +187,11 @@ void DeclareRecover(CLI::App& app, Runner& chosen) {
                     "also take a newest file no commit marker or metadata-log confirms");
   recover->add_flag("--roll-forward", args->options.roll_forward,
                     "move tables the catalog holds forward to the chosen file");
+  recover
+      ->add_option("--tables-under", args->tables_under,
+                   "REST catalog: the folder the server puts table folders in (its "
+                   "warehouse location)")
+      ->type_name("LOCATION");
   recover->add_flag("--json", args->json, "machine-readable output");
   recover->callback(
       [args, &chosen] { chosen = [a = *args](const GlobalOptions& g) { return Recover(g, a); }; });

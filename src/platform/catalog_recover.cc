@@ -4,19 +4,19 @@
 
 #include <filesystem>
 
+#include "catalog/rest/rest_catalog.h"
 #include "catalog/sql/sql_catalog.h"
+#include "catalog/sql/warehouse_recovery.h"
 #include "fileio/durable.h"
+#include "iceberg/catalog_recovery_target.h"
+#include "platform/catalog_options.h"
 #include "platform/storage.h"
 
 namespace databox::platform {
+namespace {
 
-Result<catalog::sql::WarehouseRecovery> RecoverCatalog(
-    const registry::ProjectSettings& project, const catalog::sql::RecoveryOptions& options) {
-  if (project.catalog.type != registry::CatalogType::kSql) {
-    return MakeError(ErrorKind::kConfig,
-                     "catalog recover is supported for the embedded SQL catalog (type = \"sql\") "
-                     "only; registering tables in a REST catalog is not built yet");
-  }
+Result<iceberg::WarehouseRecovery> RecoverSql(const registry::ProjectSettings& project,
+                                              const iceberg::RecoveryOptions& options) {
   DATABOX_ASSIGN_OR_RETURN(std::string database, catalog::sql::SqlitePathOf(project.catalog.uri));
   DATABOX_ASSIGN_OR_RETURN(Storage storage, OpenStorage(project.warehouse));
   if (options.apply) {
@@ -27,7 +27,7 @@ Result<catalog::sql::WarehouseRecovery> RecoverCatalog(
     const std::filesystem::path scratch =
         std::filesystem::temp_directory_path() / ("databox-recover-" + std::to_string(getpid()));
     std::filesystem::create_directories(scratch);
-    auto result = [&]() -> Result<catalog::sql::WarehouseRecovery> {
+    auto result = [&]() -> Result<iceberg::WarehouseRecovery> {
       DATABOX_ASSIGN_OR_RETURN(
           auto store,
           catalog::sql::JdbcStore::Open((scratch / "empty.sqlite").string(), project.catalog.name,
@@ -44,6 +44,53 @@ Result<catalog::sql::WarehouseRecovery> RecoverCatalog(
                                                 catalog::sql::SqlCatalogOptions{}.busy_timeout_ms));
   return catalog::sql::RecoverFromWarehouse(*store, *storage.file_io, project.warehouse.location,
                                             options);
+}
+
+Result<iceberg::WarehouseRecovery> RecoverRest(const registry::ProjectSettings& project,
+                                               const iceberg::RecoveryOptions& options,
+                                               const std::string& tables_under) {
+  DATABOX_ASSIGN_OR_RETURN(auto rest_options, RestCatalogOptionsFromSettings(project.catalog));
+  rest_options.vended_credentials = false;  // files are read with the registry's storage
+  DATABOX_ASSIGN_OR_RETURN(auto catalog, catalog::rest::RestCatalog::Open(std::move(rest_options)));
+  if (!catalog->SupportsEndpoint(catalog::rest::RestCatalog::kRegisterEndpoint)) {
+    return MakeError(ErrorKind::kConfig,
+                     "the REST catalog at " + project.catalog.uri +
+                         " has no register endpoint (its /v1/config lists the endpoints it "
+                         "serves, and `" +
+                         std::string(catalog::rest::RestCatalog::kRegisterEndpoint) +
+                         "` is not among them): tables cannot be recovered into it; nothing "
+                         "was written");
+  }
+  DATABOX_ASSIGN_OR_RETURN(Storage storage, OpenStorage(project.warehouse));
+  DATABOX_ASSIGN_OR_RETURN(
+      auto folders,
+      iceberg::FindTableFolders(*storage.file_io, tables_under, {.uuid_suffixed_folders = true}));
+  iceberg::CatalogRecoveryTarget target(*catalog);
+  DATABOX_ASSIGN_OR_RETURN(
+      iceberg::WarehouseRecovery result,
+      iceberg::RecoverTables(target, *storage.file_io, folders, /*marker_confirmed=*/{}, options));
+  result.tables_under = tables_under;
+  result.evidence_note =
+      "REST commits write no commit markers: a table's newest metadata file is confirmed only "
+      "by a later file's metadata-log, so it is skipped as unconfirmed unless "
+      "--include-unconfirmed";
+  return result;
+}
+
+}  // namespace
+
+Result<iceberg::WarehouseRecovery> RecoverCatalog(const registry::ProjectSettings& project,
+                                                  const iceberg::RecoveryOptions& options,
+                                                  const std::optional<std::string>& tables_under) {
+  if (project.catalog.type == registry::CatalogType::kRest) {
+    return RecoverRest(project, options, tables_under.value_or(project.warehouse.location));
+  }
+  if (tables_under) {
+    return MakeError(ErrorKind::kConfig,
+                     "--tables-under is for a REST catalog; the embedded SQL catalog's tables are "
+                     "under <warehouse>/<catalog name>/");
+  }
+  return RecoverSql(project, options);
 }
 
 }  // namespace databox::platform

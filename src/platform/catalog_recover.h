@@ -1,18 +1,28 @@
-// `databox catalog recover --from-warehouse` for the registry's embedded SQL catalog: opens the
-// warehouse's storage and the catalog database (created if lost) and runs
-// catalog::sql::RecoverFromWarehouse (docs/catalog_recovery.md). Also the roll forward after a
-// restore: every table the backup holds moves to the newest confirmed metadata file, and tables
-// created after the backup are registered.
+// `databox catalog recover --from-warehouse`: opens the warehouse's storage and the registry's
+// catalog and runs the recovery (docs/catalog_recovery.md). The embedded SQL catalog
+// (catalog::sql::RecoverFromWarehouse; its database is created if lost) reads the table
+// folders under <warehouse>/<catalog name>/ and its commit markers. A REST catalog
+// (iceberg::CatalogRecoveryTarget: the spec's register endpoint) reads the folders under
+// `tables_under` (the server's warehouse location; default: the registry's warehouse
+// location), where a folder <table>_<uuid> (Nessie's layout) is table <table>; REST commits
+// write no commit markers, so only the metadata-log confirms a file there. Also the roll
+// forward after a restore of the SQL catalog: every table the backup holds moves to the newest
+// confirmed metadata file, and tables created after the backup are registered.
 #pragma once
 
-#include "catalog/sql/warehouse_recovery.h"
+#include <optional>
+#include <string>
+
 #include "common/error.h"
+#include "iceberg/warehouse_recovery.h"
 #include "registry/model.h"
 
 namespace databox::platform {
 
-//! kConfig for a REST catalog (its server holds the rows; register is not used yet).
-Result<catalog::sql::WarehouseRecovery> RecoverCatalog(
-    const registry::ProjectSettings& project, const catalog::sql::RecoveryOptions& options);
+//! kConfig when the REST server does not offer the register endpoint (checked before anything
+//! is written) or `tables_under` is given for the SQL catalog.
+Result<iceberg::WarehouseRecovery> RecoverCatalog(
+    const registry::ProjectSettings& project, const iceberg::RecoveryOptions& options,
+    const std::optional<std::string>& tables_under = std::nullopt);
 
 }  // namespace databox::platform

@@ -94,3 +94,62 @@ catalog_restart() {
     { cat "$1"; fail "the $catalog_server REST catalog did not restart"; }
   grep -q "^CATALOG_URI=$uri\$" "$catalog_env_file" || fail "the restarted catalog is not at $uri"
 }
+
+# The helpers below also need $root (the repository) and $py (the venv's python) from the caller.
+
+# catalog_env: after catalog_start, exports the server's and S3's KEY=VALUE files, REST_HERE
+# (tests/integration/refresh_rest: tables.py) and REST_WAREHOUSE, the warehouse the registry
+# names: the FALLBACK ignores it; Nessie has the one start-nessie configured.
+catalog_env() {
+  # shellcheck disable=SC1090,SC1091
+  set -a; source "$catalog_env_file"; source "$state/s3.env"; set +a
+  export REST_HERE="$root/tests/integration/refresh_rest"
+  export REST_WAREHOUSE=databox_lake
+  [ "$catalog_server" = nessie ] && REST_WAREHOUSE="$CATALOG_WAREHOUSE"
+  return 0
+}
+
+# catalog_as_owner COMMAND...: runs COMMAND as the PostgreSQL cluster's owner (test setup only).
+catalog_as_owner() { (set -a; source "$state/postgres.env"; set +a; "$@"); }
+
+# catalog_registries: writes $work/rest/databox.toml (the REST catalog, warehouse on moto S3)
+# and $work/embedded/databox.toml (the same sources, embedded) and exports the S3 keys as AWS_*.
+catalog_registries() {
+  mkdir -p "$work/rest" "$work/embedded"
+  "$py" "$REST_HERE/make_rest_registry.py" --absolute-paths --no-credential --uri "$CATALOG_URI" \
+    --warehouse "$REST_WAREHOUSE" --location "s3://$S3_BUCKET/warehouse" --endpoint "$S3_ENDPOINT" \
+    --region "$S3_REGION" --out "$work/rest/databox.toml" || fail "cannot write the REST registry"
+  "$py" "$REST_HERE/make_rest_registry.py" --absolute-paths --embedded \
+    --out "$work/embedded/databox.toml" || fail "cannot write the embedded registry"
+  export AWS_ACCESS_KEY_ID="$S3_ACCESS_KEY_ID" AWS_SECRET_ACCESS_KEY="$S3_SECRET_ACCESS_KEY"
+}
+
+# catalog_locations OUT: every table the REST catalog lists with its metadata location
+# (pyiceberg), as JSON in OUT.
+catalog_locations() {
+  "$py" - "$1" <<'PY'
+import json, os, sys
+sys.path.insert(0, os.environ["REST_HERE"])
+from tables import rest_catalog
+catalog = rest_catalog("databox_lake")
+out = {}
+for (ns,) in catalog.list_namespaces():
+    for ident in catalog.list_tables(ns):
+        out[".".join(ident)] = catalog.load_table(ident).metadata_location
+json.dump(out, open(sys.argv[1], "w"), indent=1, sort_keys=True)
+print(f"pyiceberg lists {len(out)} tables")
+PY
+}
+
+# catalog_lose_state: drops the server's database while the server is stopped, starts it on an
+# empty one and fails unless pyiceberg then finds no raw_* table.
+catalog_lose_state() {
+  _catalog_drop_database() { catalog_as_owner dropdb "$catalog_database"; }
+  catalog_restart "$work/restart-lost.out" _catalog_drop_database
+  # shellcheck disable=SC1090
+  set -a; source "$catalog_env_file"; set +a
+  "$py" "$REST_HERE/tables.py" dump-rest databox_lake "$work/lost.json" >"$work/lost.out" 2>&1 &&
+    fail "the REST catalog still has tables after its database was dropped"
+  grep -q "the catalog holds no raw_\* table" "$work/lost.out" ||
+    { cat "$work/lost.out"; fail "the REST catalog did not come back empty"; }
+}

@@ -70,6 +70,11 @@ struct RestConfig {
 
 class RestCatalog final : public iceberg::Catalog {
  public:
+  //! The register endpoint as /v1/config lists it (RegisterTable; catalog recovery asks
+  //! SupportsEndpoint before writing anything).
+  static constexpr std::string_view kRegisterEndpoint =
+      "POST /v1/{prefix}/namespaces/{namespace}/register";
+
   //! Authenticates (if configured) and reads the configuration. `transport` replaces libcurl
   //! (tests). kConfig for missing settings, kAuth/kNetwork when the server refuses or is away.
   static Result<std::unique_ptr<RestCatalog>> Open(

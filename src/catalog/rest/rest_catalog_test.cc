@@ -214,6 +214,20 @@ TEST_F(RestCatalogTest, ExistsUsesGetWhenHeadIsNotAdvertised) {
   EXPECT_TRUE(fake_->RequestsTo(std::string("HEAD ") + kNs + "/raw").empty());
 }
 
+TEST_F(RestCatalogTest, RegisterEndpointIsKnownOnlyFromTheAdvertisedList) {
+  EXPECT_TRUE(Open()->SupportsEndpoint(RestCatalog::kRegisterEndpoint));  // no list: assumed
+  fake_ = std::make_shared<FakeTransport>();
+  fake_->On("GET /api/catalog/v1/config?warehouse=lake", 200,
+            R"({"defaults":{},"overrides":{"prefix":"wh"},)"
+            R"("endpoints":["GET /v1/{prefix}/namespaces/{namespace}"]})");
+  EXPECT_FALSE(Open()->SupportsEndpoint(RestCatalog::kRegisterEndpoint));
+  fake_ = std::make_shared<FakeTransport>();
+  fake_->On("GET /api/catalog/v1/config?warehouse=lake", 200,
+            R"({"defaults":{},"overrides":{"prefix":"wh"},)"
+            R"("endpoints":["POST /v1/{prefix}/namespaces/{namespace}/register"]})");
+  EXPECT_TRUE(Open()->SupportsEndpoint(RestCatalog::kRegisterEndpoint));
+}
+
 TEST_F(RestCatalogTest, TablesListExistsLoadWithVendedCredentials) {
   auto catalog = Open();
   fake_->On(std::string("GET ") + kNs + "/raw/tables", 200,

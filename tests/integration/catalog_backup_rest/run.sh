@@ -33,50 +33,23 @@ sources=(--source usgs --source noaa --source usgs_earthquakes)
 
 step "starting S3 (moto) and the $server catalog (with PostgreSQL)"
 catalog_start "$work/start"
-# shellcheck disable=SC1091
-set -a; source "$catalog_env_file"; source "$state/s3.env"; set +a
-export REST_WAREHOUSE=databox_lake
-[ "$server" = nessie ] && REST_WAREHOUSE="$CATALOG_WAREHOUSE"
+catalog_env
 pg_port="$(sed -n 's/^PGPORT=//p' "$state/postgres.env")"
-# psql as the cluster's owner (start-postgres' user), for the test's own setup only.
-as_owner() { (set -a; source "$state/postgres.env"; set +a; "$@"); }
 
 step "a backup role with a password only the environment holds"
 backup_secret="bk-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
-as_owner psql -X -q -d postgres -c "CREATE ROLE databox_backup LOGIN SUPERUSER PASSWORD '$backup_secret'" ||
+catalog_as_owner psql -X -q -d postgres -c "CREATE ROLE databox_backup LOGIN SUPERUSER PASSWORD '$backup_secret'" ||
   fail "cannot create the backup role"
 export CATALOG_DB_PASSWORD="$backup_secret"
 db_url="postgresql://databox_backup@127.0.0.1:$pg_port/$catalog_database"
 
-mkdir -p "$work/rest" "$work/embedded"
-"$py" "$rest_here/make_rest_registry.py" --absolute-paths --no-credential --uri "$CATALOG_URI" \
-  --warehouse "$REST_WAREHOUSE" --location "s3://$S3_BUCKET/warehouse" --endpoint "$S3_ENDPOINT" \
-  --region "$S3_REGION" --out "$work/rest/databox.toml" || fail "cannot write the REST registry"
+catalog_registries
 sed -i "s|^warehouse = \"$REST_WAREHOUSE\".*|&\nbackup_database_url = \"$db_url\"\nbackup_database_password = \"\${CATALOG_DB_PASSWORD}\"|" \
   "$work/rest/databox.toml"
 grep -q "^backup_database_url = \"$db_url\"" "$work/rest/databox.toml" ||
   fail "could not add backup_database_url to the REST registry"
-"$py" "$rest_here/make_rest_registry.py" --absolute-paths --embedded --out "$work/embedded/databox.toml" ||
-  fail "cannot write the embedded registry"
-export AWS_ACCESS_KEY_ID="$S3_ACCESS_KEY_ID" AWS_SECRET_ACCESS_KEY="$S3_SECRET_ACCESS_KEY"
 rest() { "$databox" --config "$work/rest/databox.toml" "$@"; }
 embedded() { "$databox" --config "$work/embedded/databox.toml" "$@"; }
-# Every table the REST catalog lists with its metadata location (pyiceberg), as JSON in $1.
-locations() {
-  "$py" - "$1" <<'PY'
-import json, os, sys
-sys.path.insert(0, os.environ["REST_HERE"])
-from tables import rest_catalog
-catalog = rest_catalog("databox_lake")
-out = {}
-for (ns,) in catalog.list_namespaces():
-    for ident in catalog.list_tables(ns):
-        out[".".join(ident)] = catalog.load_table(ident).metadata_location
-json.dump(out, open(sys.argv[1], "w"), indent=1, sort_keys=True)
-print(f"pyiceberg lists {len(out)} tables")
-PY
-}
-export REST_HERE="$rest_here"
 # Fails unless no file or output under $work holds the backup password.
 no_secret() {
   local leaks
@@ -91,7 +64,7 @@ embedded refresh --skip-transform "${sources[@]}" >"$work/embedded-1.out" 2>&1 |
   { cat "$work/embedded-1.out"; fail "the first refresh into the embedded catalog failed"; }
 "$py" "$rest_here/tables.py" dump-rest databox_lake "$work/before.json" ||
   fail "pyiceberg could not read the REST catalog"
-locations "$work/before-locations.json" || fail "pyiceberg could not list the REST catalog"
+catalog_locations "$work/before-locations.json" || fail "pyiceberg could not list the REST catalog"
 
 step "databox catalog backup (pg_dump of $db_url)"
 t0=$SECONDS
@@ -134,13 +107,7 @@ grep -q "pg_dump is not installed.*postgresql-client" "$work/nopg.out" ||
   fail "no message naming postgresql-client when pg_dump is missing"
 
 step "lose the catalog state: drop the $catalog_database database while the server is stopped"
-drop_database() { as_owner dropdb "$catalog_database"; }
-catalog_restart "$work/restart-1.out" drop_database
-set -a; source "$catalog_env_file"; set +a
-"$py" "$rest_here/tables.py" dump-rest databox_lake "$work/lost.json" >"$work/lost.out" 2>&1 &&
-  fail "the REST catalog still has tables after its database was dropped"
-grep -q "the catalog holds no raw_\* table" "$work/lost.out" ||
-  { cat "$work/lost.out"; fail "the REST catalog did not come back empty"; }
+catalog_lose_state
 
 step "restore over the server's fresh (empty) catalog tables is refused without --force"
 rest catalog restore "$backup" >"$work/refused.out" 2>&1 && fail "restore into a non-empty database succeeded"
@@ -165,7 +132,7 @@ step "every table as before: pyiceberg rows, columns, keys and the same metadata
   fail "pyiceberg could not read the restored REST catalog"
 "$py" "$rest_here/tables.py" compare "$work/before.json" "$work/after.json" ||
   fail "restored tables differ from the ones backed up"
-locations "$work/after-locations.json" || fail "pyiceberg could not list the restored catalog"
+catalog_locations "$work/after-locations.json" || fail "pyiceberg could not list the restored catalog"
 diff -u "$work/before-locations.json" "$work/after-locations.json" ||
   fail "restored tables point at other metadata files"
 
@@ -188,7 +155,7 @@ grep "catalog backed up into" "$work/refresh-2.out" ||
 auto_backup="$(ls -d "$work"/rest/.databox/catalog-backups/catalog-* 2>/dev/null | head -1)"
 [ -n "$auto_backup" ] && [ -s "$auto_backup/catalog.pgdump" ] ||
   fail "no catalog.pgdump in the backup_after_refresh folder"
-locations "$work/refreshed-locations.json" || fail "pyiceberg could not list the refreshed catalog"
+catalog_locations "$work/refreshed-locations.json" || fail "pyiceberg could not list the refreshed catalog"
 "$py" - "$auto_backup/manifest.json" "$work/refreshed-locations.json" <<'PY' ||
 import json, sys
 m = json.load(open(sys.argv[1]))
