@@ -174,7 +174,7 @@ void DeclareRecover(CLI::App& app, Runner& chosen) {
       "are table <table>. Tables are registered through the server's register endpoint,\n"
       "namespaces created as needed; a server that does not list that endpoint is refused\n"
       "before anything is written. REST commits write no commit markers: each table's newest\n"
-      "file is unconfirmed, so a full recovery needs --include-unconfirmed.\n"
+      "file is unconfirmed, so --apply is refused without --include-unconfirmed.\n"
       "A table the catalog already holds is left alone; with --roll-forward the embedded\n"
       "catalog moves it to the chosen file when that descends from the catalog's (after\n"
       "restoring an old backup); a REST catalog cannot, and says so.\n"

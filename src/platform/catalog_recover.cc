@@ -49,6 +49,16 @@ Result<iceberg::WarehouseRecovery> RecoverSql(const registry::ProjectSettings& p
 Result<iceberg::WarehouseRecovery> RecoverRest(const registry::ProjectSettings& project,
                                                const iceberg::RecoveryOptions& options,
                                                const std::string& tables_under) {
+  if (options.apply && !options.include_unconfirmed) {
+    // Without markers no newest file is confirmed: applying would register every table one
+    // commit behind its newest (or leave it out), a silent loss of the last commit.
+    return MakeError(ErrorKind::kConfig,
+                     "with a REST catalog --apply needs --include-unconfirmed: REST commits write "
+                     "no commit markers, so no table's newest metadata file is confirmed and "
+                     "recovery without it would register tables one commit behind (or not at "
+                     "all). Read the dry run's report, then apply with --include-unconfirmed; "
+                     "nothing was written");
+  }
   DATABOX_ASSIGN_OR_RETURN(auto rest_options, RestCatalogOptionsFromSettings(project.catalog));
   rest_options.vended_credentials = false;  // files are read with the registry's storage
   DATABOX_ASSIGN_OR_RETURN(auto catalog, catalog::rest::RestCatalog::Open(std::move(rest_options)));

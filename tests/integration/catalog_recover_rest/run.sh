@@ -81,6 +81,13 @@ grep -q "REST commits write no commit markers" "$work/confirmed.out" ||
 grep -q "unconfirmed metadata files skipped" "$work/confirmed.out" ||
   fail "the report does not count the unconfirmed newest files"
 echo "exit $confirmed_rc without --include-unconfirmed"
+rest catalog recover --from-warehouse --tables-under "$tables_under" --apply \
+  >"$work/refused.out" 2>&1 && { cat "$work/refused.out"; fail "--apply without --include-unconfirmed was accepted"; }
+grep -q -- "--apply needs --include-unconfirmed" "$work/refused.out" ||
+  { cat "$work/refused.out"; fail "--apply without --include-unconfirmed: no clear refusal"; }
+"$py" "$rest_here/tables.py" dump-rest databox_lake "$work/still-lost.json" >/dev/null 2>&1 &&
+  fail "the refused --apply wrote tables into the catalog"
+echo "--apply without --include-unconfirmed is refused; nothing written"
 
 step "databox catalog recover --from-warehouse --apply --include-unconfirmed"
 t0=$SECONDS
