@@ -9,7 +9,8 @@
 namespace databox::cli::testing {
 namespace {
 
-//! The rows `databox run` printed for `table` ("  <table>  <disposition>  rows=N"); -1 if absent.
+//! The rows `databox run` printed for `table` ("  raw_<source>.<table>  <disposition>  rows=N");
+//! -1 if absent.
 long RowsOf(const std::string& out, const std::string& table) {
   const std::string line = "\n  " + table + "  ";
   const auto pos = out.find(line);
@@ -35,33 +36,36 @@ TEST_F(KnobsTest, GbifMaxRecordsKnobCapsTheRecordedOccurrences) {
   WriteRegistry();
   auto recorded = Run({"run", "gbif"}, {});
   ASSERT_EQ(recorded.exit_code, 0) << recorded.out << recorded.err;
-  EXPECT_EQ(RowsOf(recorded.out, "occurrences"), 2) << recorded.out;
+  EXPECT_EQ(RowsOf(recorded.out, "raw_gbif.occurrences"), 2) << recorded.out;
   auto one = Run({"run", "gbif"}, {"DATABOX_GBIF_MAX_RECORDS=1"});
   ASSERT_EQ(one.exit_code, 0) << one.out << one.err;
-  EXPECT_EQ(RowsOf(one.out, "occurrences"), 1) << one.out;
+  EXPECT_EQ(RowsOf(one.out, "raw_gbif.occurrences"), 1) << one.out;
 }
 
 TEST_F(KnobsTest, LimitAndSmokeModeCapEveryResource) {
   WriteRegistry();
   auto full = Run({"run", "ebird"}, {});
   ASSERT_EQ(full.exit_code, 0) << full.out << full.err;
-  ASSERT_GT(RowsOf(full.out, "recent_observations"), 5) << full.out;
-  ASSERT_GT(RowsOf(full.out, "notable_observations"), 5) << full.out;
+  ASSERT_GT(RowsOf(full.out, "raw_ebird.recent_observations"), 5) << full.out;
+  ASSERT_GT(RowsOf(full.out, "raw_ebird.notable_observations"), 5) << full.out;
+  // species_list is one recorded array that its transform unnests into one row per species.
+  ASSERT_GT(RowsOf(full.out, "raw_ebird.species_list"), 5) << full.out;
 
   auto limited = Run({"run", "ebird", "--limit", "3"}, {});
   ASSERT_EQ(limited.exit_code, 0) << limited.out << limited.err;
-  EXPECT_EQ(RowsOf(limited.out, "recent_observations"), 3) << limited.out;
-  EXPECT_EQ(RowsOf(limited.out, "notable_observations"), 3) << limited.out;
+  EXPECT_EQ(RowsOf(limited.out, "raw_ebird.recent_observations"), 3) << limited.out;
+  EXPECT_EQ(RowsOf(limited.out, "raw_ebird.notable_observations"), 3) << limited.out;
 
   auto smoke = Run({"run", "ebird"}, {"DATABOX_SMOKE=1"});
   ASSERT_EQ(smoke.exit_code, 0) << smoke.out << smoke.err;
-  EXPECT_EQ(RowsOf(smoke.out, "recent_observations"), 5) << smoke.out;
-  EXPECT_EQ(RowsOf(smoke.out, "notable_observations"), 5) << smoke.out;
+  EXPECT_EQ(RowsOf(smoke.out, "raw_ebird.recent_observations"), 5) << smoke.out;
+  EXPECT_EQ(RowsOf(smoke.out, "raw_ebird.notable_observations"), 5) << smoke.out;
+  EXPECT_EQ(RowsOf(smoke.out, "raw_ebird.species_list"), 5) << smoke.out;
 
   // --limit below the smoke cap wins; the smaller cap applies.
   auto both = Run({"run", "ebird", "--limit", "2"}, {"DATABOX_SMOKE=1"});
   ASSERT_EQ(both.exit_code, 0) << both.out << both.err;
-  EXPECT_EQ(RowsOf(both.out, "recent_observations"), 2) << both.out;
+  EXPECT_EQ(RowsOf(both.out, "raw_ebird.recent_observations"), 2) << both.out;
 
   auto refreshed =
       Run({"refresh", "--source", "gbif", "--skip-transform", "--limit", "1", "--json"}, {});

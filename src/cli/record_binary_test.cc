@@ -59,8 +59,8 @@ class RecordTest : public ::testing::Test {
     return RunDatabox(full, env, folder_.path());
   }
   std::string Rows() {
-    auto r =
-        Run({"query", "--format", "csv", "SELECT id, name, seen FROM raw_fresh.items ORDER BY id"});
+    auto r = Run({"query", "--format", "csv",
+                  "SELECT id, name, seen FROM polaris_aws.raw_fresh.items ORDER BY id"});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     return r.out;
   }
