@@ -191,6 +191,10 @@ ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
     Err("databox run: unknown source '" + name + "' (see `databox sources`)\n");
     return ExitCode::kUsage;
   }
+  if (args.record && args.resume) {
+    Err("databox run " + name + ": --record fetches again; it does not apply with --resume\n");
+    return ExitCode::kUsage;
+  }
   if (args.record && !StartRecording(session->registry, name)) return ExitCode::kUsage;
   load::SourceLoadOptions options;
   if (source->kind == registry::SourceKind::kTargeted) {

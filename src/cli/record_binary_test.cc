@@ -131,6 +131,9 @@ TEST_F(RecordTest, RecordNeedsAReplayFolderAndAnHttpApiSource) {
   EXPECT_NE(no_folder.err.find("--record writes into the source's replay folder"),
             std::string::npos)
       << no_folder.err;
+  auto resumed = Run({"run", "fresh", "--record", "--resume"}, {"REC_TEST_KEY=abcd1234"});
+  EXPECT_EQ(resumed.exit_code, 2) << resumed.out << resumed.err;
+  EXPECT_NE(resumed.err.find("it does not apply with --resume"), std::string::npos) << resumed.err;
   EXPECT_TRUE(server.received().empty());
 }
 
