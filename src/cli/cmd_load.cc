@@ -1,8 +1,11 @@
 // `databox run` and `databox refresh`: the commands that load sources.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <optional>
@@ -20,6 +23,7 @@
 #include "common/terminal_style.h"
 #include "load/source_load.h"
 #include "platform/catalog_backup.h"
+#include "platform/source_clients.h"
 #include "refresh/analytics.h"
 #include "refresh/live_progress.h"
 #include "refresh/protocol.h"
@@ -42,6 +46,8 @@ struct RunArgs {
   std::optional<int> max_images_per_target;
   std::optional<int> request_max_attempts;
   std::optional<int> detail_workers;
+  std::optional<int64_t> limit;  //!< items per resource
+  bool record = false;           //!< live, writing a cassette into the replay folder
 
   //! Whether any option that only targeted sources take was given.
   bool HasTargetedOptions() const {
@@ -56,7 +62,42 @@ struct RefreshArgs {
   std::optional<int> max_workers;
   bool skip_transform = false;
   bool json = false;
+  std::optional<int64_t> limit;  //!< items per resource
 };
+
+//! Items per resource in smoke mode (DATABOX_SMOKE=1).
+constexpr int64_t kSmokeItems = 5;
+
+//! The cap on items per resource: --limit, and DATABOX_SMOKE=1 (5 items), the smaller one.
+//! nullopt in `cap` when neither is set; false after printing why DATABOX_SMOKE is not valid.
+bool ItemCap(const std::string& command, std::optional<int64_t> limit,
+             std::optional<int64_t>* cap) {
+  *cap = limit;
+  const char* smoke = std::getenv("DATABOX_SMOKE");
+  const std::string value = smoke == nullptr ? "" : smoke;
+  if (value.empty() || value == "0") return true;
+  if (value != "1") {
+    Err("databox " + command + ": DATABOX_SMOKE='" + value +
+        "' is not valid: set it to 1 (smoke mode, " + std::to_string(kSmokeItems) +
+        " items per resource) or 0; nothing was started\n");
+    return false;
+  }
+  *cap = std::min(limit.value_or(kSmokeItems), kSmokeItems);
+  return true;
+}
+
+//! Caps the records of every rest_json resource at `cap` (pagination stops once it is reached).
+//! File sources are published whole and targeted sources have their own caps: they are left as
+//! they are.
+void CapItems(registry::Registry& registry, int64_t cap) {
+  for (registry::Source& source : registry.sources) {
+    if (source.kind != registry::SourceKind::kRestJson) continue;
+    for (registry::Resource& resource : source.resources) {
+      auto& max = resource.pagination.max_records;
+      max = std::min(max.value_or(cap), cap);
+    }
+  }
+}
 
 //! The caller's request of a targeted load: the target list and the run options, the
 //! registry's [source.targets] overridden by the command line. nullopt after printing why not.
@@ -113,15 +154,48 @@ struct LiveDisplay {
   }
 };
 
+//! `databox run --record`: marks source `name` to run live and write its responses into its
+//! replay folder. False after printing why it cannot.
+bool StartRecording(registry::Registry& registry, const std::string& name) {
+  for (registry::Source& source : registry.sources) {
+    if (source.name != name) continue;
+    if (source.kind != registry::SourceKind::kRestJson) {
+      Err("databox run " + name + ": --record applies to HTTP API (rest_json) sources only\n");
+      return false;
+    }
+    if (!source.replay_dir) {
+      Err("databox run " + name +
+          ": --record writes into the source's replay folder, and it has none: set "
+          "[project.http] replay, or replay = \"FOLDER\" in the source\n");
+      return false;
+    }
+    if (source.auth.type != registry::AuthType::kNone && !source.auth.secret.resolved()) {
+      Err("databox run " + name + ": --record sends real requests and needs the secret: set " +
+          source.auth.secret.env_var() + "\n");
+      return false;
+    }
+    source.record = true;
+  }
+  return true;
+}
+
 ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
   const std::string& name = args.source;
+  std::optional<int64_t> cap;
+  if (!ItemCap("run", args.limit, &cap)) return ExitCode::kUsage;
   auto session = OpenSession(global, "run", load::WorkspaceUse::kShared);
   if (!session) return ExitCode::kUsage;
+  if (cap) CapItems(session->registry, *cap);
   const registry::Source* source = session->registry.FindSource(name);
   if (source == nullptr) {
     Err("databox run: unknown source '" + name + "' (see `databox sources`)\n");
     return ExitCode::kUsage;
   }
+  if (args.record && args.resume) {
+    Err("databox run " + name + ": --record fetches again; it does not apply with --resume\n");
+    return ExitCode::kUsage;
+  }
+  if (args.record && !StartRecording(session->registry, name)) return ExitCode::kUsage;
   load::SourceLoadOptions options;
   if (source->kind == registry::SourceKind::kTargeted) {
     if (args.resume) {
@@ -210,6 +284,9 @@ ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
         "  snapshot=" + (t.snapshot_id ? std::to_string(*t.snapshot_id) : "-") + "\n");
   }
   for (const auto& note : loaded->notes) Out("  note: " + note + "\n");
+  if (args.record) {
+    Out("  responses recorded in " + platform::RecordedCassette(*source).string() + "\n");
+  }
   if (!views_error.empty()) {
     Err("databox run " + name + ": " + views_error + "\n");
     return ExitCode::kRunFailed;
@@ -253,8 +330,11 @@ void BackupAfterRefresh(const registry::ProjectSettings& project) {
 }
 
 ExitCode Refresh(const GlobalOptions& global, const RefreshArgs& args) {
+  std::optional<int64_t> cap;
+  if (!ItemCap("refresh", args.limit, &cap)) return ExitCode::kUsage;
   auto session = OpenSession(global, "refresh", load::WorkspaceUse::kExclusive);
   if (!session) return ExitCode::kUsage;
+  if (cap) CapItems(session->registry, *cap);
   InstallInterruptHandlers();
   refresh::RefreshOptions options;
   options.sources = args.sources;
@@ -355,6 +435,14 @@ Command RunCommand() {
                        "[source.targets], else 3)")
             ->option_text("N")
             ->check(CLI::Range(1, 4));
+        app.add_option("--limit", args->limit,
+                       "load at most N items per resource (HTTP API sources; DATABOX_SMOKE=1 "
+                       "caps at 5)")
+            ->option_text("N")
+            ->check(WholeNumberAtLeastOne());
+        app.add_flag("--record", args->record,
+                     "send real requests and write the responses, secrets redacted, into "
+                     "<replay folder>/recorded.yaml so the source replays offline");
         return [args](const GlobalOptions& global) { return RunOne(global, *args); };
       }};
 }
@@ -383,6 +471,11 @@ Command RefreshCommand() {
             ->option_text("N")
             ->check(WholeNumberAtLeastOne());
         app.add_flag("--skip-transform", args->skip_transform, "do not run the transform command");
+        app.add_option("--limit", args->limit,
+                       "load at most N items per resource (HTTP API sources; DATABOX_SMOKE=1 "
+                       "caps at 5)")
+            ->option_text("N")
+            ->check(WholeNumberAtLeastOne());
         app.add_flag("--json", args->json, "print a machine-readable summary instead");
         return [args](const GlobalOptions& global) { return Refresh(global, *args); };
       }};

@@ -105,6 +105,7 @@ class SourceLoadTest : public ::testing::Test {
       std::ofstream(root / source / file.path().filename()) << edit(text.str());
     }
     registry_.project.http.replay_dir = root;
+    for (registry::Source& s : registry_.sources) s.replay_dir = root / s.name;
     registry_.project.http.retries = 0;
   }
 

@@ -21,8 +21,7 @@ Result<std::unique_ptr<source::Source>> RegistrySources::Make(
       });
     case registry::SourceKind::kTargeted:
       return std::make_unique<source::TargetedSource>(
-          source, input.targeted, MakeSourceTransports(registry->project, source),
-          registry->replay());
+          source, input.targeted, MakeSourceTransports(registry->project, source), source.replay());
   }
   return MakeError(ErrorKind::kInternal, "source " + source.name + " has an unknown kind");
 }

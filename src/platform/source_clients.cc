@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "http/curl_transport.h"
+#include "http/recording.h"
 #include "http/replay.h"
 
 namespace databox::platform {
@@ -14,6 +15,10 @@ std::chrono::milliseconds Millis(double seconds) {
 }
 
 }  // namespace
+
+std::filesystem::path RecordedCassette(const registry::Source& source) {
+  return source.replay_dir.value_or(std::filesystem::path()) / "recorded.yaml";
+}
 
 http::ClientOptions SourceClientOptions(const registry::ProjectSettings& project,
                                         const registry::Source& source) {
@@ -32,8 +37,8 @@ Result<http::HttpClient> MakeSourceClient(const registry::ProjectSettings& proje
                                           http::RetryTiming* timing) {
   http::ClientOptions options = SourceClientOptions(project, source);
   options.timing = timing;
-  if (project.http.replay_dir) {
-    const auto folder = *project.http.replay_dir / source.name;
+  if (source.replay()) {
+    const auto folder = *source.replay_dir;
     auto replay = http::ReplayTransport::Load(folder);
     if (!replay) {
       return std::unexpected(replay.error().WithContext(
@@ -45,12 +50,18 @@ Result<http::HttpClient> MakeSourceClient(const registry::ProjectSettings& proje
   http::CurlOptions curl;
   curl.user_agent = project.http.user_agent;
   curl.verify_tls = project.http.verify_tls;
+  if (source.record && source.replay_dir) {
+    DATABOX_ASSIGN_OR_RETURN(auto live, http::CurlTransport::Make(curl));
+    auto recorder = std::make_shared<http::RecordingTransport>(
+        std::shared_ptr<http::Transport>(std::move(live)), RecordedCassette(source));
+    return http::HttpClient::WithTransport(std::move(recorder), options);
+  }
   return http::HttpClient::Make(options, curl);
 }
 
 Result<http::HttpClient> MakeFileClient(const registry::ProjectSettings& project,
                                         const registry::Source& source) {
-  if (project.http.replay_dir) return MakeSourceClient(project, source);
+  if (source.replay()) return MakeSourceClient(project, source);
   http::CurlOptions curl;
   curl.user_agent = project.http.user_agent;
   curl.verify_tls = project.http.verify_tls;
@@ -60,13 +71,13 @@ Result<http::HttpClient> MakeFileClient(const registry::ProjectSettings& project
 
 source::TransportMaker MakeSourceTransports(const registry::ProjectSettings& project,
                                             const registry::Source& source) {
-  if (project.http.replay_dir) {
+  if (source.replay()) {
     struct Shared {
       std::mutex mutex;
       std::shared_ptr<http::Transport> replay;
     };
     auto shared = std::make_shared<Shared>();
-    const auto folder = *project.http.replay_dir / source.name;
+    const auto folder = *source.replay_dir;
     const std::string name = source.name;
     return [shared, folder, name]() -> Result<std::shared_ptr<http::Transport>> {
       std::lock_guard lock(shared->mutex);

@@ -2,6 +2,8 @@
 // overrides: live (libcurl) or, in replay mode, answered from <replay>/<source name>/.
 #pragma once
 
+#include <filesystem>
+
 #include "common/error.h"
 #include "http/client.h"
 #include "registry/model.h"
@@ -13,9 +15,14 @@ namespace databox::platform {
 http::ClientOptions SourceClientOptions(const registry::ProjectSettings& project,
                                         const registry::Source& source);
 
-//! A client for `source`. Replay mode: a ReplayTransport over <replay_dir>/<source name>/
-//! (kNotFound when that folder holds no recording). `timing` (not owned) replaces the real
-//! retry clock and sleep when set.
+//! Where `databox run --record` writes the responses of `source`: <its replay
+//! folder>/recorded.yaml.
+std::filesystem::path RecordedCassette(const registry::Source& source);
+
+//! A client for `source`. Record mode (Source::record, rest_json sources): live, every exchange
+//! written, redacted, into RecordedCassette(source). Replay mode: a ReplayTransport over
+//! <replay_dir>/<source name>/ (kNotFound when that folder holds no recording). `timing` (not
+//! owned) replaces the real retry clock and sleep when set.
 Result<http::HttpClient> MakeSourceClient(const registry::ProjectSettings& project,
                                           const registry::Source& source,
                                           http::RetryTiming* timing = nullptr);

@@ -33,6 +33,36 @@ std::optional<std::string> ParseEnvReference(std::string_view text) {
   return std::string(name);
 }
 
+Result<std::vector<EnvReference>> FindEnvReferences(std::string_view text) {
+  std::vector<EnvReference> refs;
+  for (std::size_t pos = text.find("${"); pos != std::string_view::npos;
+       pos = text.find("${", pos)) {
+    const std::size_t close = text.find('}', pos + 2);
+    if (close == std::string_view::npos) {
+      return MakeError(ErrorKind::kConfig,
+                       "unclosed ${ in the value: write ${NAME} or ${NAME:-default}");
+    }
+    std::string_view inner = text.substr(pos + 2, close - pos - 2);
+    EnvReference ref;
+    ref.begin = pos;
+    ref.end = close + 1;
+    if (const auto sep = inner.find(":-"); sep != std::string_view::npos) {
+      ref.fallback = std::string(inner.substr(sep + 2));
+      inner = inner.substr(0, sep);
+    }
+    if (!IsName(inner)) {
+      return MakeError(ErrorKind::kConfig,
+                       "'" + std::string(text.substr(pos, close + 1 - pos)) +
+                           "' is not a variable reference: write ${NAME} or ${NAME:-default} "
+                           "with NAME matching [A-Za-z_][A-Za-z0-9_]*");
+    }
+    ref.name = std::string(inner);
+    refs.push_back(std::move(ref));
+    pos = close + 1;
+  }
+  return refs;
+}
+
 bool MentionsEnvReference(std::string_view text) {
   return text.find("${") != std::string_view::npos;
 }

@@ -259,8 +259,16 @@ struct Source {
   std::optional<FileSettings> file;
   std::optional<TargetSettings> targets;
   std::vector<Resource> resources;
+  //! Where this source's HTTP is answered from: the source's own `replay` folder, else
+  //! <[project.http] replay>/<name>; unset = live (also when the source says replay = false).
+  std::optional<std::filesystem::path> replay_dir;
+  //! Run live and write every exchange as a cassette into replay_dir (`databox run --record`).
+  //! Never read from the registry file.
+  bool record = false;
   int line = 0;  //!< where declared, for messages
 
+  //! True when requests are answered from recordings (secrets may then be absent).
+  bool replay() const { return replay_dir.has_value() && !record; }
   //! "raw_<name>": the Iceberg namespace this source loads into.
   std::string Namespace() const { return "raw_" + name; }
   //! Every table this source writes: each resource and its child tables, in declaration order.
@@ -276,7 +284,7 @@ struct Registry {
   const Source* FindSource(std::string_view name) const;
   //! Sources in declaration order that run in a routine refresh.
   std::vector<const Source*> RoutineSources() const;
-  //! True when HTTP is answered from recordings (secrets may then be absent).
+  //! True when [project.http] replay is set (a source may still opt out: Source::replay()).
   bool replay() const { return project.http.replay_dir.has_value(); }
 };
 

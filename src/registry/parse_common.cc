@@ -1,13 +1,56 @@
 #include <cstdlib>
+#include <limits>
 
 #include "registry/env.h"
 #include "registry/parse_internal.h"
 
 namespace databox::registry::internal {
 
+std::optional<std::string> LookupVariable(const ParseContext& ctx, const std::string& name) {
+  std::optional<std::string> value = ctx.env(name);
+  if (!value) {
+    if (auto it = ctx.dot_env.find(name); it != ctx.dot_env.end()) value = it->second;
+  }
+  if (value && value->empty()) value.reset();  // an empty assignment counts as unset
+  return value;
+}
+
+Variables ParseVariables(const toml::table* table, const ParseContext& ctx) {
+  Variables variables;
+  variables.lookup = [&ctx](const std::string& name) { return LookupVariable(ctx, name); };
+  if (table == nullptr) return variables;
+  for (const auto& [key, node] : *table) {
+    const std::string name(key.str());
+    const auto* range = node.as_table();
+    const std::string context = "[variables] " + name;
+    if (range == nullptr) {
+      ctx.problems.Add(LineOf(node), context + " must be a table",
+                       name + " = { min = 1, max = 30 }");
+      continue;
+    }
+    TableReader r(*range, context, ctx.problems);
+    const auto min =
+        r.Int("min", std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
+    const auto max =
+        r.Int("max", std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
+    r.ReportUnknownKeys();
+    if (!min || !max || *min > *max) {
+      r.Report("min", "needs integers min <= max", name + " = { min = 1, max = 30 }");
+      continue;
+    }
+    if (!ParseEnvReference("${" + name + "}")) {
+      r.Report("min", "'" + name + "' is not a variable name",
+               "use a name matching [A-Za-z_][A-Za-z0-9_]*");
+      continue;
+    }
+    variables.ranges[name] = {*min, *max};
+  }
+  return variables;
+}
+
 Secret ReadSecret(TableReader& reader, std::string_view key, ParseContext& ctx,
                   bool may_be_absent) {
-  auto text = reader.String(key);
+  auto text = reader.Verbatim(key);
   if (!text) return Secret();
   auto name = ParseEnvReference(*text);
   if (!name) {
@@ -21,11 +64,7 @@ Secret ReadSecret(TableReader& reader, std::string_view key, ParseContext& ctx,
                       ctx.dot_env_path);
     return Secret();
   }
-  std::optional<std::string> value = ctx.env(*name);
-  if (!value) {
-    if (auto it = ctx.dot_env.find(*name); it != ctx.dot_env.end()) value = it->second;
-  }
-  if (value && value->empty()) value.reset();  // an empty assignment counts as unset
+  std::optional<std::string> value = LookupVariable(ctx, *name);
   if (!value && !may_be_absent) {
     reader.Report(
         key,

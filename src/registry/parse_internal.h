@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,13 @@ struct ParseContext {
   std::map<std::string, std::string> dot_env;  //!< from <config_dir>/.env
   std::string dot_env_path;                    //!< for hints
 };
+
+//! The value of variable `name`: the environment, then the .env file; nullopt when unset or empty.
+std::optional<std::string> LookupVariable(const ParseContext& ctx, const std::string& name);
+
+//! The [variables] table (NAME = { min, max } integer ranges) and the lookup of `ctx`, which must
+//! outlive the result.
+Variables ParseVariables(const toml::table* table, const ParseContext& ctx);
 
 //! Reads a secret field that must be "${ENV_VAR}". A literal value is a problem (and is never
 //! echoed). A missing variable is a problem unless `may_be_absent`.
@@ -43,8 +51,10 @@ std::string CheckHttpUrl(std::string_view url);
 //! Parses [project] (defaults applied when the table is absent).
 ProjectSettings ParseProject(const toml::table* project, ParseContext& ctx);
 
-//! Parses one [[source]] table. `replay` relaxes missing-secret problems.
-Source ParseSource(const toml::table& table, bool replay, ParseContext& ctx);
+//! Parses one [[source]] table. `replay` is [project.http] replay; a source that replays may
+//! leave its secret unset.
+Source ParseSource(const toml::table& table, const std::optional<std::filesystem::path>& replay,
+                   ParseContext& ctx);
 
 //! Cross-source checks: duplicate source names and duplicate tables.
 void CheckSources(const std::vector<Source>& sources, ParseContext& ctx);

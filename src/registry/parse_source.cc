@@ -73,7 +73,7 @@ std::string Expand(const std::string& text, const std::map<std::string, std::str
   return out;
 }
 
-//! Credentials must come through [source.auth]; ${...} only works in secret fields.
+//! Credentials must come through [source.auth], never through params or headers.
 void CheckPlainValues(const std::map<std::string, std::string>& values, TableReader& r,
                       std::string_view key, bool headers) {
   for (const auto& [name, value] : values) {
@@ -83,11 +83,6 @@ void CheckPlainValues(const std::map<std::string, std::string>& values, TableRea
                "remove it and declare [source.auth] with type = \"" +
                    std::string(headers ? "header" : "query") + "\", name = \"" + name +
                    "\", secret = \"${ENV_VAR}\"");
-    } else if (value.find("${") != std::string::npos) {
-      r.Report(key,
-               "'" + std::string(key) + "." + name +
-                   "' holds an ${...} reference; references are only resolved in secret fields",
-               "use [source.auth] for credentials, or a literal value");
     }
   }
 }
@@ -407,7 +402,33 @@ Resource ParseResource(const toml::table& table, const Source& source, ParseCont
 
 }  // namespace
 
-Source ParseSource(const toml::table& table, bool replay, ParseContext& ctx) {
+//! The source's `replay` key: false = live, a folder = its own recordings; absent = the project's
+//! replay folder/<name> when the project replays.
+std::optional<std::filesystem::path> ParseSourceReplay(
+    const toml::table& table, const std::string& name,
+    const std::optional<std::filesystem::path>& project_replay, TableReader& r, ParseContext& ctx) {
+  std::optional<std::filesystem::path> folder;
+  if (project_replay) folder = *project_replay / name;
+  const toml::node* node = table.get("replay");
+  if (node != nullptr && node->is_boolean()) {
+    const bool on = r.Bool("replay").value_or(true);
+    if (!on) folder.reset();
+    if (on && !project_replay) {
+      r.Report("replay", "'replay = true' needs [project.http] replay",
+               "give the source its own folder: replay = \"recordings/" + name + "\"");
+    }
+  } else if (auto text = r.String("replay")) {
+    if (text->empty()) {
+      r.Report("replay", "'replay' must not be empty", "use replay = false for live HTTP");
+    } else {
+      folder = ResolvePath(ctx, *text);
+    }
+  }
+  return folder;
+}
+
+Source ParseSource(const toml::table& table, const std::optional<std::filesystem::path>& replay,
+                   ParseContext& ctx) {
   Source source;
   source.line = LineOf(table);
   TableReader head(table, "source", ctx.problems);
@@ -449,7 +470,8 @@ Source ParseSource(const toml::table& table, bool replay, ParseContext& ctx) {
     CheckPlainValues(*vars, r, "vars", false);
     source.vars = *vars;
   }
-  source.auth = ParseAuth(r.Table("auth"), replay, ctx, context);
+  source.replay_dir = ParseSourceReplay(table, source.name, replay, r, ctx);
+  source.auth = ParseAuth(r.Table("auth"), source.replay_dir.has_value(), ctx, context);
   if (const toml::table* window = r.Table("window"))
     source.window = ParseWindow(*window, ctx, context);
   bool params_use_window = false;  // source-level params; resources report their own use

@@ -69,12 +69,14 @@ Parsed Parse(const std::filesystem::path& path, const LoadOptions& options) {
   Registry registry;
   registry.config_path = absolute;
   internal::TableReader top(root, "top level", problems);
+  const internal::Variables variables = internal::ParseVariables(top.Table("variables"), ctx);
+  problems.set_variables(&variables);
   registry.project = internal::ParseProject(top.Table("project"), ctx);
-  const bool replay = registry.project.http.replay_dir.has_value();
   if (const toml::array* sources = top.Array("source")) {
     for (const toml::node& node : *sources) {
       if (const auto* table = node.as_table()) {
-        registry.sources.push_back(internal::ParseSource(*table, replay, ctx));
+        registry.sources.push_back(
+            internal::ParseSource(*table, registry.project.http.replay_dir, ctx));
       } else {
         problems.Add(internal::LineOf(node), "'source' entries must be tables", "use [[source]]");
       }
@@ -85,6 +87,7 @@ Parsed Parse(const std::filesystem::path& path, const LoadOptions& options) {
   }
   top.ReportUnknownKeys();
   internal::CheckSources(registry.sources, ctx);
+  problems.set_variables(nullptr);
   return {std::move(registry), problems.Take()};
 }
 

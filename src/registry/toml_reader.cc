@@ -1,8 +1,10 @@
 #include <algorithm>
+#include <charconv>
 #include <limits>
 #include <sstream>
 
 #include "common/edit_distance.h"
+#include "registry/env.h"
 #include "registry/toml_reader_internal.h"
 
 namespace databox::registry::internal {
@@ -32,6 +34,10 @@ std::string FormatNumber(double value) {
   std::ostringstream out;
   out << value;
   return out.str();
+}
+
+std::string RangeText(double min, double max) {
+  return "use a value from " + FormatNumber(min) + " to " + FormatNumber(max);
 }
 
 }  // namespace
@@ -64,6 +70,64 @@ const toml::node* TableReader::Get(std::string_view key) {
   return table_.get(key);
 }
 
+std::optional<std::string> TableReader::Expand(int line, std::string_view label,
+                                               const std::string& text, std::string* from) const {
+  const Variables* variables = problems_.variables();
+  if (variables == nullptr || text.find("${") == std::string::npos) return text;
+  auto refs = FindEnvReferences(text);
+  const std::string where = context_ + ": '" + std::string(label) + "'";
+  if (!refs) {
+    problems_.Add(line, where + ": " + refs.error().message);
+    return std::nullopt;
+  }
+  std::string out;
+  std::size_t pos = 0;
+  bool ok = true;
+  for (const EnvReference& ref : *refs) {
+    out.append(text, pos, ref.begin - pos);
+    pos = ref.end;
+    if (from != nullptr) *from += (from->empty() ? "" : ", ") + ref.name;
+    std::optional<std::string> value = variables->lookup(ref.name);
+    if (!value) value = ref.fallback;
+    if (!value) {
+      problems_.Add(line, where + " uses variable " + ref.name + ", which is not set",
+                    "export " + ref.name + "=... or write ${" + ref.name + ":-default}");
+      ok = false;
+      continue;
+    }
+    if (auto range = variables->ranges.find(ref.name); range != variables->ranges.end()) {
+      const auto [min, max] = range->second;
+      int64_t number = 0;
+      const char* end = value->data() + value->size();
+      const auto parsed = std::from_chars(value->data(), end, number);
+      if (parsed.ec != std::errc() || parsed.ptr != end || number < min || number > max) {
+        problems_.Add(line,
+                      where + ": variable " + ref.name + " = '" + *value +
+                          "' is not an integer from " + std::to_string(min) + " to " +
+                          std::to_string(max),
+                      "set " + ref.name + " to a whole number from " + std::to_string(min) +
+                          " to " + std::to_string(max));
+        ok = false;
+        continue;
+      }
+    }
+    out += *value;
+  }
+  out.append(text, pos);
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+std::optional<std::string> TableReader::NumericText(std::string_view key, const toml::node& node,
+                                                    std::string* from) const {
+  const auto* s = node.as_string();
+  if (s == nullptr || s->get().find("${") == std::string::npos ||
+      problems_.variables() == nullptr) {
+    return std::nullopt;
+  }
+  return Expand(internal::LineOf(node), key, s->get(), from);
+}
+
 std::optional<std::string> TableReader::String(std::string_view key, bool required) {
   const toml::node* node = Get(key);
   if (node == nullptr) {
@@ -73,6 +137,15 @@ std::optional<std::string> TableReader::String(std::string_view key, bool requir
     }
     return std::nullopt;
   }
+  if (const auto* s = node->as_string()) return Expand(LineOf(key), key, s->get());
+  Report(key, "'" + std::string(key) + "' must be a string, not " + std::string(TypeName(*node)),
+         "quote the value");
+  return std::nullopt;
+}
+
+std::optional<std::string> TableReader::Verbatim(std::string_view key) {
+  const toml::node* node = Get(key);
+  if (node == nullptr) return std::nullopt;
   if (const auto* s = node->as_string()) return s->get();
   Report(key, "'" + std::string(key) + "' must be a string, not " + std::string(TypeName(*node)),
          "quote the value");
@@ -82,6 +155,28 @@ std::optional<std::string> TableReader::String(std::string_view key, bool requir
 std::optional<int64_t> TableReader::Int(std::string_view key, int64_t min, int64_t max) {
   const toml::node* node = Get(key);
   if (node == nullptr) return std::nullopt;
+  if (node->is_string() && node->as_string()->get().find("${") != std::string::npos) {
+    std::string from;
+    auto text = NumericText(key, *node, &from);
+    if (!text) return std::nullopt;
+    int64_t value = 0;
+    const char* end = text->data() + text->size();
+    const auto parsed = std::from_chars(text->data(), end, value);
+    if (parsed.ec != std::errc() || parsed.ptr != end) {
+      Report(key,
+             "'" + std::string(key) + "' = '" + *text + "' (from " + from + ") is not an integer",
+             RangeText(static_cast<double>(min), static_cast<double>(max)));
+      return std::nullopt;
+    }
+    if (value < min || value > max) {
+      Report(key,
+             "'" + std::string(key) + "' = " + std::to_string(value) + " (from " + from +
+                 ") is out of range",
+             "use a value from " + std::to_string(min) + " to " + std::to_string(max));
+      return std::nullopt;
+    }
+    return value;
+  }
   const auto* i = node->as_integer();
   if (i == nullptr) {
     Report(key,
@@ -100,6 +195,21 @@ std::optional<double> TableReader::Number(std::string_view key, double min, doub
   const toml::node* node = Get(key);
   if (node == nullptr) return std::nullopt;
   std::optional<double> value;
+  std::string from;
+  if (node->is_string() && node->as_string()->get().find("${") != std::string::npos) {
+    auto text = NumericText(key, *node, &from);
+    if (!text) return std::nullopt;
+    double number = 0;
+    const char* end = text->data() + text->size();
+    const auto parsed = std::from_chars(text->data(), end, number);
+    if (parsed.ec != std::errc() || parsed.ptr != end) {
+      Report(key,
+             "'" + std::string(key) + "' = '" + *text + "' (from " + from + ") is not a number",
+             RangeText(min, max));
+      return std::nullopt;
+    }
+    value = number;
+  }
   if (const auto* i = node->as_integer()) value = static_cast<double>(i->get());
   if (const auto* f = node->as_floating_point()) value = f->get();
   if (!value) {
@@ -107,8 +217,10 @@ std::optional<double> TableReader::Number(std::string_view key, double min, doub
     return std::nullopt;
   }
   if (!(*value >= min && *value <= max)) {
-    Report(key, "'" + std::string(key) + "' is out of range",
-           "use a value from " + FormatNumber(min) + " to " + FormatNumber(max));
+    Report(key,
+           "'" + std::string(key) + "'" + (from.empty() ? "" : " (from " + from + ")") +
+               " is out of range",
+           RangeText(min, max));
     return std::nullopt;
   }
   return value;
@@ -171,7 +283,13 @@ std::optional<std::map<std::string, std::string>> TableReader::StringMap(std::st
   bool ok = true;
   for (const auto& [name, node] : *table) {
     if (const auto* s = node.as_string()) {
-      values[std::string(name.str())] = s->get();
+      auto text = Expand(internal::LineOf(node), std::string(key) + "." + std::string(name.str()),
+                         s->get());
+      if (!text) {
+        ok = false;
+        continue;
+      }
+      values[std::string(name.str())] = std::move(*text);
     } else if (const auto* i = node.as_integer()) {
       values[std::string(name.str())] = std::to_string(i->get());
     } else if (const auto* b = node.as_boolean()) {

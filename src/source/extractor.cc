@@ -275,7 +275,12 @@ Result<ResourceStats> RecordsFromFolder(const registry::Source& source,
     if (!made) return std::unexpected(made.error().WithContext(label + ", transform"));
     transformer = std::move(*made);
   }
+  // max_records also caps what a transform makes of the records (one array record unnested into
+  // many rows), so `--limit` and smoke mode cap every resource's rows.
+  const int64_t max_rows =
+      resource.pagination.max_records.value_or(std::numeric_limits<int64_t>::max());
   const RecordSink counted = [&](Json record) -> Status {
+    if (stats.records >= max_rows) return Ok();
     ++stats.records;
     return sink(std::move(record));
   };
