@@ -42,6 +42,21 @@ TEST_F(KnobsTest, GbifMaxRecordsKnobCapsTheRecordedOccurrences) {
   EXPECT_EQ(RowsOf(one.out, "raw_gbif.occurrences"), 1) << one.out;
 }
 
+TEST_F(KnobsTest, GbifPublicReleaseKnobSwitchesTheRecordedFilters) {
+  WriteRegistry();
+  auto recorded = Run({"run", "gbif"}, {"DATABOX_GBIF_PUBLIC_RELEASE=true"});
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.out << recorded.err;
+  EXPECT_EQ(RowsOf(recorded.out, "raw_gbif.occurrences"), 2) << recorded.out;
+  // Off, the query loses the dataset, license and presence filters, which were recorded with
+  // them: replay has no answer for it, and the miss names the unfiltered request.
+  auto off = Run({"run", "gbif"}, {"DATABOX_GBIF_PUBLIC_RELEASE=false"});
+  EXPECT_NE(off.exit_code, 0) << off.out << off.err;
+  const std::string unfiltered =
+      "occurrence/search?classKey=212&country=US&hasCoordinate=true&limit=2&offset=0&"
+      "stateProvince=Arizona";
+  EXPECT_NE(off.err.find(unfiltered), std::string::npos) << off.err;
+}
+
 TEST_F(KnobsTest, LimitAndSmokeModeCapEveryResource) {
   WriteRegistry();
   auto full = Run({"run", "ebird"}, {});
@@ -90,6 +105,13 @@ TEST_F(KnobsTest, BadKnobValuesFailBeforeAnyLoad) {
                                 "10000"),
             std::string::npos)
       << not_number.err;
+
+  auto not_bool = Run({"run", "gbif"}, {"DATABOX_GBIF_PUBLIC_RELEASE=maybe"});
+  EXPECT_EQ(not_bool.exit_code, 2) << not_bool.out << not_bool.err;
+  EXPECT_NE(not_bool.err.find("'when' = 'maybe' (from DATABOX_GBIF_PUBLIC_RELEASE) is not a "
+                              "boolean"),
+            std::string::npos)
+      << not_bool.err;
 
   auto bad_smoke = Run({"run", "gbif"}, {"DATABOX_SMOKE=yes"});
   EXPECT_EQ(bad_smoke.exit_code, 2) << bad_smoke.out << bad_smoke.err;

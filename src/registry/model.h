@@ -188,6 +188,24 @@ struct ColumnHint {
   int line = 0;                  //!< where declared, for messages
 };
 
+//! A second request sequence of a resource that takes a share of its max_records: with
+//! max_records >= min_total, min(cap, max_records / divisor) records are requested with `params`
+//! added, and the main sequence gets the rest. Rows of both are de-duplicated by primary key.
+struct ReservedQuery {
+  std::map<std::string, std::string> params;  //!< added to the refined query's params
+  int64_t divisor = 10;                       //!< reserved share: max_records / divisor ...
+  int64_t cap = 300;                          //!< ... but at most this many records ...
+  int64_t min_total = 600;                    //!< ... and only when max_records is at least this
+};
+
+//! A refinement of a resource's query switched on by a boolean (usually an operator knob,
+//! `when = "${NAME:-false}"`): extra params on every request, and optionally a reserved query.
+//! Kept in the model only when switched on.
+struct Refinement {
+  std::map<std::string, std::string> params;  //!< merged over the resource's params
+  std::optional<ReservedQuery> reserve;
+};
+
 //! One resource: requests, how to find records, and the table(s) it writes.
 struct Resource {
   std::string name;                           //!< table name of the root table
@@ -213,6 +231,7 @@ struct Resource {
   std::string transform;  //!< DuckDB SQL over relation `records(record JSON)`; empty = identity
   std::vector<std::string> child_tables;      //!< normalized child tables, "<name>__<field>"
   std::optional<int64_t> max_response_bytes;  //!< refuse larger responses
+  std::optional<Refinement> refine;           //!< set when [source.resource.refine] is on
   int line = 0;                               //!< where declared, for messages
 };
 

@@ -87,6 +87,19 @@ void CheckPlainValues(const std::map<std::string, std::string>& values, TableRea
   }
 }
 
+//! The query parameters in table `key` of `r`: credentials refused, {var} placeholders filled
+//! from `vars` (window placeholders stay and set *uses_window). Empty when absent.
+std::map<std::string, std::string> ReadParams(TableReader& r, std::string_view key,
+                                              const std::map<std::string, std::string>& vars,
+                                              bool* uses_window) {
+  std::map<std::string, std::string> params;
+  if (auto values = r.StringMap(key)) {
+    CheckPlainValues(*values, r, key, false);
+    for (auto& [name, value] : *values) params[name] = Expand(value, vars, r, key, uses_window);
+  }
+  return params;
+}
+
 AuthSettings ParseAuth(const toml::table* table, bool replay, ParseContext& ctx,
                        const std::string& context) {
   AuthSettings auth;
@@ -292,6 +305,42 @@ std::map<std::string, ColumnHint> ParseColumns(const toml::table& table, ParseCo
   return columns;
 }
 
+ReservedQuery ParseReservedQuery(const toml::table& table, const Source& source, ParseContext& ctx,
+                                 const std::string& context, bool* uses_window) {
+  ReservedQuery q;
+  TableReader r(table, context + " refine.reserve", ctx.problems);
+  q.params = ReadParams(r, "params", source.vars, uses_window);
+  if (q.params.empty()) {
+    r.Report("params", "the reserved query needs 'params' that set it apart from the main query",
+             "e.g. params = { taxonKey = \"2476855\" }");
+  }
+  q.divisor = r.Int("divisor", 1, kMaxRecords).value_or(q.divisor);
+  q.cap = r.Int("cap", 1, kMaxRecords).value_or(q.cap);
+  q.min_total = r.Int("min_total", 1, kMaxRecords).value_or(q.min_total);
+  r.ReportUnknownKeys();
+  return q;
+}
+
+//! [source.resource.refine]: read and checked whether or not it is on; nullopt when off.
+std::optional<Refinement> ParseRefinement(const toml::table& table, const Source& source,
+                                          ParseContext& ctx, const std::string& context,
+                                          bool* uses_window) {
+  TableReader r(table, context + " refine", ctx.problems);
+  const std::optional<bool> on = r.Bool("when");
+  if (!r.Has("when")) {
+    r.Report("when", "missing required key 'when'",
+             "when = \"${NAME:-false}\" switches the refinement with variable NAME");
+  }
+  Refinement refinement;
+  refinement.params = ReadParams(r, "params", source.vars, uses_window);
+  if (const toml::table* reserve = r.Table("reserve")) {
+    refinement.reserve = ParseReservedQuery(*reserve, source, ctx, context, uses_window);
+  }
+  r.ReportUnknownKeys();
+  if (!on.value_or(false)) return std::nullopt;
+  return refinement;
+}
+
 Resource ParseResource(const toml::table& table, const Source& source, ParseContext& ctx,
                        bool* uses_window) {
   Resource res;
@@ -312,12 +361,7 @@ Resource ParseResource(const toml::table& table, const Source& source, ParseCont
   if (!res.path.empty() && res.path.front() != '/' && source.kind != SourceKind::kFile) {
     rr.Report("path", "'path' must start with '/'", "it is appended to the source's base_url");
   }
-  if (auto params = rr.StringMap("params")) {
-    CheckPlainValues(*params, rr, "params", false);
-    for (auto& [name, value] : *params) {
-      res.params[name] = Expand(value, source.vars, rr, "params", &window);
-    }
-  }
+  res.params = ReadParams(rr, "params", source.vars, &window);
   if (auto headers = rr.StringMap("headers")) {
     CheckPlainValues(*headers, rr, "headers", true);
     res.headers = *headers;
@@ -391,6 +435,13 @@ Resource ParseResource(const toml::table& table, const Source& source, ParseCont
     }
   }
   res.max_response_bytes = rr.Int("max_response_bytes", 1, std::numeric_limits<int64_t>::max());
+  if (const toml::table* refine = rr.Table("refine")) {
+    res.refine = ParseRefinement(*refine, source, ctx, context, &window);
+    if (res.refine && res.refine->reserve && res.primary_key.empty()) {
+      rr.Report("refine", "a reserved query needs a primary_key to de-duplicate its rows",
+                "add primary_key = [\"...\"]");
+    }
+  }
   rr.ReportUnknownKeys();
   if (window) *uses_window = true;
   if (window && !source.window) {
@@ -476,12 +527,7 @@ Source ParseSource(const toml::table& table, const std::optional<std::filesystem
     source.window = ParseWindow(*window, ctx, context);
   bool params_use_window = false;  // source-level params; resources report their own use
   bool resources_use_window = false;
-  if (auto params = r.StringMap("params")) {
-    CheckPlainValues(*params, r, "params", false);
-    for (auto& [name, value] : *params) {
-      source.params[name] = Expand(value, source.vars, r, "params", &params_use_window);
-    }
-  }
+  source.params = ReadParams(r, "params", source.vars, &params_use_window);
   if (auto headers = r.StringMap("headers")) {
     CheckPlainValues(*headers, r, "headers", true);
     source.headers = *headers;

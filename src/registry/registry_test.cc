@@ -140,6 +140,9 @@ TEST(RegistryExampleTest, FirstRequestOfEveryEnabledRoutineResourceIsRecorded) {
       std::multiset<std::string> query;
       std::map<std::string, std::string> params = source->params;
       for (const auto& [k, v] : resource.params) params[k] = v;
+      if (resource.refine) {
+        for (const auto& [k, v] : resource.refine->params) params[k] = v;
+      }
       for (const auto& [k, v] : params) query.insert(k + "=" + Fill(v, window));
       const Pagination& p = resource.pagination;
       if (p.type == PaginationType::kOffsetLimit) {

@@ -230,6 +230,16 @@ std::optional<bool> TableReader::Bool(std::string_view key) {
   const toml::node* node = Get(key);
   if (node == nullptr) return std::nullopt;
   if (const auto* b = node->as_boolean()) return b->get();
+  if (node->is_string() && node->as_string()->get().find("${") != std::string::npos) {
+    std::string from;
+    auto text = NumericText(key, *node, &from);
+    if (!text) return std::nullopt;
+    if (*text == "true" || *text == "1") return true;
+    if (*text == "false" || *text == "0") return false;
+    Report(key, "'" + std::string(key) + "' = '" + *text + "' (from " + from + ") is not a boolean",
+           "set " + from + " to true or false (1 or 0)");
+    return std::nullopt;
+  }
   Report(key,
          "'" + std::string(key) + "' must be true or false, not " + std::string(TypeName(*node)));
   return std::nullopt;

@@ -74,6 +74,7 @@ class TableReader {
   std::optional<int64_t> Int(std::string_view key, int64_t min, int64_t max);
   //! Accepts integers and floats, or a string of references that resolves to a number.
   std::optional<double> Number(std::string_view key, double min, double max);
+  //! A boolean, or a string of references that resolves to true/false (or 1/0).
   std::optional<bool> Bool(std::string_view key);
   const toml::table* Table(std::string_view key);
   const toml::array* Array(std::string_view key);
@@ -109,7 +110,8 @@ class TableReader {
   //! `label` (the key). `from` receives the names of the variables used.
   std::optional<std::string> Expand(int line, std::string_view label, const std::string& text,
                                     std::string* from = nullptr) const;
-  //! The resolved text of a string node given for a numeric key; nullopt after a problem.
+  //! The resolved text of a string node given for a numeric or boolean key; nullopt after a
+  //! problem.
   std::optional<std::string> NumericText(std::string_view key, const toml::node& node,
                                          std::string* from) const;
 

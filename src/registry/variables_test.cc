@@ -157,5 +157,61 @@ TEST(VariablesTest, BadRangeDeclarationsAreProblems) {
               HasSubstr("[variables] BIRDS_BACK must be a table"));
 }
 
+//! Knobbed() with a refinement of its resource switched by RELEASE (off by default).
+std::string Refined(const std::string& reserve = "") {
+  return Knobbed() + R"(primary_key = ["id"]
+
+[source.resource.refine]
+when = "${RELEASE:-false}"
+params = { license = "CC_BY_4_0" }
+)" + reserve;
+}
+
+TEST(VariablesTest, BooleanKnobSwitchesARefinement) {
+  Config config(Refined("reserve = { params = { taxonKey = \"2476855\" }, cap = 50 }\n"));
+  auto off = LoadRegistry(config.path(), {.env = EnvOf({})});
+  ASSERT_TRUE(off.has_value()) << off.error().message;
+  EXPECT_FALSE(off->sources.front().resources.front().refine.has_value());
+  for (const std::string on : {"true", "1"}) {
+    auto registry = LoadRegistry(config.path(), {.env = EnvOf({{"RELEASE", on}})});
+    ASSERT_TRUE(registry.has_value()) << registry.error().message;
+    const auto& refine = registry->sources.front().resources.front().refine;
+    ASSERT_TRUE(refine.has_value()) << on;
+    EXPECT_EQ(refine->params.at("license"), "CC_BY_4_0");
+    ASSERT_TRUE(refine->reserve.has_value());
+    EXPECT_EQ(refine->reserve->params.at("taxonKey"), "2476855");
+    EXPECT_EQ(refine->reserve->cap, 50);
+    EXPECT_EQ(refine->reserve->divisor, 10);     // default
+    EXPECT_EQ(refine->reserve->min_total, 600);  // default
+  }
+  auto zero = LoadRegistry(config.path(), {.env = EnvOf({{"RELEASE", "0"}})});
+  ASSERT_TRUE(zero.has_value()) << zero.error().message;
+  EXPECT_FALSE(zero->sources.front().resources.front().refine.has_value());
+}
+
+TEST(VariablesTest, NonBooleanKnobNamesKeyAndVariable) {
+  Config config(Refined());
+  const ValidationReport report = Validate(config.path(), {.env = EnvOf({{"RELEASE", "maybe"}})});
+  ASSERT_EQ(report.problems.size(), 1u) << report.ToString();
+  const std::string text = report.problems.front().ToString();
+  EXPECT_THAT(text, HasSubstr("'when' = 'maybe' (from RELEASE) is not a boolean"));
+  EXPECT_THAT(text, HasSubstr("set RELEASE to true or false"));
+}
+
+TEST(VariablesTest, RefinementProblemsAreReportedEvenWhenOff) {
+  Config no_when(Knobbed() + "[source.resource.refine]\nparams = { a = \"b\" }\n");
+  EXPECT_THAT(Validate(no_when.path(), {.env = EnvOf({})}).ToString(),
+              HasSubstr("missing required key 'when'"));
+  Config bad_reserve(Refined("reserve = { params = {}, divisor = 0, extra = 1 }\n"));
+  const std::string text = Validate(bad_reserve.path(), {.env = EnvOf({})}).ToString();
+  EXPECT_THAT(text, HasSubstr("refine.reserve: the reserved query needs 'params'"));
+  EXPECT_THAT(text, HasSubstr("'divisor' = 0 is out of range"));
+  EXPECT_THAT(text, HasSubstr("unknown key 'extra'"));
+  Config no_key(Knobbed() + "[source.resource.refine]\nwhen = true\n" +
+                "reserve = { params = { taxonKey = \"1\" } }\n");
+  EXPECT_THAT(Validate(no_key.path(), {.env = EnvOf({})}).ToString(),
+              HasSubstr("a reserved query needs a primary_key"));
+}
+
 }  // namespace
 }  // namespace databox::registry

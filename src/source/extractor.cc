@@ -4,12 +4,14 @@
 #include <cstdio>
 #include <limits>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "common/interrupt.h"
 #include "common/redact.h"
 #include "fileio/durable.h"
 #include "source/pager.h"
+#include "source/query_plan.h"
 #include "source/request_builder.h"
 #include "source/transform.h"
 #include "source/window.h"
@@ -60,10 +62,16 @@ std::string HintOfStatus(long status) {
   }
 }
 
-//! True when the resource's path or params use a window placeholder.
+//! True when the resource's path or params (its refinement's too) use a window placeholder.
 bool UsesWindow(const registry::Source& source, const registry::Resource& resource) {
   if (UsesWindowPlaceholder(resource.path)) return true;
-  for (const auto* params : {&source.params, &resource.params}) {
+  std::vector<const std::map<std::string, std::string>*> layers = {&source.params,
+                                                                   &resource.params};
+  if (resource.refine) {
+    layers.push_back(&resource.refine->params);
+    if (resource.refine->reserve) layers.push_back(&resource.refine->reserve->params);
+  }
+  for (const auto* params : layers) {
     for (const auto& [name, value] : *params) {
       if (UsesWindowPlaceholder(value)) return true;
     }
@@ -75,6 +83,19 @@ std::map<std::string, std::string> Merge(std::map<std::string, std::string> base
                                          const std::map<std::string, std::string>& over) {
   for (const auto& [k, v] : over) base[k] = v;
   return base;
+}
+
+//! The primary key of a row as text (the JSON of its key values), nullopt when the row is not an
+//! object holding every key column.
+std::optional<std::string> KeyOf(const Json& row, const std::vector<std::string>& primary_key) {
+  if (!row.is_object()) return std::nullopt;
+  Json values = Json::array();
+  for (const std::string& column : primary_key) {
+    const auto it = row.find(column);
+    if (it == row.end()) return std::nullopt;
+    values.push_back(*it);
+  }
+  return values.dump();
 }
 
 }  // namespace
@@ -133,112 +154,27 @@ Result<ResourceStats> Extractor::ExtractToFolder(const registry::Resource& resou
     chunks.emplace_back();
   }
 
-  PageIndex index{.source = source.name,
-                  .resource = resource.name,
-                  .format = FileExtension(resource.format),
-                  .load_id = context_.load_id,
-                  .loaded_at = context_.loaded_at,
-                  .pages = {},
-                  .skipped = {}};
-  ResourceStats stats;
-  stats.resource = resource.name;
-  const registry::Pagination& pagination = resource.pagination;
-  int64_t remaining = pagination.max_records.value_or(std::numeric_limits<int64_t>::max());
-  const std::string origin = UrlOrigin(source.base_url);
-
-  for (const auto& chunk : chunks) {
-    if (remaining <= 0) break;
-    const auto vars = Merge(source.vars, chunk);
-    Pager pager(pagination);
-    auto request = BuildRequest(source, resource, vars, pager.FirstParams());
-    if (!request) return std::unexpected(request.error().WithContext(label));
-    for (int64_t page = 1;; ++page) {
-      const std::string url = RedactUrl(request->url);
-      const std::string where = label + ", GET " + url;
-      if (page > kMaxPagesPerChunk) {
-        return MakeError(ErrorKind::kData, where + ": more than " +
-                                               std::to_string(kMaxPagesPerChunk) +
-                                               " pages; set pagination.max_records");
-      }
-      DATABOX_RETURN_IF_ERROR(CheckInterrupted(label));
-      Pause();
-      DATABOX_RETURN_IF_ERROR(CheckInterrupted(label));  // the pause may be long
-      ++stats.requests;
-      auto response = client_->Send(*request);
-      if (!response) return std::unexpected(response.error().WithContext(label));
-      if (!response->ok()) {
-        const long status = response->status;
-        if (per_day && KindOfStatus(status) != ErrorKind::kAuth) {
-          stats.skipped.push_back({url, status, chunk});
-          if (on_page) on_page(stats);
-          break;
-        }
-        return MakeError(KindOfStatus(status), where + " answered HTTP " + std::to_string(status) +
-                                                   "; " + HintOfStatus(status));
-      }
-
-      int64_t count = 0;
-      std::optional<Json> doc;
-      if (resource.format == registry::ResponseFormat::kJson) {
-        auto parsed = ParseJsonBody(response->body, where);
-        if (!parsed) return std::unexpected(parsed.error());
-        doc = std::move(*parsed);
-        if (!resource.error_path.empty()) {
-          const Json* error = FindPath(*doc, resource.error_path);
-          if (error != nullptr && !error->is_null()) {
-            std::string quoted =
-                Redact(error->is_string() ? error->get<std::string>() : error->dump());
-            if (quoted.size() > kMaxQuotedError) quoted = quoted.substr(0, kMaxQuotedError) + "...";
-            return MakeError(ErrorKind::kData, where + ": the response reports an error at '" +
-                                                   resource.error_path + "': " + quoted);
-          }
-        }
-        count = CountJsonRecords(*doc, resource.records_path);
-      } else {
-        // Other formats are counted (and checked) by reading them as the load will.
-        DATABOX_ASSIGN_OR_RETURN(
-            count, ForEachRecord(
-                       response->body, resource, std::numeric_limits<int64_t>::max(), where,
-                       [](Json) { return Ok(); }, nullptr));
-      }
-
-      const int64_t kept = std::min(count, remaining);
-      remaining -= kept;
-      PageEntry entry{.file = PageFileName(stats.pages + 1, resource.format),
-                      .url = url,
-                      .status = response->status,
-                      .page = page,
-                      .chunk = chunk,
-                      .records = kept};
-      // A server that echoes the request (its URL, its headers) would put the source's
-      // credential in the page; the stored page, and the records read from it, have it masked.
-      if (auto written = WriteFileBytes(dir / entry.file, Redact(response->body)); !written) {
-        return std::unexpected(written.error().WithContext(label));
-      }
-      index.pages.push_back(std::move(entry));
-      ++stats.pages;
-      stats.extracted += kept;
-      if (on_page) on_page(stats);
+  FolderState state{.dir = dir,
+                    .per_day = per_day,
+                    .index = PageIndex{.source = source.name,
+                                       .resource = resource.name,
+                                       .format = FileExtension(resource.format),
+                                       .load_id = context_.load_id,
+                                       .loaded_at = context_.loaded_at,
+                                       .pages = {},
+                                       .skipped = {}},
+                    .stats = {},
+                    .on_page = on_page};
+  state.stats.resource = resource.name;
+  for (const QueryPlan& query : PlanQueries(resource)) {
+    int64_t remaining = query.max_records.value_or(std::numeric_limits<int64_t>::max());
+    for (const auto& chunk : chunks) {
       if (remaining <= 0) break;
-
-      auto next = pager.Advance(count, doc ? &*doc : nullptr);
-      if (!next) return std::unexpected(next.error().WithContext(where));
-      if (!next->has_value()) break;
-      if ((*next)->url) {
-        const std::string& link = *(*next)->url;
-        if (UrlOrigin(link) != origin) {
-          return MakeError(ErrorKind::kData, where + ": the next-page link " + RedactUrl(link) +
-                                                 " leaves the source's host " + origin +
-                                                 "; refusing to send credentials elsewhere");
-        }
-        request->url = link;
-        ApplyAuth(source.auth, &*request);
-      } else {
-        request = BuildRequest(source, resource, vars, (*next)->params);
-        if (!request) return std::unexpected(request.error().WithContext(label));
-      }
+      DATABOX_RETURN_IF_ERROR(ExtractSequence(resource, query.params, chunk, &remaining, state));
     }
   }
+  PageIndex& index = state.index;
+  ResourceStats& stats = state.stats;
   if (per_day && index.pages.empty() && !stats.skipped.empty()) {
     return MakeError(ErrorKind::kData, label + ": every day of the window failed (first: GET " +
                                            stats.skipped.front().url + " answered HTTP " +
@@ -250,6 +186,108 @@ Result<ResourceStats> Extractor::ExtractToFolder(const registry::Resource& resou
     return std::unexpected(written.error().WithContext(label));
   }
   return stats;
+}
+
+Status Extractor::ExtractSequence(const registry::Resource& resource,
+                                  const std::map<std::string, std::string>& query_params,
+                                  const std::map<std::string, std::string>& chunk,
+                                  int64_t* remaining_records, FolderState& state) {
+  const registry::Source& source = *source_;
+  const std::string label = ResourceLabel(source, resource);
+  const std::string origin = UrlOrigin(source.base_url);
+  int64_t& remaining = *remaining_records;
+  ResourceStats& stats = state.stats;
+  const auto vars = Merge(source.vars, chunk);
+  Pager pager(resource.pagination);
+  auto request = BuildRequest(source, resource, vars, Merge(query_params, pager.FirstParams()));
+  if (!request) return std::unexpected(request.error().WithContext(label));
+  for (int64_t page = 1;; ++page) {
+    const std::string url = RedactUrl(request->url);
+    const std::string where = label + ", GET " + url;
+    if (page > kMaxPagesPerChunk) {
+      return MakeError(ErrorKind::kData, where + ": more than " +
+                                             std::to_string(kMaxPagesPerChunk) +
+                                             " pages; set pagination.max_records");
+    }
+    DATABOX_RETURN_IF_ERROR(CheckInterrupted(label));
+    Pause();
+    DATABOX_RETURN_IF_ERROR(CheckInterrupted(label));  // the pause may be long
+    ++stats.requests;
+    auto response = client_->Send(*request);
+    if (!response) return std::unexpected(response.error().WithContext(label));
+    if (!response->ok()) {
+      const long status = response->status;
+      if (state.per_day && KindOfStatus(status) != ErrorKind::kAuth) {
+        stats.skipped.push_back({url, status, chunk});
+        if (state.on_page) state.on_page(stats);
+        break;
+      }
+      return MakeError(KindOfStatus(status), where + " answered HTTP " + std::to_string(status) +
+                                                 "; " + HintOfStatus(status));
+    }
+
+    int64_t count = 0;
+    std::optional<Json> doc;
+    if (resource.format == registry::ResponseFormat::kJson) {
+      auto parsed = ParseJsonBody(response->body, where);
+      if (!parsed) return std::unexpected(parsed.error());
+      doc = std::move(*parsed);
+      if (!resource.error_path.empty()) {
+        const Json* error = FindPath(*doc, resource.error_path);
+        if (error != nullptr && !error->is_null()) {
+          std::string quoted =
+              Redact(error->is_string() ? error->get<std::string>() : error->dump());
+          if (quoted.size() > kMaxQuotedError) quoted = quoted.substr(0, kMaxQuotedError) + "...";
+          return MakeError(ErrorKind::kData, where + ": the response reports an error at '" +
+                                                 resource.error_path + "': " + quoted);
+        }
+      }
+      count = CountJsonRecords(*doc, resource.records_path);
+    } else {
+      // Other formats are counted (and checked) by reading them as the load will.
+      DATABOX_ASSIGN_OR_RETURN(
+          count, ForEachRecord(
+                     response->body, resource, std::numeric_limits<int64_t>::max(), where,
+                     [](Json) { return Ok(); }, nullptr));
+    }
+
+    const int64_t kept = std::min(count, remaining);
+    remaining -= kept;
+    PageEntry entry{.file = PageFileName(stats.pages + 1, resource.format),
+                    .url = url,
+                    .status = response->status,
+                    .page = page,
+                    .chunk = chunk,
+                    .records = kept};
+    // A server that echoes the request (its URL, its headers) would put the source's
+    // credential in the page; the stored page, and the records read from it, have it masked.
+    if (auto written = WriteFileBytes(state.dir / entry.file, Redact(response->body)); !written) {
+      return std::unexpected(written.error().WithContext(label));
+    }
+    state.index.pages.push_back(std::move(entry));
+    ++stats.pages;
+    stats.extracted += kept;
+    if (state.on_page) state.on_page(stats);
+    if (remaining <= 0) break;
+
+    auto next = pager.Advance(count, doc ? &*doc : nullptr);
+    if (!next) return std::unexpected(next.error().WithContext(where));
+    if (!next->has_value()) break;
+    if ((*next)->url) {
+      const std::string& link = *(*next)->url;
+      if (UrlOrigin(link) != origin) {
+        return MakeError(ErrorKind::kData, where + ": the next-page link " + RedactUrl(link) +
+                                               " leaves the source's host " + origin +
+                                               "; refusing to send credentials elsewhere");
+      }
+      request->url = link;
+      ApplyAuth(source.auth, &*request);
+    } else {
+      request = BuildRequest(source, resource, vars, Merge(query_params, (*next)->params));
+      if (!request) return std::unexpected(request.error().WithContext(label));
+    }
+  }
+  return Ok();
 }
 
 Result<ResourceStats> RecordsFromFolder(const registry::Source& source,
@@ -279,8 +317,18 @@ Result<ResourceStats> RecordsFromFolder(const registry::Source& source,
   // many rows), so `--limit` and smoke mode cap every resource's rows.
   const int64_t max_rows =
       resource.pagination.max_records.value_or(std::numeric_limits<int64_t>::max());
+  // A reserved query may return rows the main one already had: the first one of a key wins.
+  const bool deduplicate = DeduplicatesAcrossQueries(resource);
+  std::set<std::string> seen_keys;
   const RecordSink counted = [&](Json record) -> Status {
     if (stats.records >= max_rows) return Ok();
+    if (deduplicate) {
+      const std::optional<std::string> key = KeyOf(record, resource.primary_key);
+      if (key && !seen_keys.insert(*key).second) {
+        ++stats.duplicates;
+        return Ok();
+      }
+    }
     ++stats.records;
     return sink(std::move(record));
   };

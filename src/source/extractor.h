@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ struct ResourceStats {
   int64_t pages = 0;                    //!< responses stored / read
   int64_t extracted = 0;                //!< records selected from the responses (after max_records)
   int64_t records = 0;                  //!< records emitted (after the transform)
+  int64_t duplicates = 0;               //!< rows dropped for repeating a key (reserved query)
   int64_t short_rows = 0;               //!< RDB rows skipped for having too few fields
   std::string first_short_row;          //!< where the first of them is: "line N of GET <url>"
   std::vector<SkippedRequest> skipped;  //!< non-2xx answers skipped and reported
@@ -54,8 +56,23 @@ class Extractor {
                                         const PageProgress& on_page = {});
 
  private:
+  //! What one ExtractToFolder call builds up across its request sequences.
+  struct FolderState {
+    std::filesystem::path dir;  //!< the resource's page folder
+    bool per_day = false;       //!< non-2xx days are skipped, not fatal
+    PageIndex index;            //!< the pages stored so far
+    ResourceStats stats;        //!< the counts so far
+    PageProgress on_page;       //!< called after every response, when set
+  };
+
   Extractor(const registry::Source& source, http::HttpClient* client, LoadContext context)
       : source_(&source), client_(client), context_(std::move(context)) {}
+  //! Requests the pages of one sequence (one query of PlanQueries, one window chunk) with
+  //! `query_params` added, keeping at most *remaining_records records (decremented).
+  Status ExtractSequence(const registry::Resource& resource,
+                         const std::map<std::string, std::string>& query_params,
+                         const std::map<std::string, std::string>& chunk,
+                         int64_t* remaining_records, FolderState& state);
   //! Sleeps pause_s before every request but the first.
   void Pause();
 

@@ -154,6 +154,84 @@ TEST(PaginationTest, MaxRecordsCapsAcrossPages) {
   EXPECT_EQ(run.stats->extracted, 3);
 }
 
+//! DemoSource() paged 300 at a time under a refinement that adds license/occurrenceStatus
+//! filters and reserves min(300, max / 10) records for taxonKey 2476855 from max 600 on.
+registry::Source RefinedSource(int64_t max_records) {
+  registry::Source s = DemoSource();
+  registry::Resource& r = s.resources[0];
+  r.pagination.type = registry::PaginationType::kOffsetLimit;
+  r.pagination.page_size = 300;
+  r.pagination.max_records = max_records;
+  r.primary_key = {"i"};
+  r.refine = registry::Refinement{{{"license", "CC_BY_4_0"}, {"occurrenceStatus", "PRESENT"}},
+                                  registry::ReservedQuery{{{"taxonKey", "2476855"}}, 10, 300, 600}};
+  return s;
+}
+
+//! Endless pages: the main query numbers its records from 0, the reserved query from 899, so its
+//! first record repeats the last one the main query keeps when max is 1000 (900 main records).
+http::Response RefinedPage(const http::Request& r) {
+  const int offset = std::stoi(QueryParam(r.url, "offset"));
+  const bool reserved = !QueryParam(r.url, "taxonKey").empty();
+  return Page((reserved ? 899 : 0) + offset, 300);
+}
+
+TEST(RefinementTest, ReservedQueryTakesATenthAndItsRepeatedKeyIsDropped) {
+  auto run = RunResource(RefinedSource(1000), RefinedPage);
+  ASSERT_TRUE(run.stats.has_value()) << run.stats.error().ToString();
+  // 900 records in three pages of the main query, then one page of the reserved query.
+  EXPECT_THAT(Params(run.requests, "taxonKey"), ElementsAre("", "", "", "2476855"));
+  EXPECT_THAT(Params(run.requests, "offset"), ElementsAre("0", "300", "600", "0"));
+  EXPECT_THAT(Params(run.requests, "license"),
+              ElementsAre("CC_BY_4_0", "CC_BY_4_0", "CC_BY_4_0", "CC_BY_4_0"));
+  EXPECT_THAT(Params(run.requests, "occurrenceStatus"),
+              ElementsAre("PRESENT", "PRESENT", "PRESENT", "PRESENT"));
+  EXPECT_EQ(run.stats->extracted, 1000);  // 900 + 100 records kept from the responses
+  EXPECT_EQ(run.stats->duplicates, 1);    // key 899 came from both queries
+  ASSERT_EQ(run.records.size(), 999u);
+  EXPECT_EQ(run.stats->records, 999);
+  EXPECT_EQ(run.records[899]["i"], 899);  // the main query's row
+  EXPECT_EQ(run.records[900]["i"], 900);  // then the reserved query's new keys
+  EXPECT_EQ(run.records.back()["i"], 998);
+}
+
+TEST(RefinementTest, LargeMaxReservesAtMost300) {
+  auto run = RunResource(RefinedSource(5000), RefinedPage);
+  ASSERT_TRUE(run.stats.has_value()) << run.stats.error().ToString();
+  int64_t reserved_requests = 0;
+  for (const std::string& taxon : Params(run.requests, "taxonKey")) {
+    reserved_requests += taxon.empty() ? 0 : 1;
+  }
+  EXPECT_EQ(reserved_requests, 1);
+  EXPECT_EQ(run.requests.size(), 17u);  // 4700 main records: 16 pages of 300, then 1 reserved
+  EXPECT_EQ(run.stats->extracted, 5000);
+  // The main query's keys are 0..4699, the reserved query's 899..1198: every one a repeat.
+  EXPECT_EQ(run.stats->duplicates, 300);
+  EXPECT_EQ(run.records.size(), 4700u);
+}
+
+TEST(RefinementTest, BelowSixHundredThereIsNoReservedQuery) {
+  auto run = RunResource(RefinedSource(500), RefinedPage);
+  ASSERT_TRUE(run.stats.has_value()) << run.stats.error().ToString();
+  EXPECT_THAT(Params(run.requests, "taxonKey"), ElementsAre("", ""));
+  EXPECT_THAT(Params(run.requests, "license"), ElementsAre("CC_BY_4_0", "CC_BY_4_0"));
+  EXPECT_EQ(run.records.size(), 500u);
+  EXPECT_EQ(run.stats->duplicates, 0);
+}
+
+TEST(RefinementTest, WithoutTheRefinementTheQueryIsUnfiltered) {
+  registry::Source s = RefinedSource(1000);
+  s.resources[0].refine.reset();
+  auto run = RunResource(s, RefinedPage);
+  ASSERT_TRUE(run.stats.has_value()) << run.stats.error().ToString();
+  EXPECT_EQ(run.requests.size(), 4u);  // 1000 records, pages of 300
+  for (const http::Request& request : run.requests) {
+    EXPECT_EQ(QueryParam(request.url, "license"), "") << request.url;
+    EXPECT_EQ(QueryParam(request.url, "taxonKey"), "") << request.url;
+  }
+  EXPECT_EQ(run.records.size(), 1000u);
+}
+
 TEST(PaginationTest, PageNumberStopsAtNumPagesAndOnShortPage) {
   registry::Source s = DemoSource();
   registry::Pagination& p = s.resources[0].pagination;

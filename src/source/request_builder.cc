@@ -89,8 +89,10 @@ Result<http::Request> BuildRequest(const registry::Source& source,
                                    const registry::Resource& resource,
                                    const std::map<std::string, std::string>& vars,
                                    const std::map<std::string, std::string>& extra_params) {
+  static const std::map<std::string, std::string> kNone;
+  const auto* refined = resource.refine ? &resource.refine->params : &kNone;
   std::map<std::string, std::string> params;
-  for (const auto* layer : {&source.params, &resource.params, &extra_params}) {
+  for (const auto* layer : {&source.params, &resource.params, refined, &extra_params}) {
     for (const auto& [name, value] : *layer) {
       DATABOX_ASSIGN_OR_RETURN(params[name], FillPlaceholders(value, vars));
     }

@@ -25,7 +25,8 @@ std::string AppendQuery(std::string url, const std::map<std::string, std::string
 std::string UrlOrigin(const std::string& url);
 
 //! The first request of a resource for one set of placeholder values: base_url + path, the
-//! source's params overlaid by the resource's, plus `extra_params` (pagination), the source's
+//! source's params overlaid by the resource's and by its refinement's (when on), plus
+//! `extra_params` (a reserved query's, pagination), the source's
 //! and the resource's headers, and auth. Values are filled from `vars`.
 Result<http::Request> BuildRequest(const registry::Source& source,
                                    const registry::Resource& resource,

@@ -62,6 +62,12 @@ Result<StepReport> RestJsonSource::Feed(const registry::Resource& resource, cons
                            RecordsFromFolder(*source_, resource, package.extract_dir, sink));
   StepReport report;
   if (stats.short_rows > 0) report.notes.push_back(ShortRowsNote(*source_, resource, stats));
+  if (stats.duplicates > 0) {
+    report.notes.push_back(ResourceLabel(*source_, resource) + ": dropped " +
+                           std::to_string(stats.duplicates) +
+                           " row(s) repeating a key already read (the reserved query overlaps the "
+                           "main one)");
+  }
   return report;
 }
 
