@@ -437,7 +437,7 @@ Resource ParseResource(const toml::table& table, const Source& source, ParseCont
   res.max_response_bytes = rr.Int("max_response_bytes", 1, std::numeric_limits<int64_t>::max());
   if (const toml::table* refine = rr.Table("refine")) {
     res.refine = ParseRefinement(*refine, source, ctx, context, &window);
-    if (res.refine && res.refine->reserve && res.primary_key.empty()) {
+    if (refine->contains("reserve") && res.primary_key.empty()) {
       rr.Report("refine", "a reserved query needs a primary_key to de-duplicate its rows",
                 "add primary_key = [\"...\"]");
     }

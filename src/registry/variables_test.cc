@@ -207,7 +207,7 @@ TEST(VariablesTest, RefinementProblemsAreReportedEvenWhenOff) {
   EXPECT_THAT(text, HasSubstr("refine.reserve: the reserved query needs 'params'"));
   EXPECT_THAT(text, HasSubstr("'divisor' = 0 is out of range"));
   EXPECT_THAT(text, HasSubstr("unknown key 'extra'"));
-  Config no_key(Knobbed() + "[source.resource.refine]\nwhen = true\n" +
+  Config no_key(Knobbed() + "[source.resource.refine]\nwhen = false\n" +
                 "reserve = { params = { taxonKey = \"1\" } }\n");
   EXPECT_THAT(Validate(no_key.path(), {.env = EnvOf({})}).ToString(),
               HasSubstr("a reserved query needs a primary_key"));
