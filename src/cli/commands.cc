@@ -13,6 +13,7 @@ std::vector<Command> AllCommands() {
   commands.push_back(ValidateCommand());
   commands.push_back(SourcesCommand());
   commands.push_back(RunCommand());
+  commands.push_back(IngestCommand());
   commands.push_back(RefreshCommand());
   commands.push_back(TransformCommand());
   commands.push_back(StatusCommand());

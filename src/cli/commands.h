@@ -9,6 +9,7 @@ Command InitCommand();
 Command ValidateCommand();
 Command SourcesCommand();
 Command RunCommand();
+Command IngestCommand();
 Command RefreshCommand();
 Command TransformCommand();
 Command StatusCommand();

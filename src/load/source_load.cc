@@ -8,18 +8,16 @@
 #include "common/failpoint.h"
 #include "common/interrupt.h"
 #include "common/redact.h"
-#include "duck/chunk_scan.h"
-#include "duck/database.h"
 #include "iceberg/snapshot_producer.h"
-#include "load/load_commit.h"
+#include "load/load_database.h"
 #include "load/load_id.h"
 #include "load/load_package.h"
+#include "load/load_turn.h"
 #include "load/merge_dedup.h"
 #include "load/normalized_tables.h"
+#include "load/plan_and_commit.h"
 #include "load/resource_hints.h"
-#include "load/source_lock.h"
 #include "load/system_tables.h"
-#include "load/table_plan.h"
 #include "normalize/normalizer.h"
 #include "source/extractor.h"
 #include "source/source.h"
@@ -57,7 +55,6 @@ class SourceLoad {
   Status Extract();
   Status NormalizeAndStage();
   Status NormalizeResource(const registry::Resource& resource);
-  Status EnsureNamespace();
   Status PlanAndCommit();
   //! Whether _dlt_load_status already holds a snapshot of this load id: a resumed package whose
   //! commit landed before the process that made it died (its status row commits last or with
@@ -69,9 +66,7 @@ class SourceLoad {
   const SourceLoadOptions& options_;
   std::unique_ptr<source::Source> runner_;  //!< extracts and feeds the records (source.h)
   std::optional<LoadPackage> package_;
-  std::optional<duck::Database> db_;
-  std::optional<duck::Connection> conn_;
-  std::optional<NormalizedTables> tables_;
+  std::unique_ptr<LoadDatabase> db_;  //!< staging, from normalization to the commit
   SourceLoadResult result_;
   int64_t records_fed_ = 0;  //!< records fed to the normalizer so far, over all resources
 };
@@ -93,7 +88,7 @@ Status SourceLoad::NormalizeResource(const registry::Resource& resource) {
                            normalize::Normalizer::Make(std::move(hints), result_.load_id));
   auto stage = [&]() -> Status {
     for (normalize::TableBatch& batch : normalizer->Flush()) {
-      DATABOX_RETURN_IF_ERROR(tables_->Add(resource, std::move(batch)));
+      DATABOX_RETURN_IF_ERROR(db_->tables().Add(resource, std::move(batch)));
     }
     return Ok();
   };
@@ -119,54 +114,21 @@ Status SourceLoad::NormalizeResource(const registry::Resource& resource) {
 }
 
 Status SourceLoad::NormalizeAndStage() {
-  DATABOX_ASSIGN_OR_RETURN(auto db, duck::Database::Open(""));
-  db_.emplace(std::move(db));
-  DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(*db_));
-  conn_.emplace(std::move(conn));
-  // Merges and child-table deletes read the tables' current files through DuckDB.
-  DATABOX_RETURN_IF_ERROR(ws_.PrepareDuckDbReads(*conn_));
-  DATABOX_ASSIGN_OR_RETURN(auto tables, NormalizedTables::Make(&*conn_));
-  tables_.emplace(std::move(tables));
-  DATABOX_RETURN_IF_ERROR(duck::RegisterChunkScan(*conn_));
+  DATABOX_ASSIGN_OR_RETURN(db_, LoadDatabase::Open(ws_));
   for (const registry::Resource* resource : runner_->Resources()) {
     DATABOX_RETURN_IF_ERROR(CheckInterrupted(Label(*resource)));
     DATABOX_RETURN_IF_ERROR(NormalizeResource(*resource));
   }
-  return DeduplicateMergeBatches(*conn_, source_, runner_->Resources(), *tables_);
-}
-
-Status SourceLoad::EnsureNamespace() {
-  const iceberg::Namespace ns{RawNamespace(source_)};
-  DATABOX_ASSIGN_OR_RETURN(bool ns_exists, ws_.catalog().NamespaceExists(ns));
-  if (ns_exists) return Ok();
-  if (auto created = ws_.catalog().CreateNamespace(ns, {});
-      !created && created.error().kind != ErrorKind::kAlreadyExists) {
-    return created;
-  }
-  return Ok();
+  return DeduplicateMergeBatches(db_->conn(), source_, runner_->Resources(), db_->tables());
 }
 
 Status SourceLoad::PlanAndCommit() {
-  DATABOX_RETURN_IF_ERROR(EnsureNamespace());
-  TablePlanner planner(ws_, *conn_, source_, *tables_, result_.load_id);
-  DATABOX_RETURN_IF_ERROR(tables_->ForEachTable([&](const NormalizedTable& table) -> Status {
-    if (auto planned = planner.PlanTable(table); !planned) {
-      return std::unexpected(planned.error().WithContext("source " + source_.name + ", table " +
-                                                         RawNamespace(source_) + "." + table.name));
-    }
-    Failpoint("after-data-files");
-    return Ok();
-  }));
-  DATABOX_RETURN_IF_ERROR(planner.PlanSystemTables());
-  Failpoint("after-data-files");
-  Report(LoadPhase::kCommit, "", records_fed_);
-  LoadPlan plan = planner.TakePlan();
-  DATABOX_RETURN_IF_ERROR(CommitPlan(ws_.catalog(), *ws_.file_io(), plan));
-  for (std::size_t i = 0; i < plan.ops.size(); ++i) {
-    plan.outcomes[i].snapshot_id = plan.ops[i]->snapshot_id();
-  }
-  result_.tables = std::move(plan.outcomes);
-  result_.rows_loaded = plan.rows_loaded;
+  DATABOX_ASSIGN_OR_RETURN(
+      CommittedLoad committed,
+      load::PlanAndCommit(ws_, db_->conn(), source_, db_->tables(), result_.load_id,
+                          [&] { Report(LoadPhase::kCommit, "", records_fed_); }));
+  result_.tables = std::move(committed.tables);
+  result_.rows_loaded = committed.rows_loaded;
   return Ok();
 }
 
@@ -246,20 +208,11 @@ Result<SourceLoadResult> LoadSource(Workspace& workspace, const registry::Source
     return MakeError(ErrorKind::kConfig,
                      "source " + source.name + ": --resume applies to HTTP sources; run it again");
   }
-  // Held until the load ends: a second run of this source waits for nothing and fails here,
-  // before it fetches, stages or commits anything.
-  DATABOX_ASSIGN_OR_RETURN(const SourceLock lock,
-                           SourceLock::Acquire(SourceLocksDir(workspace.state_dir()), source.name));
-  // What earlier loads of this source left: unfinished packages are marked, old ones go, leaving
-  // room for the package this load is about to create.
-  DATABOX_ASSIGN_OR_RETURN(
-      const LoadPackage::Settled settled,
-      LoadPackage::Settle(workspace.loads_dir(), source.name,
-                          workspace.registry().project.keep_load_packages - 1));
+  DATABOX_ASSIGN_OR_RETURN(const LoadTurn turn, TakeLoadTurn(workspace, source.name));
   SourceLoad load(workspace, source, options, std::move(runner));
   auto result = load.Run();
-  if (result && settled.interrupted > 0) {
-    result->notes.push_back(std::to_string(settled.interrupted) +
+  if (result && turn.settled.interrupted > 0) {
+    result->notes.push_back(std::to_string(turn.settled.interrupted) +
                             " load package(s) of an earlier, interrupted load marked failed");
   }
   return result;

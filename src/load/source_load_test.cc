@@ -21,6 +21,7 @@
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "iceberg/table_scan.h"
+#include "load/test_util.h"
 #include "platform/workspace.h"
 #include "registry/registry.h"
 #include "source/avonet_test_support.h"
@@ -30,8 +31,6 @@ namespace databox::load {
 namespace {
 
 namespace fs = std::filesystem;
-
-const char* kExample = DATABOX_SOURCE_DIR "/examples/databox/databox.toml";
 
 //! The YAML document inside a syrupy .ambr snapshot (between the ''' lines, indented by 2).
 YAML::Node ReadAmbr(const std::string& source) {
@@ -60,28 +59,9 @@ std::string IcebergTypeOf(const std::string& dlt_type) {
   return it == kMap.end() ? "unmapped:" + dlt_type : it->second;
 }
 
-class SourceLoadTest : public ::testing::Test {
+class SourceLoadTest : public testing::ExampleWorkspaceTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("databox_load_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    auto loaded = registry::LoadRegistry(kExample);
-    ASSERT_TRUE(loaded) << loaded.error().message;
-    registry_ = std::move(*loaded);
-    auto& project = registry_.project;
-    project.state_dir = dir_;
-    project.catalog.uri = (dir_ / "catalog.sqlite").string();
-    project.warehouse.location = (dir_ / "warehouse").string();
-    project.analytics.database = dir_ / "databox.duckdb";
-    auto ws = platform::OpenWorkspace(registry_);
-    ASSERT_TRUE(ws) << ws.error().message;
-    workspace_ = std::move(*ws);
-  }
-  void TearDown() override {
-    if (std::getenv("DATABOX_KEEP_TEST_DIR") == nullptr) fs::remove_all(dir_);
-  }
+  SourceLoadTest() : ExampleWorkspaceTest("databox_load") {}
 
   SourceLoadResult Load(const std::string& name) {
     const registry::Source* source = registry_.FindSource(name);
@@ -165,10 +145,6 @@ class SourceLoadTest : public ::testing::Test {
     }
     EXPECT_GT(compared, 0);
   }
-
-  fs::path dir_;
-  registry::Registry registry_;
-  std::unique_ptr<Workspace> workspace_;
 };
 
 TEST_F(SourceLoadTest, NoaaMatchesDltSchema) {

@@ -50,8 +50,8 @@ struct NdjsonBatchStream::Shared {
   mutable std::mutex mu;  //!< guards everything below except `file` reads (see ReadBlock)
   std::condition_variable changed;
   std::deque<std::vector<normalize::TableBatch>> queue;
-  bool done = false;   //!< producers finished (or failed)
-  bool stop = false;   //!< consumer gone
+  bool done = false;  //!< producers finished (or failed)
+  bool stop = false;  //!< consumer gone
   std::optional<Error> error;
   NdjsonStreamStats stats;
   std::string carry;         //!< read bytes after the last block
@@ -61,9 +61,9 @@ struct NdjsonBatchStream::Shared {
   std::size_t merged = 0;    //!< blocks merged so far (in order)
   bool merging = false;      //!< a worker is merging finished blocks
   std::map<std::size_t, BlockResult> finished;  //!< normalized, waiting for their turn
-  SchemaUnion schemas;       //!< merged schemas of blocks [0, merged)
-  std::vector<std::string> spare;  //!< text buffers of merged blocks, for reuse
-  int64_t lines_merged = 0;  //!< lines of the merged blocks
+  SchemaUnion schemas;                          //!< merged schemas of blocks [0, merged)
+  std::vector<std::string> spare;               //!< text buffers of merged blocks, for reuse
+  int64_t lines_merged = 0;                     //!< lines of the merged blocks
   std::vector<std::thread> workers;
 
   ~Shared() {
@@ -218,8 +218,8 @@ struct NdjsonBatchStream::Shared {
     std::unique_lock lock(mu);
     while (true) {
       const auto wait = Clock::now();
-      changed.wait(lock,
-                   [&] { return stop || done || Exhausted() || queue.size() < options.max_queued; });
+      changed.wait(
+          lock, [&] { return stop || done || Exhausted() || queue.size() < options.max_queued; });
       stats.wait_s += Since(wait);
       if (stop || done) return;
       std::optional<std::string> text;
@@ -276,10 +276,13 @@ Result<std::unique_ptr<NdjsonBatchStream>> NdjsonBatchStream::Start(
     return MakeError(ErrorKind::kNotFound,
                      "cannot open " + path + ": " + std::strerror(errno) + "; check the path");
   }
-  shared->path = std::move(path);
+  shared->path = options.label.empty() ? std::move(path) : options.label;
   shared->hints = std::move(hints);
   shared->load_id = std::move(load_id);
   shared->normalizer_options = std::move(normalizer_options);
+  // Tables an earlier input left (known_tables) are where the union starts: every block's
+  // seed holds them, so the batches continue their columns in their order.
+  shared->schemas.Add(shared->normalizer_options.known_tables);
   shared->options = options;
   Shared* raw = shared.get();
   for (std::size_t i = 0; i < options.workers; ++i) {

@@ -30,16 +30,19 @@ struct NdjsonStreamOptions {
   //! row_id_generator is called from several threads and must be thread-safe.
   std::size_t workers = 1;
   std::size_t block_bytes = 8u << 20;  //!< bytes per block (whole lines: a long line is kept)
+  //! The file's name in messages ("<label>:<line>"); empty: its path. For a file decompressed
+  //! or converted from another, so that errors name the file the user gave.
+  std::string label = {};
 };
 
 //! What the producer threads did, for progress and benchmarks (seconds are summed over threads).
 struct NdjsonStreamStats {
-  int64_t records = 0;     //!< non-empty lines normalized
-  int64_t bytes = 0;       //!< bytes read
-  double normalize_s = 0;  //!< seconds parsing + normalizing (simdjson + Normalizer)
-  double read_s = 0;       //!< seconds reading the file
-  double wait_s = 0;       //!< seconds waiting for the consumer (queue full)
-  int64_t blocks = 0;      //!< blocks of lines normalized
+  int64_t records = 0;       //!< non-empty lines normalized
+  int64_t bytes = 0;         //!< bytes read
+  double normalize_s = 0;    //!< seconds parsing + normalizing (simdjson + Normalizer)
+  double read_s = 0;         //!< seconds reading the file
+  double wait_s = 0;         //!< seconds waiting for the consumer (queue full)
+  int64_t blocks = 0;        //!< blocks of lines normalized
   int64_t renormalized = 0;  //!< blocks normalized again after their seed missed a change
 };
 
@@ -48,7 +51,9 @@ struct NdjsonStreamStats {
 class NdjsonBatchStream {
  public:
   //! Opens `path` and starts the producer threads. `normalizer_options` applies to every block's
-  //! normalizer (its known_tables and records_before are set by the stream).
+  //! normalizer; its known_tables (the Schemas() of an earlier file of the same resource) seed
+  //! every block, so the batches continue those tables' columns in their order. Each block's
+  //! records_before is set by the stream.
   static Result<std::unique_ptr<NdjsonBatchStream>> Start(
       std::string path, normalize::ResourceHints hints, std::string load_id,
       normalize::NormalizerOptions normalizer_options = {}, NdjsonStreamOptions options = {});

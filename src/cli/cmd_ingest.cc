@@ -1,0 +1,127 @@
+// `databox ingest FILE... --table raw_<name>.<table>`: files loaded into one raw table, committed
+// as a source load is (load/file_ingest.h). Progress goes to stderr, one line per file read.
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/session.h"
+#include "common/exit_code.h"
+#include "common/interrupt.h"
+#include "load/file_ingest.h"
+#include "refresh/analytics.h"
+
+namespace databox::cli {
+namespace {
+
+//! What `databox ingest` parsed.
+struct IngestArgs {
+  std::vector<std::string> files;
+  std::string table;
+  std::string format;  //!< empty: by file name
+  std::string disposition = "append";
+  std::vector<std::string> primary_key;
+};
+
+std::string ProgressLine(const load::IngestProgress& p) {
+  char text[200];
+  if (p.commit) {
+    std::snprintf(text, sizeof text, "committing %lld records (%.1f s)\n",
+                  static_cast<long long>(p.records), p.seconds);
+  } else {
+    std::snprintf(text, sizeof text, "read %s: %lld records so far, %.1f MB in %.1f s\n",
+                  p.file.c_str(), static_cast<long long>(p.records),
+                  static_cast<double>(p.bytes) / (1024.0 * 1024.0), p.seconds);
+  }
+  return text;
+}
+
+//! The request the arguments describe; prints the problem and returns nullopt when they are bad.
+std::optional<load::IngestRequest> RequestOf(const IngestArgs& args) {
+  load::IngestRequest request;
+  for (const std::string& file : args.files) request.files.emplace_back(file);
+  request.table = args.table;
+  if (!args.format.empty()) request.format = load::ParseIngestFormat(args.format);
+  if (args.disposition == "replace") {
+    request.disposition = registry::WriteDisposition::kReplace;
+  } else if (args.disposition == "merge") {
+    request.disposition = registry::WriteDisposition::kMerge;
+  }
+  request.primary_key = args.primary_key;
+  request.on_progress = [](const load::IngestProgress& p) { Err(ProgressLine(p)); };
+  if (auto checked = load::CheckIngestRequest(request); !checked) {
+    Err("databox ingest: " + checked.error().message + "\n");
+    return std::nullopt;
+  }
+  return request;
+}
+
+ExitCode Ingest(const GlobalOptions& global, const IngestArgs& args) {
+  auto request = RequestOf(args);
+  if (!request) return ExitCode::kUsage;
+  auto session = OpenSession(global, "ingest", load::WorkspaceUse::kShared);
+  if (!session) return ExitCode::kUsage;
+  InstallInterruptHandlers();
+  auto loaded = load::IngestFiles(*session->workspace, *request);
+  if (!loaded) {
+    const bool unknown = loaded.error().kind == ErrorKind::kCommitStateUnknown;
+    Err("databox ingest " + args.table + ": " + loaded.error().ToString() +
+        (unknown ? "" : "; nothing was committed") + "\n");
+    if (IsInterruption(loaded.error())) {
+      return ExitCodeOfSignal(InterruptSignal()).value_or(ExitCode::kInterrupted);
+    }
+    return ExitCode::kRunFailed;
+  }
+  Out(args.table + " loaded, load id " + loaded->load_id + "\n");
+  for (const auto& t : loaded->tables) {
+    Out("  " + t.table + "  " + t.disposition + "  rows=" + std::to_string(t.rows) +
+        "  snapshot=" + (t.snapshot_id ? std::to_string(*t.snapshot_id) : "-") + "\n");
+  }
+  for (const auto& note : loaded->notes) Out("  note: " + note + "\n");
+  // As after `databox run`: `databox query` reads the raw views.
+  if (auto views = refresh::RefreshRawViews(*session->workspace); !views) {
+    Err("databox ingest: the load was committed, but the raw views could not be rebuilt "
+        "(queries still see the previous snapshots): " +
+        views.error().message + "\n");
+    return ExitCode::kRunFailed;
+  }
+  return ExitCode::kOk;
+}
+
+}  // namespace
+
+Command IngestCommand() {
+  return Command{
+      "ingest", "Load NDJSON, CSV or Parquet files into a raw table",
+      "Loads FILE... into the raw table raw_<name>.<table> (created by the first ingest) and\n"
+      "commits it as `databox run` commits a source: the table's new snapshot and this load's\n"
+      "rows of raw_<name>._dlt_loads and raw_<name>._dlt_load_status in one catalog\n"
+      "transaction, every row carrying the printed load id in _dlt_load_id. The format is\n"
+      "told by each file's name (.ndjson, .jsonl, .json, .csv, .parquet, each optionally\n"
+      "followed by .gz or .zst) unless --format gives it. NDJSON records go through the\n"
+      "dlt-compatible normalizer (nested lists become child tables raw_<name>.<table>__<field>);\n"
+      "CSV (with DuckDB's type detection) and Parquet rows are read by DuckDB and normalized\n"
+      "the same way. A malformed line fails the ingest naming the file and line, and nothing\n"
+      "is committed. Exit 0 loaded, 1 failed (nothing committed), 2 bad usage (unknown\n"
+      "format, missing file, bad --table, merge without --primary-key).",
+      [](CLI::App& app) -> Runner {
+        auto args = std::make_shared<IngestArgs>();
+        app.add_option("FILE", args->files, "input files, loaded in the order given")->required();
+        app.add_option("--table", args->table, "target table, raw_<name>.<table>")->required();
+        app.add_option("--format", args->format,
+                       "input format of every file, instead of telling it by name")
+            ->check(CLI::IsMember({"ndjson", "jsonl", "json", "csv", "parquet"}));
+        app.add_option("--write-disposition", args->disposition,
+                       "append (default), replace (the table's rows become these files') or "
+                       "merge (rows replace those with the same --primary-key)")
+            ->check(CLI::IsMember({"append", "replace", "merge"}));
+        app.add_option("--primary-key", args->primary_key,
+                       "key column(s) of the table (comma-separated); required by merge")
+            ->delimiter(',');
+        return [args](const GlobalOptions& global) { return Ingest(global, *args); };
+      }};
+}
+
+}  // namespace databox::cli

@@ -1,0 +1,204 @@
+#include "load/file_ingest.h"
+
+#include <chrono>
+#include <regex>
+
+#include "common/interrupt.h"
+#include "common/redact.h"
+#include "load/load_database.h"
+#include "load/load_id.h"
+#include "load/load_package.h"
+#include "load/load_turn.h"
+#include "load/merge_dedup.h"
+#include "load/normalized_tables.h"
+#include "load/plan_and_commit.h"
+#include "load/resource_hints.h"
+#include "load/stream_ingest.h"
+
+namespace databox::load {
+namespace {
+
+namespace fs = std::filesystem;
+
+//! Namespace and table names: lower-case snake_case, as source and resource names.
+bool IsSnakeName(const std::string& name) {
+  static const std::regex kName("^[a-z][a-z0-9]*(_[a-z0-9]+)*$");
+  return std::regex_match(name, kName);
+}
+
+//! The source and resource an ingest loads as: `name` with one resource `table`.
+registry::Source IngestSource(const std::string& name, const std::string& table,
+                              const IngestRequest& request) {
+  registry::Resource resource;
+  resource.name = table;
+  resource.write_disposition = request.disposition;
+  resource.primary_key = request.primary_key;
+  registry::Source source;
+  source.name = name;
+  source.kind = registry::SourceKind::kFile;
+  source.resources.push_back(std::move(resource));
+  return source;
+}
+
+//! One ingest in progress: its package, staging database and normalized tables.
+class FileIngest {
+ public:
+  FileIngest(Workspace& workspace, const IngestRequest& request, const registry::Source& source,
+             LoadPackage& package)
+      : ws_(workspace),
+        request_(request),
+        source_(source),
+        resource_(source.resources.front()),
+        package_(package) {}
+
+  Result<SourceLoadResult> Run();
+
+ private:
+  Status ReadFile(std::size_t index);
+  void Report(const std::string& file, bool commit) const {
+    if (!request_.on_progress) return;
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    request_.on_progress(IngestProgress{file, records_, bytes_, seconds, commit});
+  }
+
+  Workspace& ws_;
+  const IngestRequest& request_;
+  const registry::Source& source_;
+  const registry::Resource& resource_;
+  LoadPackage& package_;
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::unique_ptr<LoadDatabase> db_;  //!< staging, from normalization to the commit
+  normalize::ResourceHints hints_;
+  std::vector<normalize::TableSchema> schemas_;  //!< tables as the files before left them
+  int64_t records_ = 0;
+  int64_t bytes_ = 0;
+};
+
+Status FileIngest::ReadFile(std::size_t index) {
+  const fs::path& file = request_.files[index];
+  DATABOX_ASSIGN_OR_RETURN(InputKind kind, InputKindOf(file, request_.format));
+  DATABOX_ASSIGN_OR_RETURN(fs::path ndjson, NdjsonOf(file, kind, package_.extract_dir(), index));
+  normalize::NormalizerOptions normalizer;
+  normalizer.known_tables = schemas_;
+  normalizer.records_before = static_cast<std::size_t>(records_);
+  NdjsonStreamOptions options;
+  options.workers = request_.workers;
+  options.label = kind.format == IngestFormat::kNdjson ? file.string()
+                                                       : file.string() + " (row as NDJSON line)";
+  DATABOX_ASSIGN_OR_RETURN(
+      auto stream,
+      NdjsonBatchStream::Start(ndjson.string(), hints_, package_.load_id(), normalizer, options));
+  while (true) {
+    DATABOX_ASSIGN_OR_RETURN(std::vector<normalize::TableBatch> batches, stream->Next());
+    if (batches.empty()) break;
+    for (normalize::TableBatch& batch : batches) {
+      DATABOX_RETURN_IF_ERROR(db_->tables().Add(resource_, std::move(batch)));
+    }
+  }
+  schemas_ = stream->Schemas();
+  const NdjsonStreamStats stats = stream->stats();
+  records_ += stats.records;
+  bytes_ += stats.bytes;
+  std::error_code ignored;
+  if (ndjson != file) fs::remove(ndjson, ignored);  // scratch files can be large
+  fs::remove(package_.extract_dir() / ("input-" + std::to_string(index) + ".decompressed"),
+             ignored);
+  Report(file.string(), false);
+  return Ok();
+}
+
+Result<SourceLoadResult> FileIngest::Run() {
+  DATABOX_ASSIGN_OR_RETURN(hints_, HintsFor(source_, resource_));
+  DATABOX_ASSIGN_OR_RETURN(db_, LoadDatabase::Open(ws_));
+  for (std::size_t i = 0; i < request_.files.size(); ++i) {
+    DATABOX_RETURN_IF_ERROR(CheckInterrupted("ingest into " + request_.table));
+    DATABOX_RETURN_IF_ERROR(ReadFile(i));
+  }
+  DATABOX_RETURN_IF_ERROR(
+      DeduplicateMergeBatches(db_->conn(), source_, {&resource_}, db_->tables()));
+  DATABOX_RETURN_IF_ERROR(CheckInterrupted("ingest into " + request_.table));
+  DATABOX_ASSIGN_OR_RETURN(CommittedLoad committed,
+                           PlanAndCommit(ws_, db_->conn(), source_, db_->tables(),
+                                         package_.load_id(), [&] { Report("", true); }));
+  SourceLoadResult result;
+  result.source = source_.name;
+  result.load_id = package_.load_id();
+  result.tables = std::move(committed.tables);
+  result.rows_loaded = committed.rows_loaded;
+  result.notes.push_back(std::to_string(records_) + " records read from " +
+                         std::to_string(request_.files.size()) + " file(s)");
+  return result;
+}
+
+}  // namespace
+
+Result<std::pair<std::string, std::string>> ParseIngestTable(const std::string& table) {
+  const auto dot = table.find('.');
+  const std::string usage = "--table wants raw_<name>.<table> (lower-case snake_case names";
+  if (dot == std::string::npos || table.rfind("raw_", 0) != 0) {
+    return MakeError(ErrorKind::kConfig,
+                     "'" + table + "' is not a raw table: " + usage + ", e.g. raw_events.clicks)");
+  }
+  std::string name = table.substr(4, dot - 4);
+  std::string leaf = table.substr(dot + 1);
+  if (!IsSnakeName(name) || !IsSnakeName(leaf)) {
+    return MakeError(ErrorKind::kConfig, "'" + table + "' is not a valid table name: " + usage +
+                                             ": a letter, then letters, digits and single _)");
+  }
+  return std::pair{std::move(name), std::move(leaf)};
+}
+
+Status CheckIngestRequest(const IngestRequest& request) {
+  DATABOX_ASSIGN_OR_RETURN(auto parsed, ParseIngestTable(request.table));
+  (void)parsed;
+  if (request.files.empty()) return MakeError(ErrorKind::kConfig, "no input file given");
+  for (const fs::path& file : request.files) {
+    DATABOX_ASSIGN_OR_RETURN(InputKind kind, InputKindOf(file, request.format));
+    (void)kind;
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) {
+      return MakeError(ErrorKind::kNotFound,
+                       "input file " + file.string() + " does not exist or is not a file");
+    }
+  }
+  const bool merge = request.disposition == registry::WriteDisposition::kMerge;
+  if (merge && request.primary_key.empty()) {
+    return MakeError(ErrorKind::kConfig,
+                     "--write-disposition merge needs --primary-key COLUMN[,COLUMN...]: the rows "
+                     "of a merge replace the rows with the same key");
+  }
+  for (const std::string& column : request.primary_key) {
+    if (!IsSnakeName(column)) {
+      return MakeError(ErrorKind::kConfig, "primary key column '" + column +
+                                               "' is not a snake_case column name (as the "
+                                               "normalizer names columns)");
+    }
+  }
+  return Ok();
+}
+
+Result<SourceLoadResult> IngestFiles(Workspace& workspace, const IngestRequest& request) {
+  DATABOX_RETURN_IF_ERROR(CheckIngestRequest(request));
+  DATABOX_ASSIGN_OR_RETURN(auto parsed, ParseIngestTable(request.table));
+  const registry::Source source = IngestSource(parsed.first, parsed.second, request);
+  // Held until the ingest ends: no load of a source of the same name runs meanwhile.
+  DATABOX_ASSIGN_OR_RETURN(const LoadTurn turn, TakeLoadTurn(workspace, source.name));
+  const std::string load_id = request.load_id.value_or(NewLoadId());
+  DATABOX_ASSIGN_OR_RETURN(LoadPackage package,
+                           LoadPackage::Create(workspace.loads_dir(), source.name, load_id));
+  FileIngest ingest(workspace, request, source, package);
+  auto result = ingest.Run();
+  if (!result) {
+    (void)package.SetState(PackageState::kFailed, Redact(result.error().message));
+    return result;
+  }
+  DATABOX_RETURN_IF_ERROR(package.SetState(PackageState::kCommitted));
+  if (turn.settled.interrupted > 0) {
+    result->notes.push_back(std::to_string(turn.settled.interrupted) +
+                            " load package(s) of an earlier, interrupted load marked failed");
+  }
+  return result;
+}
+
+}  // namespace databox::load

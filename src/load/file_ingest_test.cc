@@ -1,0 +1,268 @@
+// `databox ingest`'s loader on the embedded SQLite catalog and a local warehouse: every format
+// and compression, the write dispositions, the status rows, and bad input that commits nothing.
+// Compressed inputs are made by the gzip and zstd programs, Parquet by DuckDB.
+#include "load/file_ingest.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "duck/connection.h"
+#include "duck/database.h"
+#include "duck/quote.h"
+#include "iceberg/table_scan.h"
+#include "load/test_util.h"
+#include "platform/workspace.h"
+#include "registry/registry.h"
+
+namespace databox::load {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kThreeEvents =
+    R"({"id": 1, "name": "a", "tags": ["x", "y"]}
+{"id": 2, "name": "b", "tags": []}
+{"id": 3, "name": "c", "tags": ["z"]}
+)";
+
+class FileIngestTest : public testing::ExampleWorkspaceTest {
+ protected:
+  FileIngestTest() : ExampleWorkspaceTest("databox_ingest") {}
+  void SetUp() override {
+    ExampleWorkspaceTest::SetUp();
+    fs::create_directories(dir_ / "in");
+  }
+
+  fs::path Write(const std::string& name, const std::string& text) {
+    const fs::path path = dir_ / "in" / name;
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  }
+
+  //! `program` (gzip or zstd) compresses `path` into path + `suffix`.
+  fs::path Compress(const fs::path& path, const std::string& program, const std::string& suffix) {
+    const std::string command = program + " -q -k -f '" + path.string() + "'";
+    EXPECT_EQ(std::system(command.c_str()), 0) << command;
+    return fs::path(path.string() + suffix);
+  }
+
+  Result<SourceLoadResult> Ingest(
+      std::vector<fs::path> files, const std::string& table,
+      registry::WriteDisposition disposition = registry::WriteDisposition::kAppend,
+      std::vector<std::string> primary_key = {}) {
+    IngestRequest request;
+    request.files = std::move(files);
+    request.table = table;
+    request.disposition = disposition;
+    request.primary_key = std::move(primary_key);
+    request.workers = 2;
+    return IngestFiles(*workspace_, request);
+  }
+
+  std::optional<iceberg::Table> Table(const std::string& ns, const std::string& table) {
+    auto t = iceberg::Table::Load(workspace_->catalog(), workspace_->file_io(),
+                                  iceberg::TableIdentifier{{ns}, table});
+    if (!t) return std::nullopt;
+    return std::move(*t);
+  }
+
+  //! Runs `sql_over_t` with `t` bound to the table's live rows; returns the first cell.
+  std::string Scalar(const std::string& ns, const std::string& table,
+                     const std::string& sql_over_t) {
+    auto t = Table(ns, table);
+    EXPECT_TRUE(t.has_value()) << ns << "." << table;
+    if (!t) return "";
+    auto read = t->ReadSql();
+    EXPECT_TRUE(read) << read.error().message;
+    auto db = duck::Database::Open("");
+    auto conn = duck::Connection::Open(*db);
+    auto rows = conn->Query("WITH t AS (" + *read + ") " + sql_over_t);
+    EXPECT_TRUE(rows) << rows.error().message;
+    if (!rows || rows->row_count() == 0) return "";
+    return rows->GetAsString(0, 0).value_or("");
+  }
+};
+
+TEST_F(FileIngestTest, NdjsonAppendsTwiceWithChildTableAndStatusRow) {
+  const fs::path file = Write("events.ndjson", kThreeEvents);
+  auto first = Ingest({file}, "raw_dump.events");
+  ASSERT_TRUE(first) << first.error().message;
+  EXPECT_EQ(Scalar("raw_dump", "events", "SELECT count(*) FROM t"), "3");
+  EXPECT_EQ(Scalar("raw_dump", "events__tags", "SELECT count(*) FROM t"), "3");
+  EXPECT_EQ(Scalar("raw_dump", "events", "SELECT name FROM t WHERE id = 2"), "b");
+  EXPECT_EQ(Scalar("raw_dump", "events", "SELECT DISTINCT _dlt_load_id FROM t"), first->load_id);
+  EXPECT_EQ(Scalar("raw_dump", "_dlt_load_status",
+                   "SELECT status || ' ' || rows_loaded || ' ' || schema_name FROM t WHERE "
+                   "load_id = '" +
+                       first->load_id + "'"),
+            "0 6 dump");
+  EXPECT_EQ(Scalar("raw_dump", "_dlt_loads", "SELECT count(*) FROM t"), "1");
+
+  auto second = Ingest({file}, "raw_dump.events");
+  ASSERT_TRUE(second) << second.error().message;
+  EXPECT_NE(second->load_id, first->load_id);
+  EXPECT_EQ(Scalar("raw_dump", "events", "SELECT count(*) FROM t"), "6");
+  EXPECT_EQ(Scalar("raw_dump", "events__tags", "SELECT count(*) FROM t"), "6");
+  EXPECT_EQ(Scalar("raw_dump", "_dlt_load_status", "SELECT count(*) FROM t"), "2");
+  // The data and the status row of one load are one snapshot each, with the load id.
+  auto events = Table("raw_dump", "events");
+  ASSERT_TRUE(events.has_value());
+  EXPECT_EQ(events->metadata().snapshots.size(), 2u);
+  EXPECT_EQ(events->metadata().CurrentSnapshot()->summary.at(iceberg::kLoadIdSummaryKey),
+            second->load_id);
+}
+
+TEST_F(FileIngestTest, SeveralFilesInOneLoad) {
+  const fs::path a = Write("a.jsonl", R"({"id": 1})"
+                                      "\n");
+  const fs::path b = Write("b.json", R"({"id": 2, "extra": "new column"})"
+                                     "\n");
+  auto loaded = Ingest({a, b}, "raw_dump.parts");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  EXPECT_EQ(Scalar("raw_dump", "parts", "SELECT count(*) || ' ' || count(extra) FROM t"), "2 1");
+  EXPECT_EQ(Scalar("raw_dump", "parts", "SELECT count(DISTINCT _dlt_load_id) FROM t"), "1");
+}
+
+TEST_F(FileIngestTest, CsvWithDetectedTypes) {
+  const fs::path file = Write("readings.csv",
+                              "station,temperature,count\n"
+                              "a1,12.5,3\n"
+                              "b2,-1.25,4\n");
+  auto loaded = Ingest({file}, "raw_dump.readings");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  EXPECT_EQ(Scalar("raw_dump", "readings", "SELECT count(*) FROM t"), "2");
+  EXPECT_EQ(Scalar("raw_dump", "readings", "SELECT sum(count) FROM t"), "7");
+  EXPECT_EQ(Scalar("raw_dump", "readings", "SELECT typeof(temperature) FROM t LIMIT 1"), "DOUBLE");
+  EXPECT_EQ(Scalar("raw_dump", "readings", "SELECT station FROM t WHERE count = 4"), "b2");
+}
+
+TEST_F(FileIngestTest, Parquet) {
+  const fs::path file = dir_ / "in" / "rows.parquet";
+  {
+    auto db = duck::Database::Open("");
+    auto conn = duck::Connection::Open(*db);
+    ASSERT_TRUE(
+        conn->Execute("COPY (SELECT range AS id, 'n' || range AS label FROM range(5)) "
+                      "TO " +
+                      duck::QuoteLiteral(file.string()) + " (FORMAT parquet)"));
+  }
+  auto loaded = Ingest({file}, "raw_dump.rows");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  EXPECT_EQ(Scalar("raw_dump", "rows", "SELECT count(*) || ' ' || sum(id) FROM t"), "5 10");
+  EXPECT_EQ(Scalar("raw_dump", "rows", "SELECT label FROM t WHERE id = 3"), "n3");
+}
+
+TEST_F(FileIngestTest, GzipAndZstdInput) {
+  const fs::path ndjson = Write("events.ndjson", kThreeEvents);
+  const fs::path csv = Write("r.csv", "a,b\n1,x\n2,y\n");
+  auto loaded = Ingest({Compress(ndjson, "gzip", ".gz"), Compress(ndjson, "zstd", ".zst")},
+                       "raw_dump.events");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  EXPECT_EQ(Scalar("raw_dump", "events", "SELECT count(*) FROM t"), "6");
+  auto csvs = Ingest({Compress(csv, "gzip", ".gz"), Compress(csv, "zstd", ".zst")}, "raw_dump.r");
+  ASSERT_TRUE(csvs) << csvs.error().message;
+  EXPECT_EQ(Scalar("raw_dump", "r", "SELECT count(*) || ' ' || sum(a) FROM t"), "4 6");
+}
+
+TEST_F(FileIngestTest, CorruptCompressedInputNamesTheFile) {
+  const fs::path file = Write("broken.ndjson.zst", "this is not zstd data");
+  auto loaded = Ingest({file}, "raw_dump.events");
+  ASSERT_FALSE(loaded);
+  EXPECT_NE(loaded.error().message.find("broken.ndjson.zst"), std::string::npos)
+      << loaded.error().message;
+  EXPECT_NE(loaded.error().message.find("zstd"), std::string::npos) << loaded.error().message;
+  EXPECT_FALSE(Table("raw_dump", "events").has_value());
+}
+
+TEST_F(FileIngestTest, ReplaceKeepsOnlyTheNewRows) {
+  ASSERT_TRUE(Ingest({Write("a.ndjson", kThreeEvents)}, "raw_dump.events"));
+  auto replaced = Ingest({Write("b.ndjson", R"({"id": 9, "name": "z", "tags": ["q"]})"
+                                            "\n")},
+                         "raw_dump.events", registry::WriteDisposition::kReplace);
+  ASSERT_TRUE(replaced) << replaced.error().message;
+  EXPECT_EQ(Scalar("raw_dump", "events", "SELECT count(*) || ' ' || max(id) FROM t"), "1 9");
+  EXPECT_EQ(Scalar("raw_dump", "events__tags", "SELECT count(*) FROM t"), "1");
+  EXPECT_EQ(Scalar("raw_dump", "_dlt_load_status", "SELECT count(*) FROM t"), "2");
+}
+
+TEST_F(FileIngestTest, MergeUpdatesRowsByPrimaryKey) {
+  ASSERT_TRUE(Ingest({Write("a.ndjson", R"({"id": 1, "name": "a", "tags": ["x"]}
+{"id": 2, "name": "b", "tags": ["old"]}
+{"id": 3, "name": "c", "tags": ["z"]}
+)")},
+                     "raw_dump.events", registry::WriteDisposition::kMerge, {"id"}));
+  auto merged = Ingest({Write("b.ndjson", R"({"id": 2, "name": "B", "tags": ["w"]}
+{"id": 4, "name": "d", "tags": []}
+)")},
+                       "raw_dump.events", registry::WriteDisposition::kMerge, {"id"});
+  ASSERT_TRUE(merged) << merged.error().message;
+  EXPECT_EQ(Scalar("raw_dump", "events", "SELECT count(*) FROM t"), "4");
+  EXPECT_EQ(Scalar("raw_dump", "events", "SELECT name FROM t WHERE id = 2"), "B");
+  EXPECT_EQ(Scalar("raw_dump", "events", "SELECT count(*) FROM t WHERE id = 2"), "1");
+  // Row 2's old child row went with it; rows 1 and 3 keep theirs.
+  EXPECT_EQ(
+      Scalar("raw_dump", "events__tags", "SELECT string_agg(value, ',' ORDER BY value) FROM t"),
+      "w,x,z");
+}
+
+TEST_F(FileIngestTest, MalformedLineNamesFileAndLineAndCommitsNothing) {
+  ASSERT_TRUE(Ingest({Write("good.ndjson", kThreeEvents)}, "raw_dump.events"));
+  const auto before = Table("raw_dump", "events")->metadata().current_snapshot_id;
+  const fs::path good = Write("good2.ndjson", kThreeEvents);
+  const fs::path bad = Write("bad.ndjson", R"({"id": 7, "name": "g"}
+{"id": 8, "name": "h"}
+{"id": 9, "name": 
+{"id": 10}
+)");
+  auto loaded = Ingest({good, bad}, "raw_dump.events");
+  ASSERT_FALSE(loaded);
+  EXPECT_NE(loaded.error().message.find(bad.string() + ":3"), std::string::npos)
+      << loaded.error().message;
+  EXPECT_EQ(Table("raw_dump", "events")->metadata().current_snapshot_id, before);
+  EXPECT_EQ(Scalar("raw_dump", "events", "SELECT count(*) FROM t"), "3");
+  EXPECT_EQ(Scalar("raw_dump", "_dlt_load_status", "SELECT count(*) FROM t"), "1");
+}
+
+TEST_F(FileIngestTest, MalformedLineInGzipNamesTheGivenFile) {
+  const fs::path bad = Write("bad.ndjson", "{\"id\": 1}\n[not json\n");
+  auto loaded = Ingest({Compress(bad, "gzip", ".gz")}, "raw_dump.events");
+  ASSERT_FALSE(loaded);
+  EXPECT_NE(loaded.error().message.find(bad.string() + ".gz:2"), std::string::npos)
+      << loaded.error().message;
+  EXPECT_FALSE(Table("raw_dump", "events").has_value());
+}
+
+IngestRequest RequestOf(fs::path file, std::string table) {
+  IngestRequest request;
+  request.files = {std::move(file)};
+  request.table = std::move(table);
+  return request;
+}
+
+TEST_F(FileIngestTest, BadRequestsAreRefusedBeforeReading) {
+  const fs::path file = Write("e.ndjson", kThreeEvents);
+  auto check = [&](const IngestRequest& request, const std::string& expected) {
+    auto checked = CheckIngestRequest(request);
+    ASSERT_FALSE(checked) << expected;
+    EXPECT_NE(checked.error().message.find(expected), std::string::npos) << checked.error().message;
+  };
+  check(RequestOf(file, "dump.events"), "raw_<name>.<table>");
+  check(RequestOf(file, "raw_dump.Events"), "not a valid table name");
+  check(RequestOf(file, "raw_.events"), "not a valid table name");
+  check(RequestOf(dir_ / "in" / "missing.ndjson", "raw_dump.events"), "does not exist");
+  check(RequestOf(Write("data.txt", "x"), "raw_dump.events"), "--format");
+  IngestRequest merge = RequestOf(file, "raw_dump.events");
+  merge.disposition = registry::WriteDisposition::kMerge;
+  check(merge, "--primary-key");
+  IngestRequest forced = RequestOf(Write("data.txt", "{\"id\": 1}\n"), "raw_dump.events");
+  forced.format = IngestFormat::kNdjson;
+  EXPECT_TRUE(CheckIngestRequest(forced));
+}
+
+}  // namespace
+}  // namespace databox::load

@@ -1,0 +1,33 @@
+// The DuckDB database of one load (a source load, `databox ingest`): in memory, with one
+// connection that reads the warehouse (merges and child-table deletes read the tables' current
+// files), the databox_scan table function registered (buffered tables are read straight from
+// the normalizer's batches) and the load's NormalizedTables staged in it.
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "common/error.h"
+#include "duck/connection.h"
+#include "duck/database.h"
+#include "load/normalized_tables.h"
+#include "load/workspace.h"
+
+namespace databox::load {
+
+class LoadDatabase {
+ public:
+  static Result<std::unique_ptr<LoadDatabase>> Open(const Workspace& workspace);
+
+  duck::Connection& conn() { return *conn_; }
+  NormalizedTables& tables() { return *tables_; }
+
+ private:
+  LoadDatabase() = default;
+
+  std::optional<duck::Database> db_;
+  std::optional<duck::Connection> conn_;    //!< of db_
+  std::optional<NormalizedTables> tables_;  //!< staged through conn_
+};
+
+}  // namespace databox::load

@@ -1,0 +1,35 @@
+// The last step of every load (a source load, `databox ingest`): the namespace raw_<source> is
+// made if missing, every normalized table is planned as its resource's write disposition says
+// (table_plan.h), then this load's _dlt_loads and _dlt_load_status rows, and the plan is
+// committed (load_commit.h): one catalog transaction where the catalog's transactions can create
+// tables.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "duck/connection.h"
+#include "load/normalized_tables.h"
+#include "load/source_load.h"
+#include "load/workspace.h"
+#include "registry/model.h"
+
+namespace databox::load {
+
+//! What the commit of a load produced.
+struct CommittedLoad {
+  std::vector<TableOutcome> tables;  //!< data tables, then the system tables, with snapshot ids
+  int64_t rows_loaded = 0;           //!< rows written to data tables
+};
+
+//! Plans and commits `tables` of `source` under `load_id`. `before_commit` (may be empty) is
+//! called once every data file is written, just before the commit. Errors name the source and
+//! the table.
+Result<CommittedLoad> PlanAndCommit(Workspace& workspace, duck::Connection& conn,
+                                    const registry::Source& source, const NormalizedTables& tables,
+                                    const std::string& load_id,
+                                    const std::function<void()>& before_commit);
+
+}  // namespace databox::load
