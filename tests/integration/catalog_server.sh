@@ -153,3 +153,13 @@ catalog_lose_state() {
   grep -q "the catalog holds no raw_\* table" "$work/lost.out" ||
     { cat "$work/lost.out"; fail "the REST catalog did not come back empty"; }
 }
+
+# catalog_merge_on_read REGISTRY...: raw_usgs_earthquakes.events merges with position deletes
+# (merge_mode = "merge-on-read") in each registry file.
+catalog_merge_on_read() {
+  local r
+  for r in "$@"; do
+    sed -i '/^name = "events"$/{n;s/^records_path = "features"$/&\nmerge_mode = "merge-on-read"/}' "$r"
+    grep -q '^merge_mode = "merge-on-read"$' "$r" || fail "could not set merge_mode in $r"
+  done
+}
