@@ -1,4 +1,4 @@
-# Sourced by the run.sh of the Iceberg REST integration tests (rest_catalog, refresh_rest,
+# Sourced by the run.sh of the Iceberg REST integration tests (rest_catalog, refresh_rest, trino_interop,
 # catalog_backup_rest);
 # never run. Starts, restarts and names the catalog server a test runs against, from
 # scripts/services, in the state folder $state. Servers ($catalog_server):
