@@ -1,4 +1,4 @@
-# Sourced by the run.sh of the Iceberg REST integration tests (rest_catalog, refresh_rest,
+# Sourced by the run.sh of the Iceberg REST integration tests (rest_catalog, refresh_rest, trino_interop,
 # catalog_backup_rest);
 # never run. Starts, restarts and names the catalog server a test runs against, from
 # scripts/services, in the state folder $state. Servers ($catalog_server):
@@ -152,4 +152,14 @@ catalog_lose_state() {
     fail "the REST catalog still has tables after its database was dropped"
   grep -q "the catalog holds no raw_\* table" "$work/lost.out" ||
     { cat "$work/lost.out"; fail "the REST catalog did not come back empty"; }
+}
+
+# catalog_merge_on_read REGISTRY...: raw_usgs_earthquakes.events merges with position deletes
+# (merge_mode = "merge-on-read") in each registry file.
+catalog_merge_on_read() {
+  local r
+  for r in "$@"; do
+    sed -i '/^name = "events"$/{n;s/^records_path = "features"$/&\nmerge_mode = "merge-on-read"/}' "$r"
+    grep -q '^merge_mode = "merge-on-read"$' "$r" || fail "could not set merge_mode in $r"
+  done
 }

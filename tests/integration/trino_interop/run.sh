@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# End to end: Trino 476 (a second engine, on another JVM) over the same Iceberg REST catalog and
+# S3 as `databox`. Starts PostgreSQL, moto S3 and the REST catalog server (nessie or fallback)
+# and then Trino, all in a private temp folder, stopped by PID on exit, pass or fail. A service
+# that does not start (Trino included) FAILS the test.
+#   1. `databox refresh --skip-transform` twice into REST + S3, the second round merging
+#      raw_usgs_earthquakes.events with position delete files (merge-on-read).
+#   2. For EVERY raw table: Trino's row count and checksum equal pyiceberg's (checksums.py).
+#   3. Trino creates a table in a raw namespace (CTAS from TPC-H into raw_usgs_earthquakes,
+#      beside databox's tables) and MERGEs into it (update, delete, insert): pyiceberg and
+#      `databox query` (the attached catalog polaris_aws_iceberg: the polaris_aws views name
+#      only the registry's tables) read what Trino reads.
+#   4. Trino deletes one row and updates another of databox's raw_usgs_earthquakes.events; `databox run
+#      usgs_earthquakes` then merges the same replayed records into the table Trino changed:
+#      every deleted row is back, no Trino update is left, and Trino reads what pyiceberg reads.
+# usage: run.sh nessie|fallback PATH/TO/databox
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+svc="$root/scripts/services"
+server="${1:?usage: run.sh nessie|fallback PATH/TO/databox}"
+databox="${2:?usage: run.sh nessie|fallback PATH/TO/databox}"
+py="${DATABOX_VENV_DIR:-$root/.venv}/bin/python"
+fail() { echo "FAIL: $*"; exit 1; }
+step() { echo "--- $*"; }
+# shellcheck source=../catalog_server.sh
+source "$here/../catalog_server.sh"
+catalog_workspace
+catalog_select "$server"
+catalog_banner "trino_interop.$server"
+
+step "starting S3 (moto) and the $server catalog (with PostgreSQL)"
+catalog_start "$work/start"
+catalog_env
+catalog_registries
+echo "catalog: $CATALOG_KIND at $CATALOG_URI (warehouse $REST_WAREHOUSE); S3: $S3_ENDPOINT bucket $S3_BUCKET"
+rest_databox() { "$databox" --config "$work/rest/databox.toml" "$@"; }
+
+step "databox refresh --skip-transform into REST + S3, twice (events merge-on-read the second time)"
+rest_databox refresh --skip-transform >"$work/refresh-1.out" 2>&1 ||
+  { cat "$work/refresh-1.out"; fail "the first refresh into the $server REST catalog failed"; }
+catalog_merge_on_read "$work/rest/databox.toml"
+rest_databox refresh --skip-transform >"$work/refresh-2.out" 2>&1 ||
+  { cat "$work/refresh-2.out"; fail "the second refresh into the $server REST catalog failed"; }
+delete_files() {
+  rest_databox inspect raw_usgs_earthquakes.events --json |
+    "$py" -c 'import json,sys; print(len(json.load(sys.stdin)["delete_files"]))'
+}
+deletes="$(delete_files)" || fail "databox inspect of raw_usgs_earthquakes.events failed"
+[ "$deletes" -gt 0 ] || fail "the merge-on-read round left no delete files (got $deletes)"
+echo "raw_usgs_earthquakes.events has $deletes position delete file(s)"
+
+step "starting Trino over the same $server catalog and S3"
+started=$SECONDS
+"$svc/start-trino" --dir "$state" --catalog "$server" >"$work/start-trino.out" 2>&1 ||
+  { cat "$work/start-trino.out"; fail "Trino did not start (log: $state/trino/server.log)"; }
+grep -h " ready on " "$work/start-trino.out" || true
+echo "Trino started in $((SECONDS - started)) s"
+# shellcheck disable=SC1091
+set -a; source "$state/trino.env"; set +a
+trino_cli() {
+  "$TRINO_JAVA_HOME/bin/java" -jar "$TRINO_CLI_JAR" --server "$TRINO_URI" --catalog iceberg \
+    --user databox "$@"
+}
+# compare_engines NAME: every raw table read by pyiceberg and by Trino: same rows and checksum.
+compare_engines() {
+  "$py" "$here/checksums.py" pyiceberg "$work/pyiceberg-$1.json" ||
+    fail "$1: pyiceberg could not read the REST catalog"
+  "$py" "$here/checksums.py" trino "$work/pyiceberg-$1.json" "$work/trino-$1.json" ||
+    fail "$1: Trino could not read the tables pyiceberg lists"
+  "$py" "$REST_HERE/tables.py" compare "$work/pyiceberg-$1.json" "$work/trino-$1.json" ||
+    fail "$1: Trino reads other rows than pyiceberg"
+}
+# trino_value SQL: the single value SQL's first row has (through checksums.py sql).
+trino_value() {
+  "$py" "$here/checksums.py" sql "$1" | "$py" -c 'import json,sys; print(list(json.loads(sys.stdin.readline()).values())[0])'
+}
+
+step "every raw table: Trino's row count and checksum equal pyiceberg's (delete files included)"
+compare_engines refreshed
+
+step "Trino: CTAS into raw_usgs_earthquakes.trino_orders from TPC-H, then MERGE (update, delete, insert) with the CLI"
+cat >"$work/trino-writes.sql" <<'SQL'
+CREATE TABLE iceberg.raw_usgs_earthquakes.trino_orders AS
+  SELECT orderkey, custkey, orderstatus, totalprice, orderdate, comment FROM tpch.tiny.orders;
+MERGE INTO iceberg.raw_usgs_earthquakes.trino_orders t
+USING (SELECT orderkey, custkey FROM tpch.tiny.orders WHERE orderkey % 7 = 0
+       UNION ALL
+       SELECT orderkey + 1000000, custkey FROM tpch.tiny.orders WHERE orderkey % 11 = 0) s
+ON t.orderkey = s.orderkey
+WHEN MATCHED AND s.custkey % 2 = 0 THEN DELETE
+WHEN MATCHED THEN UPDATE SET comment = 'merged by trino'
+WHEN NOT MATCHED THEN INSERT (orderkey, custkey, orderstatus, totalprice, orderdate, comment)
+  VALUES (s.orderkey, s.custkey, 'N', 0.0, DATE '2026-01-01', 'inserted by trino');
+SQL
+trino_cli --file "$work/trino-writes.sql" >"$work/trino-writes.out" 2>&1 ||
+  { cat "$work/trino-writes.out"; fail "Trino could not CTAS and MERGE into raw_usgs_earthquakes.trino_orders"; }
+grep -v "^WARNING\|jline\|^$" "$work/trino-writes.out"
+orders_sql="SELECT count(*) AS n, count(*) FILTER (WHERE comment = 'merged by trino') AS merged, count(*) FILTER (WHERE comment = 'inserted by trino') AS inserted, count(DISTINCT orderkey) AS orderkeys"
+trino_orders="$("$py" "$here/checksums.py" sql "$orders_sql FROM iceberg.raw_usgs_earthquakes.trino_orders")" ||
+  fail "Trino could not read raw_usgs_earthquakes.trino_orders"
+echo "Trino: $trino_orders"
+"$py" -c 'import json,sys; r=json.loads(sys.argv[1]); sys.exit(0 if r["merged"] > 0 and r["inserted"] > 0 and r["n"] == r["orderkeys"] != 15000 else 1)' \
+  "$trino_orders" || fail "Trino's MERGE did not update, delete and insert rows: $trino_orders"
+databox_orders="$(rest_databox query "$orders_sql FROM polaris_aws_iceberg.raw_usgs_earthquakes.trino_orders" --json)" ||
+  fail "databox query could not read the table Trino wrote: $databox_orders"
+echo "databox query: $databox_orders"
+"$py" -c 'import json,sys; a=json.loads(sys.argv[1]); b=json.loads(sys.argv[2]); sys.exit(0 if {k: int(v) for k, v in a.items()} == {k: int(v) for k, v in b.items()} else 1)' \
+  "$trino_orders" "$databox_orders" || fail "databox query reads other rows than Trino in raw_usgs_earthquakes.trino_orders"
+rest_databox inspect raw_usgs_earthquakes.trino_orders --json >"$work/orders-inspect.json" ||
+  fail "databox inspect could not read the table Trino wrote"
+"$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); n=len(d["delete_files"]); print("databox inspect:", n, "delete file(s) written by Trino"); sys.exit(0 if n else 1)' \
+  "$work/orders-inspect.json" || fail "Trino's MERGE left no delete files in raw_usgs_earthquakes.trino_orders"
+compare_engines trino-wrote
+
+step "Trino deletes and updates rows of databox's raw_usgs_earthquakes.events"
+events_before="$(trino_value "SELECT count(*) FROM iceberg.raw_usgs_earthquakes.events")" ||
+  fail "Trino could not count raw_usgs_earthquakes.events"
+[ "$events_before" -ge 2 ] || fail "raw_usgs_earthquakes.events has $events_before rows, fewer than 2"
+trino_cli --execute "DELETE FROM iceberg.raw_usgs_earthquakes.events WHERE id IN (SELECT id FROM iceberg.raw_usgs_earthquakes.events ORDER BY id LIMIT 1);
+UPDATE iceberg.raw_usgs_earthquakes.events SET title = 'changed by trino' WHERE id IN (SELECT id FROM iceberg.raw_usgs_earthquakes.events ORDER BY id DESC LIMIT 1)" \
+  >"$work/trino-events.out" 2>&1 || { cat "$work/trino-events.out"; fail "Trino could not change raw_usgs_earthquakes.events"; }
+events_changed="$(trino_value "SELECT count(*) FROM iceberg.raw_usgs_earthquakes.events")"
+titles="$(trino_value "SELECT count(*) FROM iceberg.raw_usgs_earthquakes.events WHERE title = 'changed by trino'")"
+echo "events: $events_before rows, $events_changed after Trino's DELETE, $titles with Trino's title"
+[ "$events_changed" -eq $((events_before - 1)) ] && [ "$titles" -eq 1 ] ||
+  fail "Trino's DELETE and UPDATE did not change raw_usgs_earthquakes.events as asked"
+compare_engines trino-changed
+
+step "databox run usgs_earthquakes merges the replayed records into the table Trino changed"
+rest_databox run usgs_earthquakes >"$work/run-after-trino.out" 2>&1 ||
+  { cat "$work/run-after-trino.out"; fail "databox run usgs_earthquakes into the table Trino changed failed"; }
+events_after="$(trino_value "SELECT count(*) FROM iceberg.raw_usgs_earthquakes.events")"
+titles="$(trino_value "SELECT count(*) FROM iceberg.raw_usgs_earthquakes.events WHERE title = 'changed by trino'")"
+ids="$(trino_value "SELECT count(DISTINCT id) FROM iceberg.raw_usgs_earthquakes.events")"
+echo "events after the databox merge: $events_after rows, $ids ids, $titles with Trino's title"
+[ "$events_after" -eq "$events_before" ] && [ "$ids" -eq "$events_before" ] && [ "$titles" -eq 0 ] ||
+  fail "the databox merge did not restore raw_usgs_earthquakes.events ($events_before rows before Trino)"
+compare_engines databox-merged
+
+echo "PASS: Trino and databox read and write the same tables through $server ($CATALOG_KIND)"
