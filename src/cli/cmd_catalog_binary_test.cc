@@ -137,7 +137,7 @@ TEST_F(CatalogBackupBinaryTest, HelpDocumentsBackupAndRestore) {
   auto recover = Databox({"catalog", "recover", "--help"});
   for (const char* flag : {"--from-warehouse", "--apply", "--include-unconfirmed", "--roll-forward",
                            "--json", "_databox/commits", "--tables-under", "register endpoint",
-                           "REST commits write no commit markers"}) {
+                           "After each REST commit databox writes the same commit"}) {
     EXPECT_TRUE(Contains(recover.out, flag)) << flag << "\n" << recover.out;
   }
 }

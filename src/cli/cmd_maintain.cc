@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "catalog/sql/commit_marker.h"
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/session.h"
@@ -19,6 +18,7 @@
 #include "common/json_integer.h"
 #include "duck/connection.h"
 #include "duck/database.h"
+#include "iceberg/commit_marker.h"
 #include "iceberg/maintenance.h"
 #include "iceberg/merge.h"
 #include "iceberg/table_identifier.h"
@@ -116,7 +116,7 @@ Result<std::vector<iceberg::TableIdentifier>> Targets(Session& session, const Ma
 }
 
 //! With --all --remove on the embedded SQL catalog: deletes the commit markers
-//! (catalog/sql/commit_marker.h) older than --older-than whose files later commits supersede.
+//! (iceberg/commit_marker.h) older than --older-than whose files later commits supersede.
 Status PruneMarkers(Session& session, const MaintainSettings& settings,
                     nlohmann::ordered_json& json, std::string& text) {
   const registry::ProjectSettings& project = session.registry.project;
@@ -137,7 +137,7 @@ Status PruneMarkers(Session& session, const MaintainSettings& settings,
     }
     return it->second.contains(location);
   };
-  DATABOX_ASSIGN_OR_RETURN(auto pruned, catalog::sql::PruneCommitMarkers(
+  DATABOX_ASSIGN_OR_RETURN(auto pruned, iceberg::PruneCommitMarkers(
                                             *ws.file_io(), project.warehouse.location,
                                             project.catalog.name, settings.older_than, superseded));
   json["commit_markers"] = {{"removed", pruned.removed}, {"kept", pruned.kept}};

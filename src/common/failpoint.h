@@ -25,7 +25,7 @@ inline constexpr std::string_view kFailpointNames[] = {
     "after-manifest-write",      //!< a snapshot's manifests and manifest list written (per table)
     "before-catalog-swap",       //!< new metadata written, catalog pointer not yet swapped (REST:
                                  //!< the commit request not yet sent)
-    "before-commit-marker",      //!< SQL catalog swapped, its commit marker not yet written
+    "before-commit-marker",      //!< the catalog accepted a commit, its marker not yet written
     "after-catalog-swap",        //!< the catalog accepted the commit, not yet returned
     "before-package-committed",  //!< commit done, load package not yet marked committed
     "before-run-history",        //!< load finished, run history record not yet appended

@@ -34,4 +34,10 @@ Status ValidateNamespace(const Namespace& ns, bool allow_root = false);
 //! ValidateNamespace plus a non-empty, dot-free table name.
 Status ValidateTableIdentifier(const TableIdentifier& table);
 
+//! Which metadata file a catalog holds for one table.
+struct TablePointer {
+  TableIdentifier table;
+  std::string metadata_location;
+};
+
 }  // namespace databox::iceberg

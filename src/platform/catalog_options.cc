@@ -1,7 +1,9 @@
 #include "platform/catalog_options.h"
 
+#include "common/failpoint.h"
 #include "common/redact.h"
 #include "http/client.h"
+#include "iceberg/commit_marker.h"
 
 namespace databox::platform {
 
@@ -58,6 +60,15 @@ catalog::sql::SqlCatalogOptions SqlCatalogOptionsFromSettings(
   options.uri = project.catalog.uri;
   options.warehouse = project.warehouse.location;
   return options;
+}
+
+std::function<void(std::span<const iceberg::TablePointer>)> CommitMarkerWriter(
+    std::shared_ptr<fileio::FileIO> file_io, const registry::ProjectSettings& project) {
+  return [file_io = std::move(file_io), warehouse = project.warehouse.location,
+          name = project.catalog.name](std::span<const iceberg::TablePointer> committed) {
+    Failpoint("before-commit-marker");
+    (void)iceberg::WriteCommitMarker(*file_io, warehouse, name, committed);
+  };
 }
 
 }  // namespace databox::platform

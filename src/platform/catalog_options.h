@@ -2,9 +2,14 @@
 // (catalog/sql, catalog/rest), which never see the registry.
 #pragma once
 
+#include <functional>
+#include <memory>
+#include <span>
+
 #include "catalog/rest/rest_catalog.h"
 #include "catalog/sql/sql_catalog.h"
 #include "common/error.h"
+#include "fileio/file_io.h"
 #include "registry/model.h"
 
 namespace databox::platform {
@@ -14,6 +19,13 @@ namespace databox::platform {
 //! timeouts and retries. kConfig unless the catalog is type rest with a uri.
 Result<catalog::rest::RestCatalogOptions> RestCatalogOptionsFromSettings(
     const registry::CatalogSettings& settings);
+
+//! RestCatalogOptions::on_committed for a REST catalog of `project`: writes the commit markers
+//! the embedded catalog writes itself (iceberg/commit_marker.h) under the project's warehouse
+//! location, through `file_io`; best effort (the commit has landed whatever happens there, and a
+//! missing marker only leaves the file unconfirmed for recovery).
+std::function<void(std::span<const iceberg::TablePointer>)> CommitMarkerWriter(
+    std::shared_ptr<fileio::FileIO> file_io, const registry::ProjectSettings& project);
 
 //! The embedded catalog: its name and database (`uri`), new tables under the project's
 //! warehouse location.

@@ -9,6 +9,7 @@
 #include "catalog/sql/warehouse_recovery.h"
 #include "fileio/durable.h"
 #include "iceberg/catalog_recovery_target.h"
+#include "iceberg/commit_marker.h"
 #include "platform/catalog_options.h"
 #include "platform/storage.h"
 
@@ -49,18 +50,11 @@ Result<iceberg::WarehouseRecovery> RecoverSql(const registry::ProjectSettings& p
 Result<iceberg::WarehouseRecovery> RecoverRest(const registry::ProjectSettings& project,
                                                const iceberg::RecoveryOptions& options,
                                                const std::string& tables_under) {
-  if (options.apply && !options.include_unconfirmed) {
-    // Without markers no newest file is confirmed: applying would register every table one
-    // commit behind its newest (or leave it out), a silent loss of the last commit.
-    return MakeError(ErrorKind::kConfig,
-                     "with a REST catalog --apply needs --include-unconfirmed: REST commits write "
-                     "no commit markers, so no table's newest metadata file is confirmed and "
-                     "recovery without it would register tables one commit behind (or not at "
-                     "all). Read the dry run's report, then apply with --include-unconfirmed; "
-                     "nothing was written");
-  }
   DATABOX_ASSIGN_OR_RETURN(auto rest_options, RestCatalogOptionsFromSettings(project.catalog));
   rest_options.vended_credentials = false;  // files are read with the registry's storage
+  DATABOX_ASSIGN_OR_RETURN(Storage storage, OpenStorage(project.warehouse));
+  // What recovery registers is committed now: marked so, like any commit.
+  rest_options.on_committed = CommitMarkerWriter(storage.file_io, project);
   DATABOX_ASSIGN_OR_RETURN(auto catalog, catalog::rest::RestCatalog::Open(std::move(rest_options)));
   if (!catalog->SupportsEndpoint(catalog::rest::RestCatalog::kRegisterEndpoint)) {
     return MakeError(ErrorKind::kConfig,
@@ -71,19 +65,41 @@ Result<iceberg::WarehouseRecovery> RecoverRest(const registry::ProjectSettings& 
                          "` is not among them): tables cannot be recovered into it; nothing "
                          "was written");
   }
-  DATABOX_ASSIGN_OR_RETURN(Storage storage, OpenStorage(project.warehouse));
+  // Databox leaves its commit markers under the registry's warehouse location, whichever
+  // server wrote the tables (platform/workspace.cc).
+  DATABOX_ASSIGN_OR_RETURN(iceberg::CommitMarkers markers,
+                           iceberg::ReadCommitMarkers(*storage.file_io, project.warehouse.location,
+                                                      project.catalog.name));
+  if (markers.files == 0 && options.apply && !options.include_unconfirmed) {
+    // Without markers no newest file is confirmed: applying would register every table one
+    // commit behind its newest (or leave it out), a silent loss of the last commit.
+    return MakeError(
+        ErrorKind::kConfig,
+        "no commit markers under " +
+            iceberg::CommitMarkerFolder(project.warehouse.location, project.catalog.name) +
+            ", so no table's newest metadata file is confirmed, and --apply would "
+            "register tables one commit behind (or not at all). Read the dry "
+            "run's report, then apply with --include-unconfirmed; nothing was "
+            "written");
+  }
   DATABOX_ASSIGN_OR_RETURN(
       auto folders,
       iceberg::FindTableFolders(*storage.file_io, tables_under, {.uuid_suffixed_folders = true}));
   iceberg::CatalogRecoveryTarget target(*catalog);
   DATABOX_ASSIGN_OR_RETURN(
       iceberg::WarehouseRecovery result,
-      iceberg::RecoverTables(target, *storage.file_io, folders, /*marker_confirmed=*/{}, options));
+      iceberg::RecoverTables(target, *storage.file_io, folders, markers.committed, options));
   result.tables_under = tables_under;
-  result.evidence_note =
-      "REST commits write no commit markers: a table's newest metadata file is confirmed only "
-      "by a later file's metadata-log, so it is skipped as unconfirmed unless "
-      "--include-unconfirmed";
+  result.marker_files = markers.files;
+  result.unreadable_markers = markers.unreadable;
+  if (markers.files == 0) {
+    result.evidence_note =
+        "no commit markers under " +
+        iceberg::CommitMarkerFolder(project.warehouse.location, project.catalog.name) +
+        " (tables written before Databox marked REST commits, or storage refused the "
+        "markers): a table's newest metadata file is confirmed only by a later file's "
+        "metadata-log, so it is skipped as unconfirmed unless --include-unconfirmed";
+  }
   return result;
 }
 

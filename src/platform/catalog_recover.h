@@ -4,8 +4,9 @@
 // folders under <warehouse>/<catalog name>/ and its commit markers. A REST catalog
 // (iceberg::CatalogRecoveryTarget: the spec's register endpoint) reads the folders under
 // `tables_under` (the server's warehouse location; default: the registry's warehouse
-// location), where a folder <table>_<uuid> (Nessie's layout) is table <table>; REST commits
-// write no commit markers, so only the metadata-log confirms a file there. Also the roll
+// location), where a folder <table>_<uuid> (Nessie's layout) is table <table>; the commit
+// markers Databox writes after each REST commit (under the registry's warehouse location)
+// confirm newest files; without any, --apply needs --include-unconfirmed. Also the roll
 // forward after a restore of the SQL catalog: every table the backup holds moves to the newest
 // confirmed metadata file, and tables created after the backup are registered.
 #pragma once

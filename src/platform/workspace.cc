@@ -56,6 +56,9 @@ Result<std::unique_ptr<iceberg::Catalog>> OpenCatalog(
             if (auto credentials = sink.lock()) credentials->Vended(table, location, vended);
           };
     }
+    // The server writes no evidence into the warehouse that a metadata file was committed:
+    // leave the markers the embedded catalog writes, for recovery from the warehouse.
+    if (file_io != nullptr) options.on_committed = CommitMarkerWriter(file_io, project);
     DATABOX_ASSIGN_OR_RETURN(auto rest, catalog::rest::RestCatalog::Open(std::move(options)));
     if (table_credentials != nullptr) {
       table_credentials->SetReload(

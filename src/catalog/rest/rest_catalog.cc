@@ -402,7 +402,9 @@ Result<iceberg::LoadedTable> RestCatalog::PostCreate(
       Call(http::Method::kPost, paths_.Tables(table.ns), body.dump(), RestOp::kCreate,
            (stage ? "stage-creating table " : "creating table ") + table.ToString(),
            /*delegate=*/true));
-  return ParseLoadResult(table, response.body, /*remember_credentials=*/true);
+  auto loaded = ParseLoadResult(table, response.body, /*remember_credentials=*/true);
+  if (loaded && !stage) Committed(std::span(&*loaded, 1), std::span(&table, 1));
+  return loaded;
 }
 
 Result<iceberg::LoadedTable> RestCatalog::CreateTable(const iceberg::TableIdentifier& table,
@@ -446,6 +448,7 @@ Result<iceberg::LoadedTable> RestCatalog::CommitTable(const iceberg::TableCommit
                      loaded.error().message +
                          "; the commit was accepted (2xx): reconcile, keep the written files");
   }
+  Committed(std::span(&*loaded, 1), std::span(&commit.identifier, 1));
   return loaded;
 }
 
@@ -484,6 +487,9 @@ Result<std::vector<iceberg::LoadedTable>> RestCatalog::CommitTransaction(
     }
     out.push_back(std::move(*loaded));
   }
+  std::vector<iceberg::TableIdentifier> identifiers;
+  for (const auto& commit : commits) identifiers.push_back(commit.identifier);
+  Committed(out, identifiers);
   return out;
 }
 
@@ -518,7 +524,19 @@ Result<iceberg::LoadedTable> RestCatalog::RegisterTable(const iceberg::TableIden
   DATABOX_ASSIGN_OR_RETURN(auto response,
                            Call(http::Method::kPost, paths_.Register(table.ns), body.dump(),
                                 RestOp::kCreate, "registering table " + table.ToString()));
-  return ParseLoadResult(table, response.body, /*remember_credentials=*/true);
+  auto loaded = ParseLoadResult(table, response.body, /*remember_credentials=*/true);
+  if (loaded) Committed(std::span(&*loaded, 1), std::span(&table, 1));
+  return loaded;
+}
+
+void RestCatalog::Committed(std::span<const iceberg::LoadedTable> tables,
+                            std::span<const iceberg::TableIdentifier> names) const {
+  if (!options_.on_committed || tables.empty()) return;
+  std::vector<iceberg::TablePointer> committed;
+  for (size_t i = 0; i < tables.size() && i < names.size(); ++i) {
+    committed.push_back({names[i], tables[i].metadata_location});
+  }
+  options_.on_committed(committed);
 }
 
 }  // namespace databox::catalog::rest

@@ -19,6 +19,7 @@
 #include <mutex>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,11 @@ struct RestCatalogOptions {
   std::function<void(const iceberg::TableIdentifier& table, const std::string& location,
                      const std::vector<StorageCredential>& credentials)>
       on_credentials;
+  //! Told the metadata file of every table a commit, create or register the server accepted,
+  //! after its answer (a transaction's tables together), so the caller can leave evidence of the
+  //! commit in the warehouse (iceberg/commit_marker.h). Called on the committing thread; may be
+  //! null.
+  std::function<void(std::span<const iceberg::TablePointer> committed)> on_committed;
 };
 
 //! What GET /v1/config answered.
@@ -170,6 +176,9 @@ class RestCatalog final : public iceberg::Catalog {
   //! Parses a LoadTableResult/CommitTableResponse and remembers its storage credentials.
   Result<iceberg::LoadedTable> ParseLoadResult(const iceberg::TableIdentifier& table,
                                                const std::string& body, bool remember_credentials);
+  //! Tells options_.on_committed that `tables` were committed (nothing when empty or unset).
+  void Committed(std::span<const iceberg::LoadedTable> tables,
+                 std::span<const iceberg::TableIdentifier> names) const;
   Result<iceberg::LoadedTable> PostCreate(const iceberg::TableIdentifier& table,
                                           const iceberg::Schema& schema,
                                           const iceberg::PartitionSpec& spec,

@@ -516,6 +516,54 @@ TEST_F(RestCatalogTest, TransactionCommitPostsAllChangesThenReloads) {
   EXPECT_EQ(catalog->CommitTransaction(commits).error().kind, ErrorKind::kCommitStateUnknown);
 }
 
+TEST_F(RestCatalogTest, TellsTheListenerWhatEveryAcceptedCommitCreateAndRegisterCommitted) {
+  std::vector<std::vector<std::string>> told;  // per call: "table=metadata location"
+  auto options = Options();
+  options.on_committed = [&](std::span<const iceberg::TablePointer> committed) {
+    told.emplace_back();
+    for (const auto& t : committed) {
+      told.back().push_back(t.table.ToString() + "=" + t.metadata_location);
+    }
+  };
+  auto catalog = Open(options);
+  const auto metadata = ServerTable();
+  fake_->On(std::string("POST ") + kNs + "/raw/tables", 200,
+            LoadResult(metadata, "s3://x/created.json"));
+  ASSERT_TRUE(catalog->StageCreateTable({{"raw"}, "birds"}, BirdSchema(), {}, {}, {}, {}));
+  EXPECT_TRUE(told.empty()) << "a staged create commits nothing";
+  ASSERT_TRUE(catalog->CreateTable({{"raw"}, "birds"}, BirdSchema(), {}, {}, {}, {}));
+  fake_->On(std::string("POST ") + kNs + "/raw/tables/birds", 200,
+            LoadResult(metadata, "s3://x/committed.json"));
+  const iceberg::TableCommit commit{.identifier = {{"raw"}, "birds"},
+                                    .requirements = {},
+                                    .updates = {iceberg::SetProperties{{{"x", "1"}}}}};
+  ASSERT_TRUE(catalog->CommitTable(commit));
+  fake_->On("POST /api/catalog/v1/wh/transactions/commit", 204);
+  fake_->On(std::string("GET ") + kNs + "/raw/tables/a", 200,
+            LoadResult(metadata, "s3://x/a.json"));
+  fake_->On(std::string("GET ") + kNs + "/raw/tables/b", 200,
+            LoadResult(metadata, "s3://x/b.json"));
+  const std::vector<iceberg::TableCommit> both{
+      {.identifier = {{"raw"}, "a"}, .requirements = {}, .updates = {}},
+      {.identifier = {{"raw"}, "b"}, .requirements = {}, .updates = {}}};
+  ASSERT_TRUE(catalog->CommitTransaction(both));
+  fake_->On(std::string("POST ") + kNs + "/raw/register", 200,
+            LoadResult(metadata, "s3://x/registered.json"));
+  ASSERT_TRUE(catalog->RegisterTable({{"raw"}, "old"}, "s3://x/registered.json"));
+  // Refused commits tell nothing.
+  fake_->On(std::string("POST ") + kNs + "/raw/tables/birds", 409,
+            ErrorBody(409, "CommitFailedException", "Requirement failed"));
+  EXPECT_FALSE(catalog->CommitTable(commit));
+  fake_->On("POST /api/catalog/v1/wh/transactions/commit", 409,
+            ErrorBody(409, "CommitFailedException", "Requirement failed"));
+  EXPECT_FALSE(catalog->CommitTransaction(both));
+  const std::vector<std::vector<std::string>> want{{"raw.birds=s3://x/created.json"},
+                                                   {"raw.birds=s3://x/committed.json"},
+                                                   {"raw.a=s3://x/a.json", "raw.b=s3://x/b.json"},
+                                                   {"raw.old=s3://x/registered.json"}};
+  EXPECT_EQ(told, want);
+}
+
 // A transaction with a staged create (assert-create) beside another table's change.
 std::vector<iceberg::TableCommit> CreatingTransaction(const iceberg::TableMetadata& existing) {
   return {{.identifier = {{"raw"}, "a"},

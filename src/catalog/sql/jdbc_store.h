@@ -36,10 +36,7 @@ struct LocationSwap {
 };
 
 //! One table row: which metadata file a table points at.
-struct TablePointer {
-  iceberg::TableIdentifier table;
-  std::string metadata_location;
-};
+using TablePointer = iceberg::TablePointer;
 
 class JdbcStore {
  public:

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "catalog/sql/commit_marker.h"
 #include "common/failpoint.h"
 #include "fileio/location.h"
+#include "iceberg/commit_marker.h"
 #include "iceberg/metadata_files.h"
 #include "iceberg/metadata_json.h"
 
@@ -307,7 +307,7 @@ void SqlCatalog::MarkCommitted(const std::vector<LocationSwap>& swaps) {
   // The commit has landed whatever happens here: a marker that cannot be written leaves the
   // file unconfirmed until the table's next commit lists it in its metadata-log, which
   // recovery reports; failing the commit would make the caller believe it did not happen.
-  (void)WriteCommitMarker(*io_, options_.warehouse, options_.name, changed);
+  (void)iceberg::WriteCommitMarker(*io_, options_.warehouse, options_.name, changed);
 }
 
 void SqlCatalog::Remember(const std::string& location,

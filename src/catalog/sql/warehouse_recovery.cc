@@ -1,7 +1,7 @@
 #include "catalog/sql/warehouse_recovery.h"
 
-#include "catalog/sql/commit_marker.h"
 #include "fileio/location.h"
+#include "iceberg/commit_marker.h"
 
 namespace databox::catalog::sql {
 namespace {
@@ -40,8 +40,8 @@ Result<WarehouseRecovery> RecoverFromWarehouse(JdbcStore& store, fileio::FileIO&
                                                const RecoveryOptions& options) {
   const std::string root = fileio::JoinLocation(warehouse, store.catalog_name()) + "/";
   DATABOX_ASSIGN_OR_RETURN(auto folders, iceberg::FindTableFolders(io, root));
-  DATABOX_ASSIGN_OR_RETURN(CommitMarkers markers,
-                           ReadCommitMarkers(io, warehouse, store.catalog_name()));
+  DATABOX_ASSIGN_OR_RETURN(iceberg::CommitMarkers markers,
+                           iceberg::ReadCommitMarkers(io, warehouse, store.catalog_name()));
   StoreTarget target(store);
   DATABOX_ASSIGN_OR_RETURN(WarehouseRecovery result,
                            iceberg::RecoverTables(target, io, folders, markers.committed, options));
@@ -53,7 +53,7 @@ Result<WarehouseRecovery> RecoverFromWarehouse(JdbcStore& store, fileio::FileIO&
     if (t.applied) marked.push_back({t.table, *t.chosen});
   }
   // What recovery pointed the catalog at is committed now: marked so, like any commit.
-  (void)WriteCommitMarker(io, warehouse, store.catalog_name(), marked);
+  (void)iceberg::WriteCommitMarker(io, warehouse, store.catalog_name(), marked);
   return result;
 }
 

@@ -7,9 +7,9 @@
 
 #include <filesystem>
 
-#include "catalog/sql/commit_marker.h"
 #include "catalog/sql/test_fixture.h"
 #include "fileio/location.h"
+#include "iceberg/commit_marker.h"
 #include "iceberg/metadata_files.h"
 #include "iceberg/metadata_json.h"
 #include "iceberg/table_operations.h"
@@ -84,7 +84,7 @@ class WarehouseRecoveryTest : public SqlCatalogFixture {
 
 TEST_F(WarehouseRecoveryTest, EveryCommitLeavesAMarkerNamingItsMetadataFile) {
   MakeHistory();
-  auto markers = ReadCommitMarkers(*io_, warehouse_, "databox");
+  auto markers = iceberg::ReadCommitMarkers(*io_, warehouse_, "databox");
   ASSERT_TRUE(markers.has_value()) << markers.error().ToString();
   EXPECT_EQ(markers->files, 4u);  // the create and three appends
   for (const auto& v : versions_) EXPECT_TRUE(markers->committed.contains(v)) << v;
@@ -101,15 +101,16 @@ TEST_F(WarehouseRecoveryTest, PruningKeepsOnlyMarkersLaterCommitsDoNotSupersede)
     }
     return false;
   };
-  auto young = PruneCommitMarkers(*io_, warehouse_, "databox", std::chrono::hours(1), superseded);
+  auto young =
+      iceberg::PruneCommitMarkers(*io_, warehouse_, "databox", std::chrono::hours(1), superseded);
   ASSERT_TRUE(young.has_value()) << young.error().ToString();
   EXPECT_EQ(young->removed, 0u) << "markers younger than the age are kept";
-  auto pruned =
-      PruneCommitMarkers(*io_, warehouse_, "databox", std::chrono::milliseconds(0), superseded);
+  auto pruned = iceberg::PruneCommitMarkers(*io_, warehouse_, "databox",
+                                            std::chrono::milliseconds(0), superseded);
   ASSERT_TRUE(pruned.has_value()) << pruned.error().ToString();
   EXPECT_EQ(pruned->removed, 3u);
   EXPECT_EQ(pruned->kept, 1u);
-  EXPECT_EQ(ReadCommitMarkers(*io_, warehouse_, "databox")->committed,
+  EXPECT_EQ(iceberg::ReadCommitMarkers(*io_, warehouse_, "databox")->committed,
             std::set<std::string>{versions_.back()});
   // The metadata-log still confirms the older versions; the newest keeps its marker.
   auto store = LostCatalog();

@@ -4,9 +4,10 @@
 # with PostgreSQL 15 and moto S3 started here in a private temp folder and stopped by PID on
 # exit. Recorded sources are refreshed twice into the REST catalog; every table is recorded
 # with pyiceberg; the server's database is dropped (the catalog state is lost: the server starts
-# empty); a dry run writes nothing and says the newest files are unconfirmed (REST commits write
-# no commit markers); `--apply --include-unconfirmed` registers every table through the server's
-# register endpoint; pyiceberg then reads every table as before, at the same metadata files; one
+# empty); a dry run writes nothing and plans every table at its newest file, confirmed by the
+# commit markers Databox wrote after each REST commit; with the markers moved aside the newest
+# files are unconfirmed and `--apply` is refused; with them back, `--apply` registers every table
+# through the server's register endpoint; pyiceberg then reads every table as before, at the same metadata files; one
 # more refresh matches an embedded run of the same sources (no duplicates). A service that does
 # not start FAILS the test.
 # usage: run.sh fallback|nessie PATH/TO/databox
@@ -55,43 +56,66 @@ grep -q "$tables_under/" "$work/before-locations.json" ||
 step "lose the catalog state: drop the $catalog_database database while the server is stopped"
 catalog_lose_state
 
-step "dry run: every table would be registered from $tables_under, nothing is written"
-rest catalog recover --from-warehouse --tables-under "$tables_under" --include-unconfirmed --json \
+step "dry run: every table would be registered from $tables_under, confirmed by commit markers"
+rest catalog recover --from-warehouse --tables-under "$tables_under" --json \
   >"$work/dry.json" 2>"$work/dry.err" || { cat "$work/dry.err"; fail "the dry run failed"; }
 "$py" - "$work/dry.json" "$work/before-locations.json" <<'PY' || fail "the dry run's plan is wrong"
 import json, sys
 r = json.load(open(sys.argv[1]))
 want = json.load(open(sys.argv[2]))
 assert r["applied"] is False, r
+assert r["commit_markers"] > 0, f"no commit markers were read: {r}"
 got = {t["table"]: t["metadata_location"] for t in r["tables"]}
 assert got == want, f"the dry run chose {got}, pyiceberg had {want}"
 assert all(t["action"] == "register" and not t["applied"] for t in r["tables"]), r["tables"]
-assert "no commit markers" in r["evidence_note"], r["evidence_note"]
-print(f"dry run: would register {len(got)} tables at the metadata files pyiceberg read before")
+assert r["evidence_note"] == "", r["evidence_note"]
+print(f"dry run: would register {len(got)} tables at the metadata files pyiceberg read before, "
+      f"confirmed by {r['commit_markers']} commit markers")
 PY
 "$py" "$rest_here/tables.py" dump-rest databox_lake "$work/still-lost.json" >/dev/null 2>&1 &&
   fail "the dry run wrote tables into the catalog"
 
-step "without --include-unconfirmed the newest files are refused as unconfirmed"
+# markers_move FROM TO: moves every object under s3://$S3_BUCKET/FROM to TO (boto3, not ours).
+markers_move() {
+  "$py" - "$1" "$2" <<'PY'
+import os, sys, boto3
+src, dst = sys.argv[1], sys.argv[2]
+s3 = boto3.client("s3", endpoint_url=os.environ["S3_ENDPOINT"], region_name=os.environ["S3_REGION"],
+                  aws_access_key_id=os.environ["S3_ACCESS_KEY_ID"],
+                  aws_secret_access_key=os.environ["S3_SECRET_ACCESS_KEY"])
+bucket = os.environ["S3_BUCKET"]
+keys = [o["Key"] for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=src)
+        for o in page.get("Contents", [])]
+assert keys, f"nothing under s3://{bucket}/{src}"
+for key in keys:
+    s3.copy_object(Bucket=bucket, Key=dst + key[len(src):], CopySource={"Bucket": bucket, "Key": key})
+    s3.delete_object(Bucket=bucket, Key=key)
+print(f"moved {len(keys)} objects from {src} to {dst}")
+PY
+}
+
+step "without the commit markers the newest files are unconfirmed and --apply is refused"
+markers_move warehouse/_databox/commits/ warehouse/_databox/aside/ || fail "cannot move the markers aside"
 rest catalog recover --from-warehouse --tables-under "$tables_under" >"$work/confirmed.out" 2>&1
 confirmed_rc=$?
-cat "$work/confirmed.out" | tail -5
-grep -q "REST commits write no commit markers" "$work/confirmed.out" ||
-  fail "the report does not say REST commits write no commit markers"
+tail -5 "$work/confirmed.out"
+grep -q "no commit markers under s3://$S3_BUCKET/warehouse/_databox/commits/" "$work/confirmed.out" ||
+  fail "the report does not say where commit markers were looked for"
 grep -q "unconfirmed metadata files skipped" "$work/confirmed.out" ||
   fail "the report does not count the unconfirmed newest files"
-echo "exit $confirmed_rc without --include-unconfirmed"
+echo "exit $confirmed_rc without markers"
 rest catalog recover --from-warehouse --tables-under "$tables_under" --apply \
-  >"$work/refused.out" 2>&1 && { cat "$work/refused.out"; fail "--apply without --include-unconfirmed was accepted"; }
-grep -q -- "--apply needs --include-unconfirmed" "$work/refused.out" ||
-  { cat "$work/refused.out"; fail "--apply without --include-unconfirmed: no clear refusal"; }
+  >"$work/refused.out" 2>&1 && { cat "$work/refused.out"; fail "--apply without markers was accepted"; }
+grep -q -- "apply with --include-unconfirmed; nothing was written" "$work/refused.out" ||
+  { cat "$work/refused.out"; fail "--apply without markers: no clear refusal"; }
 "$py" "$rest_here/tables.py" dump-rest databox_lake "$work/still-lost.json" >/dev/null 2>&1 &&
   fail "the refused --apply wrote tables into the catalog"
-echo "--apply without --include-unconfirmed is refused; nothing written"
+echo "--apply without commit markers is refused; nothing written"
+markers_move warehouse/_databox/aside/ warehouse/_databox/commits/ || fail "cannot put the markers back"
 
-step "databox catalog recover --from-warehouse --apply --include-unconfirmed"
+step "databox catalog recover --from-warehouse --apply"
 t0=$SECONDS
-rest catalog recover --from-warehouse --tables-under "$tables_under" --apply --include-unconfirmed \
+rest catalog recover --from-warehouse --tables-under "$tables_under" --apply \
   >"$work/recover.out" 2>&1 || { cat "$work/recover.out"; fail "catalog recover --apply failed"; }
 recover_seconds=$((SECONDS - t0))
 tail -3 "$work/recover.out"
@@ -109,7 +133,7 @@ tables="$("$py" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "
 files="$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["metadata_files"])' "$work/dry.json")"
 
 step "recover again: every table is up to date, nothing written"
-rest catalog recover --from-warehouse --tables-under "$tables_under" --include-unconfirmed --apply \
+rest catalog recover --from-warehouse --tables-under "$tables_under" --apply \
   >"$work/again.out" 2>&1 || { cat "$work/again.out"; fail "the second recover failed"; }
 grep -q "^$tables tables ($tables up to date)" "$work/again.out" ||
   { cat "$work/again.out"; fail "the second recover did not find every table up to date"; }

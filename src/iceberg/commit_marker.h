@@ -1,14 +1,16 @@
-// Commit markers: after the SQL catalog swaps table pointers it writes one small JSON file into
-// the warehouse naming each table's new metadata file, so that the warehouse alone can tell a
-// committed metadata file from one a crashed commit wrote but never swapped in
-// (`databox catalog recover --from-warehouse`, docs/catalog_recovery.md).
+// Commit markers: after a commit lands, one small JSON file goes into the warehouse naming each
+// table's new metadata file, so that the warehouse alone can tell a committed metadata file from
+// one a crashed commit wrote but never swapped in (`databox catalog recover --from-warehouse`,
+// docs/catalog_recovery.md). The embedded SQL catalog writes them after its pointer swap
+// (catalog/sql/sql_catalog.h); with a REST catalog the workspace writes them after the server
+// answered a commit (platform/workspace.cc), since the server writes no such evidence.
 //
 //   <warehouse>/_databox/commits/<catalog name>/<UTC ms>-<uuid>.json
 //   {"format": 1, "catalog": "...", "committed_at_ms": 1764..., "tables":
 //     [{"table": "ns.t", "metadata_location": "…/metadata/00004-….metadata.json"}]}
 //
-// A marker is written after the swap, so it never names a file that was not committed. The
-// converse has a window: a process killed between the swap and the marker leaves a committed
+// A marker is written after the commit, so it never names a file that was not committed. The
+// converse has a window: a process killed between the commit and the marker leaves a committed
 // file without a marker (until the table's next commit lists it in its metadata-log).
 // Markers whose files later commits have superseded are pruned by `databox maintain --all
 // --remove` (PruneCommitMarkers).
@@ -21,11 +23,11 @@
 #include <string>
 #include <vector>
 
-#include "catalog/sql/jdbc_store.h"
 #include "common/error.h"
 #include "fileio/file_io.h"
+#include "iceberg/table_identifier.h"
 
-namespace databox::catalog::sql {
+namespace databox::iceberg {
 
 //! <warehouse>/_databox/commits/<catalog name>: where `catalog_name`'s markers go.
 std::string CommitMarkerFolder(std::string_view warehouse, std::string_view catalog_name);
@@ -48,7 +50,7 @@ Result<CommitMarkers> ReadCommitMarkers(fileio::FileIO& io, std::string_view war
 //! Says whether `table`'s file `location` is superseded: a later committed metadata file (the
 //! table's current one) names it in its metadata-log, so recovery needs no marker for it.
 using SupersededFn =
-    std::function<Result<bool>(const iceberg::TableIdentifier& table, const std::string& location)>;
+    std::function<Result<bool>(const TableIdentifier& table, const std::string& location)>;
 
 struct MarkerPruning {
   size_t removed = 0;
@@ -62,4 +64,4 @@ Result<MarkerPruning> PruneCommitMarkers(fileio::FileIO& io, std::string_view wa
                                          std::chrono::milliseconds min_age,
                                          const SupersededFn& superseded);
 
-}  // namespace databox::catalog::sql
+}  // namespace databox::iceberg

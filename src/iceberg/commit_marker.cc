@@ -1,4 +1,4 @@
-#include "catalog/sql/commit_marker.h"
+#include "iceberg/commit_marker.h"
 
 #include <charconv>
 #include <nlohmann/json.hpp>
@@ -7,7 +7,7 @@
 #include "fileio/location.h"
 #include "iceberg/table_metadata.h"
 
-namespace databox::catalog::sql {
+namespace databox::iceberg {
 namespace {
 
 constexpr int kMarkerFormat = 1;
@@ -24,7 +24,7 @@ Result<std::vector<TablePointer>> ParseMarker(const std::string& text) {
   std::vector<TablePointer> out;
   for (const auto& t : *tables) {
     if (!t.is_object()) return MakeError(ErrorKind::kData, "a table entry is not an object");
-    DATABOX_ASSIGN_OR_RETURN(auto table, iceberg::ParseTableIdentifier(t.value("table", "")));
+    DATABOX_ASSIGN_OR_RETURN(auto table, ParseTableIdentifier(t.value("table", "")));
     out.push_back({std::move(table), t.value("metadata_location", "")});
   }
   return out;
@@ -49,7 +49,7 @@ std::string CommitMarkerFolder(std::string_view warehouse, std::string_view cata
 Status WriteCommitMarker(fileio::FileIO& io, std::string_view warehouse,
                          std::string_view catalog_name, std::span<const TablePointer> tables) {
   if (tables.empty()) return Ok();
-  const int64_t now = iceberg::NowMs();
+  const int64_t now = NowMs();
   nlohmann::json listed = nlohmann::json::array();
   for (const TablePointer& t : tables) {
     listed.push_back({{"table", t.table.ToString()}, {"metadata_location", t.metadata_location}});
@@ -58,8 +58,7 @@ Status WriteCommitMarker(fileio::FileIO& io, std::string_view warehouse,
                               {"catalog", catalog_name},
                               {"committed_at_ms", now},
                               {"tables", listed}};
-  const std::string name =
-      std::to_string(now) + "-" + iceberg::NewUuid() + std::string(kMarkerSuffix);
+  const std::string name = std::to_string(now) + "-" + NewUuid() + std::string(kMarkerSuffix);
   return io.WriteNew(fileio::JoinLocation(CommitMarkerFolder(warehouse, catalog_name), name),
                      doc.dump());
 }
@@ -93,7 +92,7 @@ Result<MarkerPruning> PruneCommitMarkers(fileio::FileIO& io, std::string_view wa
                                          std::chrono::milliseconds min_age,
                                          const SupersededFn& superseded) {
   DATABOX_ASSIGN_OR_RETURN(auto listed, io.List(CommitMarkerFolder(warehouse, catalog_name) + "/"));
-  const int64_t cutoff = iceberg::NowMs() - min_age.count();
+  const int64_t cutoff = NowMs() - min_age.count();
   MarkerPruning pruning;
   for (const fileio::FileInfo& file : listed) {
     if (!file.location.ends_with(kMarkerSuffix)) continue;
@@ -114,4 +113,4 @@ Result<MarkerPruning> PruneCommitMarkers(fileio::FileIO& io, std::string_view wa
   return pruning;
 }
 
-}  // namespace databox::catalog::sql
+}  // namespace databox::iceberg
