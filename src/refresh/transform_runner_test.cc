@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -87,10 +88,16 @@ TEST_F(TransformRunnerTest, TimeoutStopsTheProcessGroup) {
 }
 
 TEST_F(TransformRunnerTest, SigintStopsTheRunningStepAndTheResultIsInterrupted) {
-  UseCommand(R"(["sh", "-c", "echo started; sleep 30 & wait"])");
+  // The signal goes once the child runs (it creates `started`): on a loaded machine starting it
+  // can take longer than any fixed delay, and a SIGINT before the start interrupts nothing.
+  const std::filesystem::path started = dir_ / "started";
+  UseCommand(R"(["sh", "-c", "touch ')" + started.string() +
+             R"('; echo started; sleep 30 & wait"])");
   InstallInterruptHandlers();
-  std::thread signaller([] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  std::thread signaller([started] {
+    for (int i = 0; i < 600 && !std::filesystem::exists(started); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
     ::kill(::getpid(), SIGINT);
   });
   auto result = RunTransform(*workspace_, Options());
