@@ -178,9 +178,47 @@ Status CheckIngestRequest(const IngestRequest& request) {
   return Ok();
 }
 
+//! kConfig when a merge cannot use `request.primary_key` on the existing table: it was created
+//! without a key (its columns are optional, so none can become one), or with another key.
+Status CheckMergeKey(Workspace& workspace, const IngestRequest& request,
+                     const iceberg::TableIdentifier& ident) {
+  if (request.disposition != registry::WriteDisposition::kMerge) return Ok();
+  auto loaded = workspace.catalog().LoadTable(ident);
+  if (!loaded && loaded.error().kind == ErrorKind::kNotFound) return Ok();
+  if (!loaded) return std::unexpected(loaded.error());
+  const iceberg::Schema* schema = loaded->metadata.CurrentSchema();
+  if (schema == nullptr) return Ok();
+  std::vector<std::string> key;
+  for (int32_t id : schema->identifier_field_ids()) {
+    const auto* field = schema->FindFieldById(id);
+    key.push_back(field == nullptr ? std::to_string(id) : field->name);
+  }
+  auto joined = [](const std::vector<std::string>& names) {
+    std::string out;
+    for (const auto& n : names) out += (out.empty() ? "" : ",") + n;
+    return out;
+  };
+  if (key.empty()) {
+    return MakeError(ErrorKind::kConfig,
+                     "table " + ident.ToString() +
+                         " was created without a primary key, so rows cannot be merged into it "
+                         "by key: append to it, or merge into a new table (the first merge with "
+                         "--primary-key creates it with that key)");
+  }
+  if (key != request.primary_key) {
+    return MakeError(ErrorKind::kConfig, "table " + ident.ToString() + " has the primary key " +
+                                             joined(key) + ", not " + joined(request.primary_key) +
+                                             ": merge with --primary-key " + joined(key) +
+                                             "");
+  }
+  return Ok();
+}
+
 Result<SourceLoadResult> IngestFiles(Workspace& workspace, const IngestRequest& request) {
   DATABOX_RETURN_IF_ERROR(CheckIngestRequest(request));
   DATABOX_ASSIGN_OR_RETURN(auto parsed, ParseIngestTable(request.table));
+  DATABOX_RETURN_IF_ERROR(CheckMergeKey(
+      workspace, request, iceberg::TableIdentifier{{"raw_" + parsed.first}, parsed.second}));
   const registry::Source source = IngestSource(parsed.first, parsed.second, request);
   // Held until the ingest ends: no load of a source of the same name runs meanwhile.
   DATABOX_ASSIGN_OR_RETURN(const LoadTurn turn, TakeLoadTurn(workspace, source.name));

@@ -210,6 +210,26 @@ TEST_F(FileIngestTest, MergeUpdatesRowsByPrimaryKey) {
       "w,x,z");
 }
 
+TEST_F(FileIngestTest, MergeNeedsTheKeyTheTableWasCreatedWith) {
+  ASSERT_TRUE(Ingest({Write("a.ndjson", kThreeEvents)}, "raw_dump.plain"));
+  const auto plain = Table("raw_dump", "plain")->metadata().current_snapshot_id;
+  auto keyless = Ingest({Write("b.ndjson", kThreeEvents)}, "raw_dump.plain",
+                        registry::WriteDisposition::kMerge, {"id"});
+  ASSERT_FALSE(keyless);
+  EXPECT_NE(keyless.error().message.find("was created without a primary key"), std::string::npos)
+      << keyless.error().message;
+  EXPECT_EQ(Table("raw_dump", "plain")->metadata().current_snapshot_id, plain);
+
+  ASSERT_TRUE(Ingest({Write("c.ndjson", kThreeEvents)}, "raw_dump.keyed",
+                     registry::WriteDisposition::kMerge, {"id"}));
+  auto other = Ingest({Write("d.ndjson", kThreeEvents)}, "raw_dump.keyed",
+                      registry::WriteDisposition::kMerge, {"name"});
+  ASSERT_FALSE(other);
+  EXPECT_NE(other.error().message.find("has the primary key id, not name"), std::string::npos)
+      << other.error().message;
+  EXPECT_EQ(Scalar("raw_dump", "keyed", "SELECT count(*) FROM t"), "3");
+}
+
 TEST_F(FileIngestTest, MalformedLineNamesFileAndLineAndCommitsNothing) {
   ASSERT_TRUE(Ingest({Write("good.ndjson", kThreeEvents)}, "raw_dump.events"));
   const auto before = Table("raw_dump", "events")->metadata().current_snapshot_id;

@@ -56,12 +56,10 @@ std::vector<PlaceholderColumn> ChildPlaceholderColumns(const registry::Source& s
   return columns;
 }
 
-//! The SELECT behind the view of `table` in `source`'s namespace, from the catalog's state.
-Result<std::string> ViewSql(load::Workspace& workspace, const registry::Source& source,
-                            const std::string& table) {
-  iceberg::TableIdentifier id{{source.Namespace()}, table};
-  DATABOX_ASSIGN_OR_RETURN(bool exists, workspace.catalog().TableExists(id));
-  if (!exists) return PlaceholderSql(PlaceholderColumns(source, table));
+//! The SELECT behind the view of the catalog's table `ns`.`table`, at its current state.
+Result<std::string> TableViewSql(load::Workspace& workspace, const std::string& ns,
+                                 const std::string& table) {
+  iceberg::TableIdentifier id{{ns}, table};
   auto loaded = iceberg::Table::Load(workspace.catalog(), workspace.file_io(), id);
   if (!loaded) return std::unexpected(loaded.error());
   if (!AttachesRawCatalog(workspace.registry())) return loaded->ReadSql();
@@ -72,7 +70,33 @@ Result<std::string> ViewSql(load::Workspace& workspace, const registry::Source& 
   }
   return "SELECT " + columns + " FROM " +
          duck::QuoteIdentifier(RawCatalogName(workspace.registry())) + "." +
-         duck::QuoteIdentifier(source.Namespace()) + "." + duck::QuoteIdentifier(table);
+         duck::QuoteIdentifier(ns) + "." + duck::QuoteIdentifier(table);
+}
+
+//! The SELECT behind the view of `table` in `source`'s namespace: the catalog's table, else a
+//! placeholder with the declared columns.
+Result<std::string> ViewSql(load::Workspace& workspace, const registry::Source& source,
+                            const std::string& table) {
+  DATABOX_ASSIGN_OR_RETURN(bool exists, workspace.catalog().TableExists(
+                                            iceberg::TableIdentifier{{source.Namespace()}, table}));
+  if (!exists) return PlaceholderSql(PlaceholderColumns(source, table));
+  return TableViewSql(workspace, source.Namespace(), table);
+}
+
+//! The catalog's raw_* namespaces that are no registry source's (e.g. made by `databox
+//! ingest`), sorted.
+Result<std::vector<std::string>> OtherRawNamespaces(load::Workspace& workspace) {
+  DATABOX_ASSIGN_OR_RETURN(auto listed, workspace.catalog().ListNamespaces(iceberg::Namespace{}));
+  std::set<std::string> sources;
+  for (const auto& source : workspace.registry().sources) sources.insert(source.Namespace());
+  std::vector<std::string> out;
+  for (const auto& ns : listed) {
+    if (ns.size() == 1 && ns.front().starts_with("raw_") && !sources.contains(ns.front())) {
+      out.push_back(ns.front());
+    }
+  }
+  std::ranges::sort(out);
+  return out;
 }
 
 //! What the raw views need in `conn`: the attached REST catalog, else the warehouse's S3 secret.
@@ -155,6 +179,24 @@ Result<int64_t> BuildViewsFile(load::Workspace& workspace, const std::filesystem
       if (table == kLoadStatusTable && source.eligibility == registry::Eligibility::kRoutine) {
         routine.push_back({.source = source.name, .load_status_sql = *sql});
       }
+    }
+  }
+  // Tables no source declares (`databox ingest` into raw_<name>): views of what they hold.
+  DATABOX_ASSIGN_OR_RETURN(auto others, OtherRawNamespaces(workspace));
+  for (const std::string& ns : others) {
+    DATABOX_ASSIGN_OR_RETURN(auto tables, workspace.catalog().ListTables(iceberg::Namespace{ns}));
+    if (tables.empty()) continue;
+    const std::string schema = duck::QuoteIdentifier(ns);
+    DATABOX_RETURN_IF_ERROR(conn.Execute("CREATE SCHEMA " + schema));
+    for (const auto& id : tables) {
+      const std::string where = "raw view " + ns + "." + id.name;
+      auto sql = TableViewSql(workspace, ns, id.name);
+      if (!sql) return std::unexpected(WithContext(std::unexpected(sql.error()), where).error());
+      DATABOX_RETURN_IF_ERROR(
+          WithContext(conn.Execute("CREATE VIEW " + schema + "." + duck::QuoteIdentifier(id.name) +
+                                   " AS " + *sql),
+                      where));
+      ++views;
     }
   }
   DATABOX_ASSIGN_OR_RETURN(int64_t platform,

@@ -45,6 +45,16 @@ def main():
         if bad.returncode != 1 or "bad.jsonl:2" not in bad.stderr:
             failures.append(f"malformed input: exit {bad.returncode}, stderr {bad.stderr!r}")
 
+        # `databox query` shows the ingested table beside the sources' (no registry entry).
+        queried = subprocess.run([databox, "--config", str(project / "databox.toml"), "query",
+                                  "--format", "csv",
+                                  "SELECT id, name FROM polaris_aws.raw_dump.people ORDER BY id"],
+                                 capture_output=True, text=True)
+        want_csv = "id,name\n" + "".join(f"{i},{n}\n" for i, n in EXPECTED)
+        if queried.returncode != 0 or queried.stdout != want_csv:
+            failures.append(f"databox query: exit {queried.returncode}, {queried.stdout!r} "
+                            f"{queried.stderr!r}, want {want_csv!r}")
+
         catalog = SqlCatalog("databox_lake",
                              uri=f"sqlite:///{project / '.databox' / 'catalog.sqlite'}")
         table = catalog.load_table("raw_dump.people")
