@@ -113,15 +113,20 @@ void VerifyRestRestore(const registry::CatalogSettings& settings,
 }
 
 ExitCode Restore(const GlobalOptions& global, const std::string& folder, bool force,
-                 bool roll_forward) {
+                 bool roll_forward, const std::optional<std::string>& tables_under) {
   auto loaded = registry::LoadRegistry(global.config_path);
   if (!loaded) return Fail("restore", loaded.error());
   const bool rest = loaded->project.catalog.type == registry::CatalogType::kRest;
-  if (roll_forward && rest) {
+  if (tables_under && !roll_forward) {
     return Fail("restore", MakeError(ErrorKind::kConfig,
-                                     "--roll-forward needs the embedded SQL catalog (type = "
-                                     "\"sql\"): a REST catalog's tables cannot be registered "
-                                     "from the warehouse yet")
+                                     "--tables-under tells --roll-forward where the table "
+                                     "folders are; without --roll-forward nothing reads them")
+                               .error());
+  }
+  if (tables_under && !rest) {
+    return Fail("restore", MakeError(ErrorKind::kConfig,
+                                     "--tables-under is for a REST catalog; the embedded SQL "
+                                     "catalog's tables are under <warehouse>/<catalog name>/")
                                .error());
   }
   const auto start = std::chrono::steady_clock::now();
@@ -132,13 +137,15 @@ ExitCode Restore(const GlobalOptions& global, const std::string& folder, bool fo
         " from " + backup->folder.string() + " (taken " + backup->taken_at + ", " +
         std::to_string(backup->tables.size()) + " tables)\n");
     VerifyRestRestore(loaded->project.catalog, *backup);
-    return ExitCode::kOk;
+  } else {
+    Out("restored catalog '" + backup->catalog_name + "' (" +
+        std::to_string(backup->tables.size()) + " tables) as of " + backup->taken_at + " from " +
+        backup->folder.string() + "\n");
   }
-  Out("restored catalog '" + backup->catalog_name + "' (" + std::to_string(backup->tables.size()) +
-      " tables) as of " + backup->taken_at + " from " + backup->folder.string() + "\n");
   if (!roll_forward) return ExitCode::kOk;
   auto recovery = platform::RecoverCatalog(
-      loaded->project, {.apply = true, .include_unconfirmed = false, .roll_forward = true});
+      loaded->project, {.apply = true, .include_unconfirmed = false, .roll_forward = true},
+      tables_under);
   if (!recovery) return Fail("restore", recovery.error());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -152,6 +159,7 @@ struct BackupArgs {
   std::string from;
   bool force = false;
   bool roll_forward = false;
+  std::optional<std::string> tables_under;
 };
 
 }  // namespace
@@ -195,17 +203,23 @@ void DeclareBackupAndRestore(CLI::App& app, Runner& chosen) {
       "catalog and compares them with the backup; when they differ the server caches table\n"
       "pointers and must be restarted (the reference JDBC adapter and Nessie's defaults do not).\n"
       "The restored catalog points at the metadata files current when the backup was taken;\n"
-      "commits made after it are not in it, unless --roll-forward (embedded catalog only): then\n"
-      "every table moves forward to the newest confirmed metadata file in the warehouse and\n"
-      "tables created after the backup are registered (as `recover --from-warehouse\n"
-      "--roll-forward --apply`).");
+      "commits made after it are not in it, unless --roll-forward: then every table moves\n"
+      "forward to the newest confirmed metadata file in the warehouse that descends from the\n"
+      "restored one, and tables created after the backup are registered (as `recover\n"
+      "--from-warehouse --roll-forward --apply`; for a REST catalog the table folders are read\n"
+      "under --tables-under, default the registry's warehouse location, and a table is moved by\n"
+      "dropping it from the catalog, files kept, and registering the newer file).");
   restore->add_option("BACKUP", args->from, "a folder `databox catalog backup` made")->required();
   restore->add_flag("--force", args->force, "replace a catalog that already holds tables");
   restore->add_flag("--roll-forward", args->roll_forward,
                     "then move every table to its newest committed version in the warehouse");
+  restore
+      ->add_option("--tables-under", args->tables_under,
+                   "REST catalog: where the server puts table folders, for --roll-forward")
+      ->option_text("LOCATION");
   restore->callback([args, &chosen] {
     chosen = [a = *args](const GlobalOptions& g) {
-      return Restore(g, a.from, a.force, a.roll_forward);
+      return Restore(g, a.from, a.force, a.roll_forward, a.tables_under);
     };
   });
 }

@@ -177,9 +177,10 @@ void DeclareRecover(CLI::App& app, Runner& chosen) {
       "marker under the registry's warehouse location (<location>/_databox/commits/); where\n"
       "none is found (tables written before, or storage refused them) each table's newest file\n"
       "is unconfirmed, so --apply is refused without --include-unconfirmed.\n"
-      "A table the catalog already holds is left alone; with --roll-forward the embedded\n"
-      "catalog moves it to the chosen file when that descends from the catalog's (after\n"
-      "restoring an old backup); a REST catalog cannot, and says so.\n"
+      "A table the catalog already holds is left alone; with --roll-forward it moves to the\n"
+      "chosen file when that file's metadata-log names the catalog's (after restoring an old\n"
+      "backup): the embedded catalog swaps the pointer, a REST catalog drops the table (files\n"
+      "kept) and registers the newer file (Nessie keeps no metadata-log: its tables are kept).\n"
       "Exit 1 when a table has no usable metadata file.");
   auto args = std::make_shared<RecoverArgs>();
   recover->add_flag("--from-warehouse", args->from_warehouse,

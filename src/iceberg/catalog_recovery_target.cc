@@ -31,17 +31,33 @@ Status CatalogRecoveryTarget::Register(const TableIdentifier& table, const std::
 }
 
 bool CatalogRecoveryTarget::CanMoveForward(std::string& why) const {
-  why =
-      "this catalog cannot point a table at an existing metadata file (no swap); drop the "
-      "table from the catalog (its files stay) and recover again to register the newer file";
-  return false;
+  why.clear();
+  return true;
 }
 
 Status CatalogRecoveryTarget::MoveForward(const TableIdentifier& table, const std::string& from,
                                           const std::string& to) {
-  (void)from;
-  (void)to;
-  return MakeError(ErrorKind::kInternal, "cannot move " + table.ToString() + " forward");
+  DATABOX_ASSIGN_OR_RETURN(auto now, MetadataLocation(table));
+  if (now != from) {
+    return MakeError(ErrorKind::kConflict, table.ToString() + " moved meanwhile (now at " +
+                                               now.value_or("no file") + ", not " + from +
+                                               "): left as it is");
+  }
+  // No call of the catalog points a table at an existing file: forget the table (its files
+  // stay) and register the newer file. A process killed in between leaves the table out of the
+  // catalog until the next recover registers it.
+  DATABOX_RETURN_IF_ERROR(catalog_.DropTable(table));
+  Status registered = Register(table, to);
+  if (registered) return Ok();
+  Status back = Register(table, from);
+  return MakeError(
+      registered.error().kind,
+      "moving " + table.ToString() + " forward: registering " + to + " failed (" +
+          registered.error().message + "); " +
+          (back ? "it points at " + from + " again"
+                : "registering " + from + " again failed too (" + back.error().message +
+                      "): the table is missing from the catalog until `databox "
+                      "catalog recover --from-warehouse --apply` registers it"));
 }
 
 }  // namespace databox::iceberg

@@ -1,8 +1,10 @@
 // A RecoveryTarget (warehouse_recovery.h) over any iceberg::Catalog: registers a table through
 // Catalog::RegisterTable (the REST spec's register endpoint for a REST catalog), creating its
-// namespace level by level. It cannot move a pointer the catalog holds: a catalog's commits
-// replace metadata, they do not swap a pointer to an existing file, so roll forward keeps
-// such tables and says so.
+// namespace level by level. A catalog's commits replace metadata; none points a table at an
+// existing file, so moving a table forward drops it from the catalog (DropTable keeps its
+// files) and registers the newer file, registering the old one again if that fails. Not
+// atomic: a process killed in between leaves the table out of the catalog until the next
+// recover registers it.
 #pragma once
 
 #include "iceberg/catalog.h"

@@ -81,7 +81,10 @@ Status Settle(RecoveryTarget& target, TableRecovery& out, const MetadataChoice& 
   }
   if (!LogNames(*choice.metadata, *out.catalog_had)) {
     out.action = RecoveryAction::kKept;
-    out.note = "the catalog points at a file the chosen one does not descend from; left alone";
+    out.note =
+        "the chosen file's metadata-log does not name the catalog's file, so it is not known to "
+        "descend from it (a server that keeps no metadata-log, like Nessie, never names it); "
+        "left alone";
     return Ok();
   }
   if (!options.roll_forward) {

@@ -88,7 +88,7 @@ TEST_F(CatalogRecoveryTest, RegistersThroughTheCatalogCreatingNamespaces) {
   EXPECT_EQ(again.tables[1].action, RecoveryAction::kUpToDate);
 }
 
-TEST_F(CatalogRecoveryTest, RollForwardKeepsTheTableAndSaysWhy) {
+TEST_F(CatalogRecoveryTest, RollForwardKeepsATableNotKnownToDescend) {
   ASSERT_TRUE(fresh_->CreateNamespace({"birds"}, {}).has_value());
   // The fresh catalog holds a file the chosen one does not descend from: kept.
   auto other = fresh_->CreateTable({{"birds"}, "all"}, BirdSchema(), PartitionSpec::Unpartitioned(),
@@ -98,9 +98,33 @@ TEST_F(CatalogRecoveryTest, RollForwardKeepsTheTableAndSaysWhy) {
   ASSERT_EQ(r.tables.size(), 2u);
   EXPECT_EQ(r.tables[0].action, RecoveryAction::kKept);
   EXPECT_FALSE(r.tables[0].applied);
-  std::string why;
-  EXPECT_FALSE(CatalogRecoveryTarget(*fresh_).CanMoveForward(why));
-  EXPECT_NE(why.find("cannot point a table"), std::string::npos);
+  EXPECT_EQ(fresh_->LoadTable({{"birds"}, "all"})->metadata_location, other->metadata_location);
+}
+
+TEST_F(CatalogRecoveryTest, RollForwardDropsAndRegistersTheNewerFile) {
+  // The lost catalog committed once more after the file the replacement holds (an old backup).
+  auto newer = catalog_->CommitTable({.identifier = {{"birds"}, "all"},
+                                      .requirements = {},
+                                      .updates = {SetProperties{{{"x", "1"}}}}});
+  ASSERT_TRUE(newer.has_value()) << newer.error().ToString();
+  ASSERT_TRUE(fresh_->CreateNamespace({"birds"}, {}).has_value());
+  ASSERT_TRUE(fresh_->RegisterTable({{"birds"}, "all"}, birds_).has_value());
+  WarehouseRecovery dry =
+      Recover({.apply = false, .include_unconfirmed = true, .roll_forward = true});
+  EXPECT_EQ(dry.tables[0].action, RecoveryAction::kRollForward);
+  EXPECT_EQ(fresh_->LoadTable({{"birds"}, "all"})->metadata_location, birds_);
+  WarehouseRecovery r = Recover({.apply = true, .include_unconfirmed = true, .roll_forward = true});
+  ASSERT_EQ(r.tables.size(), 2u);
+  EXPECT_EQ(r.tables[0].action, RecoveryAction::kRollForward);
+  EXPECT_TRUE(r.tables[0].applied);
+  EXPECT_EQ(fresh_->LoadTable({{"birds"}, "all"})->metadata_location, newer->metadata_location);
+  EXPECT_EQ(fresh_->LoadTable({{"birds"}, "all"})->metadata.properties.at("x"), "1");
+  // Moving from a file the catalog no longer holds is refused and changes nothing.
+  CatalogRecoveryTarget target(*fresh_);
+  auto stale = target.MoveForward({{"birds"}, "all"}, birds_, newer->metadata_location);
+  ASSERT_FALSE(stale);
+  EXPECT_EQ(stale.error().kind, ErrorKind::kConflict);
+  EXPECT_EQ(fresh_->LoadTable({{"birds"}, "all"})->metadata_location, newer->metadata_location);
 }
 
 }  // namespace
