@@ -166,7 +166,10 @@ Result<ResourceStats> Extractor::ExtractToFolder(const registry::Resource& resou
                     .stats = {},
                     .on_page = on_page};
   state.stats.resource = resource.name;
-  for (const QueryPlan& query : PlanQueries(resource)) {
+  const std::vector<QueryPlan> queries = PlanQueries(resource);
+  for (size_t q = 0; q < queries.size(); ++q) {
+    const QueryPlan& query = queries[q];
+    state.query = static_cast<int64_t>(q);
     int64_t remaining = query.max_records.value_or(std::numeric_limits<int64_t>::max());
     for (const auto& chunk : chunks) {
       if (remaining <= 0) break;
@@ -258,7 +261,8 @@ Status Extractor::ExtractSequence(const registry::Resource& resource,
                     .status = response->status,
                     .page = page,
                     .chunk = chunk,
-                    .records = kept};
+                    .records = kept,
+                    .query = state.query};
     // A server that echoes the request (its URL, its headers) would put the source's
     // credential in the page; the stored page, and the records read from it, have it masked.
     if (auto written = WriteFileBytes(state.dir / entry.file, Redact(response->body)); !written) {
@@ -317,17 +321,22 @@ Result<ResourceStats> RecordsFromFolder(const registry::Source& source,
   // many rows), so `--limit` and smoke mode cap every resource's rows.
   const int64_t max_rows =
       resource.pagination.max_records.value_or(std::numeric_limits<int64_t>::max());
-  // A reserved query may return rows the main one already had: the first one of a key wins.
+  // A reserved query may return rows an earlier query already had: those are dropped (the
+  // earlier query's row wins). Duplicates within one query are the resource's merge_duplicates
+  // policy's to handle, as without a reserve.
   const bool deduplicate = DeduplicatesAcrossQueries(resource);
-  std::set<std::string> seen_keys;
+  std::set<std::string> earlier_keys;  // keys of the queries before the current page's
+  std::set<std::string> current_keys;  // keys of the current page's query
+  int64_t current_query = 0;
   const RecordSink counted = [&](Json record) -> Status {
     if (stats.records >= max_rows) return Ok();
     if (deduplicate) {
       const std::optional<std::string> key = KeyOf(record, resource.primary_key);
-      if (key && !seen_keys.insert(*key).second) {
+      if (key && earlier_keys.contains(*key)) {
         ++stats.duplicates;
         return Ok();
       }
+      if (key) current_keys.insert(*key);
     }
     ++stats.records;
     return sink(std::move(record));
@@ -337,6 +346,11 @@ Result<ResourceStats> RecordsFromFolder(const registry::Source& source,
     if (page.file.find('/') != std::string::npos || page.file.starts_with(".")) {
       return MakeError(ErrorKind::kData, where + ": page file name '" + page.file +
                                              "' in the index is not a plain file name");
+    }
+    if (page.query != current_query) {
+      earlier_keys.merge(current_keys);
+      current_keys.clear();
+      current_query = page.query;
     }
     auto body = ReadFileBytes(dir / page.file);
     if (!body) return std::unexpected(body.error().WithContext(label));

@@ -63,6 +63,7 @@ class Extractor {
     PageIndex index;            //!< the pages stored so far
     ResourceStats stats;        //!< the counts so far
     PageProgress on_page;       //!< called after every response, when set
+    int64_t query = 0;          //!< the query of PlanQueries being fetched
   };
 
   Extractor(const registry::Source& source, http::HttpClient* client, LoadContext context)

@@ -66,7 +66,8 @@ Status WritePageIndex(const std::filesystem::path& folder, const PageIndex& inde
                              {"status", p.status},
                              {"page", p.page},
                              {"chunk", ChunkToJson(p.chunk)},
-                             {"records", p.records}});
+                             {"records", p.records},
+                             {"query", p.query}});
   }
   for (const SkippedRequest& s : index.skipped) {
     json["skipped"].push_back(
@@ -96,7 +97,8 @@ Result<PageIndex> ReadPageIndex(const std::filesystem::path& folder) {
     for (const Json& p : json.at("pages")) {
       index.pages.push_back({p.at("file").get<std::string>(), p.at("url").get<std::string>(),
                              p.at("status").get<long>(), p.at("page").get<int64_t>(),
-                             ChunkFromJson(p.at("chunk")), p.at("records").get<int64_t>()});
+                             ChunkFromJson(p.at("chunk")), p.at("records").get<int64_t>(),
+                             p.value("query", int64_t{0})});
     }
     for (const Json& s : json.at("skipped")) {
       index.skipped.push_back({s.at("url").get<std::string>(), s.at("status").get<long>(),

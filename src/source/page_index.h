@@ -29,6 +29,7 @@ struct PageEntry {
   int64_t page = 1;                          //!< 1-based page number within its chunk
   std::map<std::string, std::string> chunk;  //!< window values of the request ({} = none)
   int64_t records = 0;  //!< records kept from this page (after the max_records cap)
+  int64_t query = 0;    //!< which query of the resource's plan (query_plan.h) fetched it
 };
 
 //! index.json of one resource folder.

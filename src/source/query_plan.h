@@ -25,7 +25,7 @@ struct QueryPlan {
 std::vector<QueryPlan> PlanQueries(const registry::Resource& resource);
 
 //! True when rows of `resource` may repeat a key across its sequences (a reserved query is
-//! declared), so they are de-duplicated by primary key before they are loaded.
+//! declared): a row of a later query whose key an earlier query returned is dropped.
 bool DeduplicatesAcrossQueries(const registry::Resource& resource);
 
 }  // namespace databox::source
