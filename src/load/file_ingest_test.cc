@@ -76,15 +76,7 @@ class FileIngestTest : public testing::ExampleWorkspaceTest {
                      const std::string& sql_over_t) {
     auto t = Table(ns, table);
     EXPECT_TRUE(t.has_value()) << ns << "." << table;
-    if (!t) return "";
-    auto read = t->ReadSql();
-    EXPECT_TRUE(read) << read.error().message;
-    auto db = duck::Database::Open("");
-    auto conn = duck::Connection::Open(*db);
-    auto rows = conn->Query("WITH t AS (" + *read + ") " + sql_over_t);
-    EXPECT_TRUE(rows) << rows.error().message;
-    if (!rows || rows->row_count() == 0) return "";
-    return rows->GetAsString(0, 0).value_or("");
+    return t ? testing::ScalarOver(*t, sql_over_t) : "";
   }
 };
 

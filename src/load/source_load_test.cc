@@ -99,14 +99,7 @@ class SourceLoadTest : public testing::ExampleWorkspaceTest {
   //! Runs `sql_over_t` with `t` bound to the table's live rows; returns the first cell.
   std::string Scalar(const std::string& ns, const std::string& table,
                      const std::string& sql_over_t) {
-    auto read = Table(ns, table).ReadSql();
-    EXPECT_TRUE(read) << read.error().message;
-    auto db = duck::Database::Open("");
-    auto conn = duck::Connection::Open(*db);
-    auto rows = conn->Query("WITH t AS (" + *read + ") " + sql_over_t);
-    EXPECT_TRUE(rows) << rows.error().message;
-    if (!rows || rows->row_count() == 0) return "";
-    return rows->GetAsString(0, 0).value_or("");
+    return testing::ScalarOver(Table(ns, table), sql_over_t);
   }
 
   void ExpectSchemaMatchesAmbr(const std::string& source) {

@@ -10,11 +10,27 @@
 #include <string>
 
 #include "common/error.h"
+#include "duck/connection.h"
+#include "duck/database.h"
+#include "iceberg/table_scan.h"
 #include "load/workspace.h"
 #include "platform/workspace.h"
 #include "registry/registry.h"
 
 namespace databox::load::testing {
+
+//! Runs `sql_over_t` with `t` bound to `table`'s live rows; returns the first cell ("" if none).
+inline std::string ScalarOver(const iceberg::Table& table, const std::string& sql_over_t) {
+  auto read = table.ReadSql();
+  EXPECT_TRUE(read) << read.error().message;
+  if (!read) return "";
+  auto db = duck::Database::Open("");
+  auto conn = duck::Connection::Open(*db);
+  auto rows = conn->Query("WITH t AS (" + *read + ") " + sql_over_t);
+  EXPECT_TRUE(rows) << rows.error().message;
+  if (!rows || rows->row_count() == 0) return "";
+  return rows->GetAsString(0, 0).value_or("");
+}
 
 //! <tmp>/<prefix>_<pid>_<test name>, emptied.
 inline std::filesystem::path FreshTestDir(const std::string& prefix) {
