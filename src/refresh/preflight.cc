@@ -11,6 +11,7 @@
 #include "fileio/location.h"
 #include "refresh/sqlmesh_install.h"
 #include "refresh/transform_runner.h"
+#include "refresh/trino_views.h"
 
 namespace databox::refresh {
 namespace {
@@ -112,6 +113,12 @@ void CheckTransform(load::Workspace& ws, std::vector<std::string>& problems) {
       !fs::is_directory(registry.project.transform.project_dir)) {
     problems.push_back("SQLMesh project folder " + registry.project.transform.project_dir.string() +
                        " does not exist ([project.transform] project_dir)");
+  }
+  if (registry.project.transform.gateway == registry::TransformGateway::kTrino) {
+    if (Status ready = CheckTrinoReady(registry); !ready) {
+      problems.push_back("the transform's Trino gateway: " + ready.error().message +
+                         " ([project.transform] trino_uri); or refresh with --skip-transform");
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <system_error>
 
@@ -19,6 +20,7 @@
 #include "refresh/raw_catalog.h"
 #include "refresh/raw_columns.h"
 #include "refresh/sqlmesh_install.h"
+#include "refresh/trino_views.h"
 
 namespace databox::refresh {
 namespace {
@@ -58,6 +60,44 @@ std::string PathWith(const std::filesystem::path& venv) {
 
 void AppendToLog(const std::filesystem::path& log, const std::string& line) {
   std::ofstream(log, std::ios::app) << line << "\n";
+}
+
+bool UsesTrino(const registry::Registry& registry) {
+  return registry.project.transform.gateway == registry::TransformGateway::kTrino;
+}
+
+//! The DATABOX_TRINO_* and DATABOX_SQLMESH_STATE_PG_* variables of the Trino gateway: the
+//! coordinator's scheme, host and port and the parts of the state database's URL (checked by
+//! the registry: postgresql://[user@]host[:port]/database[?...]).
+std::map<std::string, std::string> TrinoGatewayEnvironment(const registry::Registry& registry) {
+  const registry::TrinoGatewaySettings& trino = registry.project.transform.trino;
+  std::map<std::string, std::string> env;
+  const auto scheme_end = trino.uri.find("://");
+  const std::string scheme = trino.uri.substr(0, scheme_end);
+  std::string authority = trino.uri.substr(scheme_end + 3);
+  authority = authority.substr(0, authority.find('/'));
+  const auto colon = authority.rfind(':');
+  env["DATABOX_TRANSFORM_GATEWAY"] = "trino";
+  env["DATABOX_TRINO_HTTP_SCHEME"] = scheme;
+  env["DATABOX_TRINO_HOST"] = authority.substr(0, colon);
+  env["DATABOX_TRINO_PORT"] = colon == std::string::npos ? (scheme == "https" ? "443" : "8080")
+                                                         : authority.substr(colon + 1);
+  env["DATABOX_TRINO_USER"] = trino.user;
+  env["DATABOX_ANALYTICS_CATALOG"] = trino.analytics_catalog;
+
+  std::string url = trino.state_url.substr(trino.state_url.find("://") + 3);
+  url = url.substr(0, url.find('?'));
+  const auto slash = url.find('/');
+  std::string host = url.substr(0, slash);
+  const auto at = host.rfind('@');
+  env["DATABOX_SQLMESH_STATE_PG_USER"] = at == std::string::npos ? "" : host.substr(0, at);
+  if (at != std::string::npos) host = host.substr(at + 1);
+  const auto port = host.rfind(':');
+  env["DATABOX_SQLMESH_STATE_PG_HOST"] = host.substr(0, port);
+  env["DATABOX_SQLMESH_STATE_PG_PORT"] = port == std::string::npos ? "5432" : host.substr(port + 1);
+  env["DATABOX_SQLMESH_STATE_PG_DATABASE"] = url.substr(slash + 1);
+  env["DATABOX_SQLMESH_STATE_PG_PASSWORD"] = trino.state_password.Reveal();
+  return env;
 }
 
 std::string Join(const std::vector<std::string>& argv) {
@@ -145,6 +185,9 @@ Result<std::map<std::string, std::string>> TransformEnvironment(
   }
   DATABOX_ASSIGN_OR_RETURN(auto raw_catalog, RawCatalogEnvironment(registry));
   env.merge(raw_catalog);
+  if (UsesTrino(registry)) {
+    for (auto& [name, value] : TrinoGatewayEnvironment(registry)) env[name] = std::move(value);
+  }
   return env;
 }
 
@@ -235,18 +278,37 @@ Result<TransformResult> RunTransform(load::Workspace& workspace, const Transform
   const registry::Registry& registry = workspace.registry();
   DATABOX_RETURN_IF_ERROR(EnsureRawViews(workspace));
   bool prod_exists = false;
-  if (IsDefaultTransformCommand(registry)) {
+  if (UsesTrino(registry)) {
+    // The state is in PostgreSQL: restating after the plan is right whether or not the plan
+    // created prod (it then recomputes once more).
+    prod_exists = true;
+  } else if (IsDefaultTransformCommand(registry)) {
     // Unknown state layout (another SQLMesh version): restating is the safe side.
     auto exists = SqlMeshProdExists(SqlMeshStatePath(registry));
     prod_exists = exists.value_or(true);
   }
   // Read before the run: the columns the transform saw, whatever a concurrent load commits.
   const Result<RawColumns> columns = ReadRawColumns(workspace);
-  DATABOX_ASSIGN_OR_RETURN(
-      TransformResult result,
+  TrinoViewStatements trino_views;
+  if (UsesTrino(registry)) {
+    DATABOX_ASSIGN_OR_RETURN(trino_views, MakeTrinoViewStatements(workspace));
+    if (Status made = RunOnTrino(registry, trino_views.before); !made) {
+      (void)RunOnTrino(registry, trino_views.after);
+      return std::unexpected(made.error().WithContext("the platform views on Trino"));
+    }
+  }
+  auto result =
       RunSteps(workspace, TransformCommands(registry, prod_exists),
-               options.run_dir.empty() ? DefaultRunDir(registry) : options.run_dir, options));
-  if (result.ok) result.raw_columns_problem = SaveRawColumns(registry, columns);
+               options.run_dir.empty() ? DefaultRunDir(registry) : options.run_dir, options);
+  if (UsesTrino(registry)) {
+    Status dropped = RunOnTrino(registry, trino_views.after);
+    if (!dropped && result) {
+      AppendToLog(result->log_path,
+                  "== databox: the placeholder views were not dropped: " + dropped.error().message);
+    }
+  }
+  if (!result) return result;
+  if (result->ok) result->raw_columns_problem = SaveRawColumns(registry, columns);
   return result;
 }
 
@@ -275,6 +337,11 @@ Result<TransformResult> PreviewTransform(load::Workspace& workspace,
   }
   // SQLMesh works on a copy of its state (it initializes a missing state, and would migrate
   // an old one): the preview cannot change the real one, whatever SQLMesh does.
+  if (UsesTrino(registry)) {
+    // The state is in PostgreSQL, which databox does not copy: `sqlmesh diff` reads it and
+    // changes nothing (SQLMesh of the same version finds nothing to migrate).
+    return RunSteps(workspace, {PreviewCommand(registry)}, run_dir, options);
+  }
   const std::filesystem::path state = SqlMeshStatePath(registry);
   const std::filesystem::path copy = run_dir / state.filename();
   std::error_code ec;

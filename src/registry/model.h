@@ -78,11 +78,31 @@ struct AnalyticsSettings {
   std::string catalog_alias = "polaris_aws";  //!< models say <alias>.raw_<source>.<table>
 };
 
+//! Where SQLMesh runs the models (docs/analytics.md).
+enum class TransformGateway {
+  kDuckDb,  //!< the local analytics DuckDB (default)
+  kTrino,   //!< a Trino coordinator over the same REST catalog; state in PostgreSQL
+};
+
+//! The Trino gateway's settings ([project.transform] trino_* and state_* keys).
+struct TrinoGatewaySettings {
+  std::string uri;  //!< coordinator, http://host:port (or https://)
+  std::string user = "databox";
+  //! Trino catalog the models write to (their outputs and SQLMesh's physical tables); the raw
+  //! tables are read through the Trino catalog named like [project.analytics] catalog_alias.
+  std::string analytics_catalog = "databox_analytics";
+  //! SQLMesh's state database, postgresql://user@host:port/db (never with a password).
+  std::string state_url;
+  Secret state_password;  //!< the password of state_url's user
+};
+
 //! The native transformation step run after every source succeeded.
 struct TransformSettings {
   std::filesystem::path project_dir;  //!< SQLMesh project, default <config dir>/transform
   std::vector<std::string>
       command;  //!< argv; default sqlmesh -p <project_dir> plan --auto-apply --no-prompts
+  TransformGateway gateway = TransformGateway::kDuckDb;
+  TrinoGatewaySettings trino;  //!< gateway = trino only
 };
 
 //! HTTP behaviour shared by every source (a source may override timeouts and retries).

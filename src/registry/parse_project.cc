@@ -37,7 +37,7 @@ void ReportFolder(const TableReader& r, std::string_view key, const std::string&
 
 //! Problem text for a PostgreSQL URL that cannot name the catalog server's database; empty
 //! when fine. The URL itself is never repeated (a password in it would be echoed).
-std::string CheckPostgresUrl(std::string_view url) {
+std::string CheckPostgresUrl(std::string_view url, std::string_view password_key) {
   std::string_view rest;
   for (std::string_view scheme : {"postgresql://", "postgres://"}) {
     if (url.starts_with(scheme)) rest = url.substr(scheme.size());
@@ -47,10 +47,12 @@ std::string CheckPostgresUrl(std::string_view url) {
   const std::string_view authority = rest.substr(0, rest.find_first_of("/?"));
   const auto at = authority.rfind('@');
   if (at != std::string_view::npos && authority.substr(0, at).find(':') != std::string_view::npos) {
-    return "must not contain a password: set backup_database_password = \"${VAR}\" instead";
+    return "must not contain a password: set " + std::string(password_key) +
+           " = \"${VAR}\" instead";
   }
   if (url.find("password=") != std::string_view::npos) {
-    return "must not contain a password parameter: set backup_database_password = \"${VAR}\"";
+    return "must not contain a password parameter: set " + std::string(password_key) +
+           " = \"${VAR}\"";
   }
   if (authority.substr(at == std::string_view::npos ? 0 : at + 1).empty()) return "has no host";
   const auto slash = rest.find('/');
@@ -80,7 +82,8 @@ CatalogBackupSettings ParseCatalogBackup(TableReader& r, bool rest,
       ReadSecret(r, "backup_database_password", ctx, /*may_be_absent=*/!rest);
   if (!rest) return backup;  // the database keys are reported by the caller
   if (!backup.database_url.empty()) {
-    if (auto bad = CheckPostgresUrl(backup.database_url); !bad.empty()) {
+    if (auto bad = CheckPostgresUrl(backup.database_url, "backup_database_password");
+        !bad.empty()) {
       r.Report("backup_database_url", "'backup_database_url' " + bad);
     }
   } else if (!backup.database_password.empty()) {
@@ -242,7 +245,60 @@ AnalyticsSettings ParseAnalytics(const toml::table* table, const std::filesystem
   return analytics;
 }
 
-TransformSettings ParseTransform(const toml::table* table, ParseContext& ctx) {
+//! The gateway key and the Trino gateway's keys of [project.transform].
+void ParseTrinoGateway(TableReader& r, TransformSettings& transform, bool rest_catalog,
+                       ParseContext& ctx) {
+  const std::string gateway = r.String("gateway").value_or("duckdb");
+  if (gateway == "trino") {
+    transform.gateway = TransformGateway::kTrino;
+  } else if (gateway != "duckdb") {
+    r.Report("gateway", "'gateway' = \"" + gateway + "\" is not a gateway",
+             "use \"duckdb\" (default) or \"trino\"");
+  }
+  const bool trino = transform.gateway == TransformGateway::kTrino;
+  TrinoGatewaySettings& settings = transform.trino;
+  settings.uri = r.String("trino_uri").value_or("");
+  settings.user = r.String("trino_user").value_or(settings.user);
+  settings.analytics_catalog = r.String("analytics_catalog").value_or(settings.analytics_catalog);
+  settings.state_url = r.String("state_database_url").value_or("");
+  settings.state_password = ReadSecret(r, "state_database_password", ctx, /*may_be_absent=*/!trino);
+  if (!trino) {
+    for (const char* key : {"trino_uri", "trino_user", "analytics_catalog", "state_database_url",
+                            "state_database_password"}) {
+      if (r.Has(key)) {
+        r.Report(key, "'" + std::string(key) + "' is only read with gateway = \"trino\"",
+                 "add gateway = \"trino\" or remove it");
+      }
+    }
+    return;
+  }
+  if (!rest_catalog) {
+    r.Report("gateway",
+             "gateway = \"trino\" needs a REST catalog: Trino cannot read the embedded one",
+             "set [project.catalog] type = \"rest\", or use gateway = \"duckdb\"");
+  }
+  while (settings.uri.ends_with('/')) settings.uri.pop_back();
+  if (!settings.uri.starts_with("http://") && !settings.uri.starts_with("https://")) {
+    r.Report("trino_uri", "gateway = \"trino\" needs the coordinator's trino_uri",
+             "e.g. trino_uri = \"http://127.0.0.1:8080\"");
+  }
+  if (settings.user.empty()) r.Report("trino_user", "'trino_user' must not be empty");
+  static const std::regex kCatalogName("^[a-z][a-z0-9_]*$");
+  if (!std::regex_match(settings.analytics_catalog, kCatalogName)) {
+    r.Report("analytics_catalog", "'analytics_catalog' must be a Trino catalog name",
+             "lower-case letters, digits and _, e.g. databox_analytics");
+  }
+  if (settings.state_url.empty()) {
+    r.Report("state_database_url", "gateway = \"trino\" needs SQLMesh's state database",
+             "state_database_url = \"postgresql://user@host:port/db\" (SQLMesh cannot keep "
+             "its state in Trino)");
+  } else if (auto bad = CheckPostgresUrl(settings.state_url, "state_database_password");
+             !bad.empty()) {
+    r.Report("state_database_url", "'state_database_url' " + bad);
+  }
+}
+
+TransformSettings ParseTransform(const toml::table* table, bool rest_catalog, ParseContext& ctx) {
   TransformSettings transform;
   transform.project_dir = ResolvePath(ctx, "transform");
   if (table != nullptr) {
@@ -258,6 +314,7 @@ TransformSettings ParseTransform(const toml::table* table, ParseContext& ctx) {
       }
       transform.command = *command;
     }
+    ParseTrinoGateway(r, transform, rest_catalog, ctx);
     r.ReportUnknownKeys();
   }
   if (transform.command.empty()) {
@@ -316,7 +373,8 @@ ProjectSettings ParseProject(const toml::table* project, ParseContext& ctx) {
   settings.catalog = ParseCatalog(r.Table("catalog"), settings.state_dir, ctx);
   settings.warehouse = ParseWarehouse(r.Table("warehouse"), settings.state_dir, ctx);
   settings.analytics = ParseAnalytics(r.Table("analytics"), settings.state_dir, ctx);
-  settings.transform = ParseTransform(r.Table("transform"), ctx);
+  settings.transform =
+      ParseTransform(r.Table("transform"), settings.catalog.type == CatalogType::kRest, ctx);
   settings.http = ParseHttp(r.Table("http"), ctx);
   r.ReportUnknownKeys();
   return settings;

@@ -427,6 +427,78 @@ backup_database_password = "${UNSET_DB_PASSWORD}"
   EXPECT_TRUE(HasProblem(no_db_report, 6, "UNSET_DB_PASSWORD")) << no_db_report.ToString();
 }
 
+TEST(RegistryDefaultsTest, TransformGatewayDefaultsToDuckDbAndReadsTheTrinoKeys) {
+  {
+    TempConfig config(kMinimalSource);
+    auto registry = LoadRegistry(config.path(), {.env = NoEnv});
+    ASSERT_TRUE(registry.has_value()) << registry.error().message;
+    EXPECT_EQ(registry->project.transform.gateway, TransformGateway::kDuckDb);
+  }
+  TempConfig config(std::string(R"([project.catalog]
+type = "rest"
+uri = "http://127.0.0.1:8181/api/catalog"
+warehouse = "lake"
+[project.transform]
+gateway = "trino"
+trino_uri = "http://127.0.0.1:8080/"
+trino_user = "analyst"
+analytics_catalog = "lake_models"
+state_database_url = "postgresql://sqlmesh@127.0.0.1:5433/sqlmesh_state"
+state_database_password = "${SQLMESH_STATE_PASSWORD}"
+)") + kMinimalSource);
+  auto env = [](const std::string& name) -> std::optional<std::string> {
+    if (name == "SQLMESH_STATE_PASSWORD") return "state-pw-5521";
+    return std::nullopt;
+  };
+  auto registry = LoadRegistry(config.path(), {.env = env});
+  ASSERT_TRUE(registry.has_value()) << registry.error().message;
+  const TransformSettings& transform = registry->project.transform;
+  EXPECT_EQ(transform.gateway, TransformGateway::kTrino);
+  EXPECT_EQ(transform.trino.uri, "http://127.0.0.1:8080");  // trailing / dropped
+  EXPECT_EQ(transform.trino.user, "analyst");
+  EXPECT_EQ(transform.trino.analytics_catalog, "lake_models");
+  EXPECT_EQ(transform.trino.state_url, "postgresql://sqlmesh@127.0.0.1:5433/sqlmesh_state");
+  EXPECT_EQ(transform.trino.state_password.Reveal(), "state-pw-5521");
+}
+
+TEST(RegistryValidationTest, TrinoGatewayNeedsARestCatalogACoordinatorAndAStateDatabase) {
+  TempConfig embedded(std::string(R"([project.transform]
+gateway = "trino"
+)") + kMinimalSource);
+  const ValidationReport report = Validate(embedded.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 2, "needs a REST catalog")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 1, "trino_uri")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 1, "needs SQLMesh's state database")) << report.ToString();
+
+  TempConfig bad(std::string(R"([project.catalog]
+type = "rest"
+uri = "http://127.0.0.1:8181/api/catalog"
+warehouse = "lake"
+[project.transform]
+gateway = "spark"
+trino_uri = "http://127.0.0.1:8080"
+)") + kMinimalSource);
+  const ValidationReport bad_report = Validate(bad.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(bad_report, 6, "is not a gateway")) << bad_report.ToString();
+  EXPECT_TRUE(HasProblem(bad_report, 7, "only read with gateway = \"trino\""))
+      << bad_report.ToString();
+
+  TempConfig password(std::string(R"([project.catalog]
+type = "rest"
+uri = "http://127.0.0.1:8181/api/catalog"
+warehouse = "lake"
+[project.transform]
+gateway = "trino"
+trino_uri = "http://127.0.0.1:8080"
+analytics_catalog = "Not-A-Name"
+state_database_url = "postgresql://u:secret-in-url-77@127.0.0.1/db"
+)") + kMinimalSource);
+  const ValidationReport pw_report = Validate(password.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(pw_report, 8, "must be a Trino catalog name")) << pw_report.ToString();
+  EXPECT_TRUE(HasProblem(pw_report, 9, "state_database_password")) << pw_report.ToString();
+  EXPECT_THAT(pw_report.ToString(), Not(HasSubstr("secret-in-url-77")));
+}
+
 TEST(RegistryValidationTest, FoldersDataboxWritesIntoMustBeItsOwn) {
   // Each line names a folder databox would write into; none of them may be a system folder,
   // the filesystem root, a shared top-level folder, the home folder or (state) the registry's.

@@ -23,7 +23,7 @@ SELECT
   h.subnational2_code,
   h.lat AS latitude,
   h.lng AS longitude,
-  timezone('UTC', h.latest_obs_dt) AS latest_observed_at,
+  CAST(h.latest_obs_dt AT TIME ZONE 'UTC' AS TIMESTAMP) AS latest_observed_at,
   h.num_species_all_time AS species_all_time,
   h.num_checklists_all_time AS checklists_all_time,
   h._region_code AS region_code,

@@ -14,14 +14,8 @@ MODEL (
 
 SELECT
   id AS event_id,
-  COALESCE(
-    TRY_STRPTIME(event_time, '%Y-%m-%dT%H:%M:%S.%gZ'),
-    TRY_CAST(REPLACE(event_time, 'Z', '') AS TIMESTAMP)
-  ) AS event_time_utc,
-  COALESCE(
-    TRY_STRPTIME(event_updated_at, '%Y-%m-%dT%H:%M:%S.%gZ'),
-    TRY_CAST(REPLACE(event_updated_at, 'Z', '') AS TIMESTAMP)
-  ) AS updated_at_utc,
+  TRY_CAST(REPLACE(REPLACE(event_time, 'T', ' '), 'Z', '') AS TIMESTAMP) AS event_time_utc,
+  TRY_CAST(REPLACE(REPLACE(event_updated_at, 'T', ' '), 'Z', '') AS TIMESTAMP) AS updated_at_utc,
   magnitude,
   magnitude_type,
   place,

@@ -38,11 +38,11 @@ SELECT
   NULLIF(r.stage, '') AS stage,
   NULLIF(r.method, '') AS method,
   NULLIF(r.quality, '') AS quality,
-  CASE len(string_split(r.length, ':'))
-    WHEN 2 THEN
+  CASE length(r.length) - length(replace(r.length, ':', ''))
+    WHEN 1 THEN
       TRY_CAST(split_part(r.length, ':', 1) AS BIGINT) * 60
       + TRY_CAST(split_part(r.length, ':', 2) AS BIGINT)
-    WHEN 3 THEN
+    WHEN 2 THEN
       TRY_CAST(split_part(r.length, ':', 1) AS BIGINT) * 3600
       + TRY_CAST(split_part(r.length, ':', 2) AS BIGINT) * 60
       + TRY_CAST(split_part(r.length, ':', 3) AS BIGINT)

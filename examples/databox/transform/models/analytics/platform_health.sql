@@ -24,7 +24,7 @@ SELECT
   CAST(load_id AS VARCHAR) AS load_id,
   CAST(status AS BIGINT) AS status,
   CAST(rows_loaded AS BIGINT) AS rows_loaded,
-  CAST(inserted_at AS TIMESTAMP) AS completed_at,
+  inserted_at AS completed_at,
   CAST(epoch(now()) - epoch(inserted_at) AS BIGINT) AS age_seconds
 FROM ranked
 WHERE load_rank = 1
