@@ -181,7 +181,8 @@ def main() -> None:
         "memory": sh("free -g | awk '/Mem:/ {print $2\" GiB\"}'"),
         "os": sh(". /etc/os-release && echo $PRETTY_NAME") + ", kernel " + platform.release(),
         "compiler": sh("c++ --version | head -1"),
-        "build": "RelWithDebInfo (-O2 -g), build-bench/",
+        "build": (f"{os.path.relpath(BUILD, ROOT)}/ (--build: as it was configured)" if args.build
+                  else "RelWithDebInfo (-O2 -g), build-bench/"),
         "duckdb (library and Python)": sh(f"{PY} -c 'import duckdb; print(duckdb.__version__)'"),
         "dlt": sh(f"{PY_BENCH} -c 'import dlt; print(dlt.__version__)'"),
         "pyiceberg (.venv-bench)": sh(f"{PY_BENCH} -c 'import pyiceberg; print(pyiceberg.__version__)'"),

@@ -292,11 +292,21 @@ TEST_F(FileIngestTest, MalformedLineNamesFileAndLineAndCommitsNothing) {
 {"id": 9, "name": 
 {"id": 10}
 )");
+  // Parquet files under the warehouse: the ones the failed ingest wrote are deleted.
+  auto parquet_files = [&] {
+    std::size_t count = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(dir_ / "warehouse")) {
+      count += entry.path().extension() == ".parquet" ? 1 : 0;
+    }
+    return count;
+  };
+  const std::size_t files_before = parquet_files();
   auto loaded = Ingest({good, bad}, "raw_dump.events");
   ASSERT_FALSE(loaded);
   EXPECT_NE(loaded.error().message.find(bad.string() + ":3"), std::string::npos)
       << loaded.error().message;
   EXPECT_EQ(Table("raw_dump", "events")->metadata().current_snapshot_id, before);
+  EXPECT_EQ(parquet_files(), files_before);
   EXPECT_EQ(Scalar("raw_dump", "events", "SELECT count(*) FROM t"), "3");
   EXPECT_EQ(Scalar("raw_dump", "_dlt_load_status", "SELECT count(*) FROM t"), "1");
 }
