@@ -3,11 +3,12 @@
 //
 //   ndjson  nested records through the dlt-compatible normalizer (root table + child tables
 //           for lists, `__`-flattened objects, _dlt_load_id/_dlt_id, dlt type inference),
-//           streamed into one Parquet COPY per table while the file is read: each table's
-//           batches go over a queue of --queue-batches (load::StreamedTable) that the COPY
-//           (WriteDataFiles over the databox_scan table function, no staging table) reads and
-//           frees as it goes, rolling over to a new file at the target file size (256 MB).
-//           Memory is the queues plus DuckDB's row-group buffers, whatever the input size.
+//           streamed into one Parquet COPY per table while the file is read
+//           (load::StreamedFiles, as `databox ingest` writes): each table's batches go over a
+//           queue of --queue-batches that the COPY (WriteDataFiles over the databox_scan table
+//           function, no staging table) reads and frees as it goes, rolling over to a new file at
+//           the target file size (256 MB). Memory is the queues plus DuckDB's row-group
+//           buffers, whatever the input size.
 //   csv     a flat CSV read by DuckDB read_csv with declared column types (the equivalent of
 //           dlt column hints; names are already snake_case), plus _dlt_load_id and _dlt_id,
 //           streamed straight into data files: no normalizer is needed for flat rows.
@@ -19,7 +20,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <future>
 #include <map>
 #include <memory>
 #include <string>
@@ -37,7 +37,7 @@
 #include "load/load_id.h"
 #include "load/staging.h"
 #include "load/stream_ingest.h"
-#include "load/streamed_table.h"
+#include "load/streamed_files.h"
 #include "normalize/normalizer.h"
 
 namespace {
@@ -65,16 +65,6 @@ struct OutputTable {
   int64_t rows = 0;
 };
 
-//! One table being written: its batches stream into one Parquet COPY (WriteDataFiles over the
-//! databox_scan of a load::StreamedTable) on a thread of its own, with its own connection;
-//! the COPY rolls over to a new file at the table's target file size.
-struct TableWriter {
-  std::unique_ptr<load::StreamedTable> rows;
-  std::unique_ptr<duck::ChunkScan> scan;
-  std::future<Result<std::vector<iceberg::DataFile>>> files;
-  double seconds = 0;  //!< the COPY's wall time, set by its thread
-};
-
 class NdjsonIngest {
  public:
   NdjsonIngest(const Options& options, bench::Warehouse& warehouse, duck::Database& db)
@@ -85,89 +75,52 @@ class NdjsonIngest {
     hints_.table_name = "events";
     const std::string load_id = load::NewLoadId();
     // Reading + parsing + normalizing run on the stream's threads (--workers blocks at once);
-    // handing batches over on this one, Parquet writing on one thread per table.
+    // handing batches over on this one, Parquet writing on one thread per table
+    // (load::StreamedFiles, the writer of `databox ingest`).
     auto stream =
         Must(load::NdjsonBatchStream::Start(
                  options_.input, hints_, load_id, {},
                  {.flush_rows = options_.flush_rows, .max_queued = 2, .workers = options_.workers}),
              "start stream");
-    auto conn = Must(duck::Connection::Open(db_), "connect duckdb");
-    Must(duck::RegisterChunkScan(conn), "register databox_scan");
-    // Row order inside the data files does not matter for an append: let DuckDB's threads
-    // each write row groups as they go.
-    Must(conn.Execute("SET preserve_insertion_order = false"), "settings");
+    load::StreamedFiles writer(
+        db_, *warehouse_.io,
+        [this](const normalize::TableSchema& table) -> Result<load::TableTarget> {
+          DATABOX_ASSIGN_OR_RETURN(auto schema, load::IcebergSchemaFor(table));
+          DATABOX_ASSIGN_OR_RETURN(
+              auto metadata,
+              iceberg::NewTableMetadata(schema, iceberg::PartitionSpec::Unpartitioned(),
+                                        iceberg::SortOrder::Unsorted(),
+                                        warehouse_.Location(table.name), {}));
+          return load::TableTarget{std::move(metadata), true};
+        },
+        {.queue_batches = options_.queue_batches, .scan_threads = options_.scan_threads});
     while (true) {
       auto wait = Clock::now();
       auto batches = Must(stream->Next(), "normalize");
       wait_s += bench::Seconds(wait);
       if (batches.empty()) break;
       const auto push = Clock::now();
-      for (normalize::TableBatch& batch : batches) Push(std::move(batch));
+      for (normalize::TableBatch& batch : batches) {
+        const std::string name = batch.schema.name;
+        Must(writer.Push(std::move(batch)), ("write data files of " + name).c_str());
+      }
       push_s += bench::Seconds(push);
     }
-    for (auto& [name, writer] : writers_) writer.rows->Close();
-    for (auto& [name, writer] : writers_) {
-      OutputTable& out = outputs_[name];
-      out.files = Must(writer.files.get(), ("write data files of " + name).c_str());
-      out.rows = writer.rows->rows();
-      data_files_s = std::max(data_files_s, writer.seconds);
+    std::map<std::string, OutputTable> outputs;
+    for (auto& [name, written] : Must(writer.Finish(), "write data files")) {
+      outputs[name] =
+          OutputTable{std::move(written.metadata), std::move(written.files), written.rows};
     }
+    data_files_s = writer.copy_seconds();
     const load::NdjsonStreamStats stats = stream->stats();
     read_s = stats.read_s;
     normalize_s = stats.normalize_s;
     producer_wait_s = stats.wait_s;
     blocks = stats.blocks;
     renormalized = stats.renormalized;
-    return std::move(outputs_);
+    return outputs;
   }
 
- private:
-  // Hands a batch to its table's COPY, starting the COPY at the table's first batch. Waits
-  // while the table's queue is full: memory is the queues plus DuckDB's row-group buffers.
-  void Push(normalize::TableBatch batch) {
-    const std::string name = batch.schema.name;
-    auto it = writers_.find(name);
-    if (it == writers_.end()) it = Start(batch.schema);
-    TableWriter& writer = it->second;
-    if (batch.schema.columns.size() != writer.rows->schema().columns.size()) {
-      // The generated inputs have a fixed shape; schema evolution is measured elsewhere.
-      std::fprintf(stderr, "table %s changed schema during the load; not supported here\n",
-                   name.c_str());
-      std::exit(1);
-    }
-    if (!writer.rows->Push(std::move(batch))) {
-      // The COPY ended early: its own error says why.
-      Must(writer.files.get(), ("write data files of " + name).c_str());
-      std::fprintf(stderr, "the COPY of %s ended before its input did\n", name.c_str());
-      std::exit(1);
-    }
-  }
-
-  std::map<std::string, TableWriter>::iterator Start(const normalize::TableSchema& table) {
-    auto schema = Must(load::IcebergSchemaFor(table), "iceberg schema");
-    OutputTable& out = outputs_[table.name];
-    out.metadata = Must(iceberg::NewTableMetadata(schema, iceberg::PartitionSpec::Unpartitioned(),
-                                                  iceberg::SortOrder::Unsorted(),
-                                                  warehouse_.Location(table.name), {}),
-                        "table metadata");
-    TableWriter& writer = writers_[table.name];
-    writer.rows =
-        std::make_unique<load::StreamedTable>(table, options_.queue_batches, options_.scan_threads);
-    writer.scan = std::make_unique<duck::ChunkScan>(*writer.rows);
-    writer.files = std::async(std::launch::async, [this, &writer, &out] {
-      const auto start = Clock::now();
-      auto conn = Must(duck::Connection::Open(db_), "connect duckdb");
-      Must(conn.Execute("SET preserve_insertion_order = false"), "settings");
-      auto files = iceberg::WriteDataFiles(conn, *warehouse_.io, out.metadata,
-                                           "SELECT * FROM " + writer.scan->relation());
-      writer.rows->Cancel();  // a push after an early end fails instead of waiting
-      writer.seconds = bench::Seconds(start);
-      return files;
-    });
-    return writers_.find(table.name);
-  }
-
- public:
   double read_s = 0;           //!< stream thread: reading the file
   double normalize_s = 0;      //!< stream threads: simdjson parse + Normalizer (summed)
   double producer_wait_s = 0;  //!< stream threads: waiting for this thread (queue full)
@@ -182,8 +135,6 @@ class NdjsonIngest {
   bench::Warehouse& warehouse_;
   duck::Database& db_;
   normalize::ResourceHints hints_;
-  std::map<std::string, TableWriter> writers_;  //!< by table name
-  std::map<std::string, OutputTable> outputs_;  //!< by table name
 };
 
 // The CSV's columns (scripts/bench generates it): declared types, as dlt column hints would.

@@ -2,7 +2,7 @@
 every case >= 3 times under /usr/bin/time -v (peak RSS of the child), prints the numbers and
 writes bench/results/latest.md. Not product code; see docs/benchmarks.md.
 
-  run_bench.py [--quick] [--runs N] [--only a,b,c,d,e,g] [--out FILE]
+  run_bench.py [--quick] [--runs N] [--only a,b,c,d,e,g,h] [--out FILE] [--build DIR]
 """
 import argparse
 import datetime
@@ -145,18 +145,25 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=None, help="runs per case (default 3; quick: 1)")
     ap.add_argument("--growth-4x-runs", type=int, default=None,
                     help="runs of the 4x growth input (default: --runs)")
-    ap.add_argument("--only", default="a,b,c,d,e,g")
+    ap.add_argument("--only", default="a,b,c,d,e,g,h")
     ap.add_argument("--out", default=os.path.join(BENCH, "results", "latest.md"))
     ap.add_argument("--tmp", default=None, help="folder for inputs and warehouses")
     ap.add_argument("--databox", default=None,
-                    help="databox binary for (d) (default: build it in build-bench)")
+                    help="databox binary for (d) and (h) (default: build it in build-bench)")
+    ap.add_argument("--build", default=None,
+                    help="a build folder that already holds the bench programs (and databox): "
+                         "no configure and build of build-bench")
     args = ap.parse_args()
+    global BUILD
+    if args.build:
+        BUILD = os.path.abspath(args.build)
     q = 1 if args.quick else 0
     only = set(args.only.split(","))
     runs = args.runs or (1 if q else 3)
     if not os.path.exists(PY_BENCH):
         raise SystemExit("missing .venv-bench: run scripts/bench-setup first")
-    build(["ingest_bench", "merge_bench", "iceberg_append_bench", "rest_append_bench"])
+    if not args.build:
+        build(["ingest_bench", "merge_bench", "iceberg_append_bench", "rest_append_bench"])
     tmp = tempfile.mkdtemp(prefix="databox_bench_", dir=args.tmp)
     inputs = os.path.join(tmp, "inputs")
     work = os.path.join(tmp, "work")
@@ -174,7 +181,8 @@ def main() -> None:
         "memory": sh("free -g | awk '/Mem:/ {print $2\" GiB\"}'"),
         "os": sh(". /etc/os-release && echo $PRETTY_NAME") + ", kernel " + platform.release(),
         "compiler": sh("c++ --version | head -1"),
-        "build": "RelWithDebInfo (-O2 -g), build-bench/",
+        "build": (f"{os.path.relpath(BUILD, ROOT)}/ (--build: as it was configured)" if args.build
+                  else "RelWithDebInfo (-O2 -g), build-bench/"),
         "duckdb (library and Python)": sh(f"{PY} -c 'import duckdb; print(duckdb.__version__)'"),
         "dlt": sh(f"{PY_BENCH} -c 'import dlt; print(dlt.__version__)'"),
         "pyiceberg (.venv-bench)": sh(f"{PY_BENCH} -c 'import pyiceberg; print(pyiceberg.__version__)'"),
@@ -193,10 +201,18 @@ def main() -> None:
     commands = []
 
     ingest = {}
+    shared = {}  # cases (a) and (h) both report, run once
+
+    def once(key, make):
+        if key not in shared:
+            shared[key] = make()
+        return shared[key]
+
     if "a" in only or "e" in only:
         nd = generate("ndjson", os.path.join(inputs, "events.ndjson"), NDJSON_RECORDS[q])
         ingest["ndjson"] = Case("ingest-ndjson", "databox",
                                 [os.path.join(BUILD, "bench", "ingest_bench"), "ndjson", nd, "--tmp", tmp]).run(runs)
+        shared["bench-ndjson"] = ingest["ndjson"]
     if "a" in only:
         report.add("## (a) File ingest -> one Iceberg table (embedded SQLite catalog, local disk)", "")
         dnd = generate("ndjson", os.path.join(inputs, "events_dlt.ndjson"), DLT_NDJSON_RECORDS[q])
@@ -204,19 +220,23 @@ def main() -> None:
         dcsv = csv if DLT_CSV_ROWS[q] == CSV_ROWS[q] else generate(
             "csv", os.path.join(inputs, "readings_dlt.csv"), DLT_CSV_ROWS[q])
         nd = os.path.join(inputs, "events.ndjson")
-        floor_nd = Case("ingest-ndjson", "floor: DuckDB -> Parquet",
-                        [PY, os.path.join(BENCH, "floor_parquet.py"), "ndjson", nd, work]).run(runs, clean_work)
+        floor_nd = once("floor-ndjson", lambda: Case(
+            "ingest-ndjson", "floor: DuckDB -> Parquet",
+            [PY, os.path.join(BENCH, "floor_parquet.py"), "ndjson", nd, work]).run(runs, clean_work))
         dlt_nd = Case("ingest-ndjson", "dlt (filesystem, iceberg)",
                       [PY_BENCH, os.path.join(BENCH, "dlt_ingest.py"), "ndjson", dnd, work]).run(runs, clean_work)
-        db_csv = Case("ingest-csv", "databox",
-                      [os.path.join(BUILD, "bench", "ingest_bench"), "csv", csv, "--tmp", tmp]).run(runs)
-        floor_csv = Case("ingest-csv", "floor: DuckDB -> Parquet",
-                         [PY, os.path.join(BENCH, "floor_parquet.py"), "csv", csv, work]).run(runs, clean_work)
+        db_csv = once("bench-csv", lambda: Case(
+            "ingest-csv", "databox", [os.path.join(BUILD, "bench", "ingest_bench"), "csv", csv,
+                                      "--tmp", tmp]).run(runs))
+        floor_csv = once("floor-csv", lambda: Case(
+            "ingest-csv", "floor: DuckDB -> Parquet",
+            [PY, os.path.join(BENCH, "floor_parquet.py"), "csv", csv, work]).run(runs, clean_work))
         dlt_csv = Case("ingest-csv", "dlt (filesystem, iceberg)",
                        [PY_BENCH, os.path.join(BENCH, "dlt_ingest.py"), "csv", dcsv, work]).run(runs, clean_work)
         dlt_csv_ids = Case("ingest-csv", "dlt + _dlt_id/_dlt_load_id (same columns as databox)",
                            [PY_BENCH, os.path.join(BENCH, "dlt_ingest.py"), "csv-ids", dcsv,
                             work]).run(runs, clean_work)
+        shared["dlt-ndjson"], shared["dlt-csv"] = dlt_nd, dlt_csv
         for title, cases in (("Nested NDJSON", [ingest["ndjson"], dlt_nd, floor_nd]),
                              ("Flat CSV", [db_csv, dlt_csv, floor_csv, dlt_csv_ids])):
             report.add(f"### {title}", "")
@@ -382,6 +402,10 @@ def main() -> None:
             report.target("#4: 4 GB nested NDJSON >= 100 MB/s, RSS <= 1 GB",
                           f"{mb4:.1f} MB/s, {rss[2]:.0f} MB", (mb4 >= 100 and rss[2] <= 1024) if not q else None)
 
+    if "h" in only:
+        report.add("## (h) `databox ingest` (the command) of the (a) inputs", "")
+        ingest_command(report, runs, tmp, inputs, work, commands, q, args.databox, once, shared)
+
     if "g" in only:
         report.add("## (g) One-file appends through a REST catalog server, S3 on moto", "")
         rest_append(report, runs, tmp, commands, REST_APPENDS[q])
@@ -399,6 +423,61 @@ def main() -> None:
         f.write(text)
     print(text)
     log(f"wrote {os.path.relpath(args.out, ROOT)}")
+
+
+def ingest_command(report: Report, runs: int, tmp: str, inputs: str, work: str, commands: list,
+                   q: int, binary, once, shared: dict) -> None:
+    """(h): `databox ingest` of the (a) NDJSON and CSV inputs beside the (a) rows: ingest_bench
+    (the same writer without the command around it), the floor, and dlt when (a) ran."""
+    if binary is None:
+        binary = os.path.join(BUILD, "src", "cli", "databox")
+        if not os.path.exists(binary):
+            build(["databox"])
+    binary = os.path.abspath(binary)
+
+    def clean_work():
+        shutil.rmtree(work, ignore_errors=True)
+
+    nd = generate("ndjson", os.path.join(inputs, "events.ndjson"), NDJSON_RECORDS[q])
+    csv = generate("csv", os.path.join(inputs, "readings.csv"), CSV_ROWS[q])
+    script = os.path.join(BENCH, "databox_ingest.py")
+    def cases_of(kind: str, path: str) -> list:
+        return [
+            Case(f"ingest-{kind}", "databox ingest (the command)",
+                 [PY, script, binary, kind, path, work]).run(runs, clean_work),
+            once(f"bench-{kind}", lambda: Case(
+                f"ingest-{kind}", "databox (ingest_bench)",
+                [os.path.join(BUILD, "bench", "ingest_bench"), kind, path, "--tmp", tmp]).run(runs)),
+            once(f"floor-{kind}", lambda: Case(
+                f"ingest-{kind}", "floor: DuckDB -> Parquet",
+                [PY, os.path.join(BENCH, "floor_parquet.py"), kind, path, work]).run(runs, clean_work)),
+        ]
+
+    rows = {"NDJSON": cases_of("ndjson", nd), "CSV": cases_of("csv", csv)}
+    for title, cases in rows.items():
+        dlt = shared.get("dlt-" + title.lower())
+        report.add(f"### {title}", "")
+        ingest_table(report, cases + ([dlt] if dlt else []))
+        db, _, floor = cases
+        r_floor = db.median("records_per_s") / floor.median("records_per_s")
+        line = f"`databox ingest`/floor throughput (records/s): **{r_floor:.2f}x**"
+        report.target(f"(h) {title}: `databox ingest` >= 0.5x the floor", f"{r_floor:.2f}x",
+                      r_floor >= 0.5)
+        if dlt:
+            r_dlt = db.median("records_per_s") / dlt.median("records_per_s")
+            line += f"; /dlt: **{r_dlt:.1f}x**"
+            report.target(f"(h) {title}: `databox ingest` >= 10x dlt", f"{r_dlt:.1f}x", r_dlt >= 10)
+        else:
+            line += " (dlt not run: add `a` to --only)"
+        rss = max(db.rss_mb)
+        report.target(f"(h) {title}: `databox ingest` peak RSS <= 1 GB", f"{rss:.0f} MB", rss <= 1024)
+        report.add("", line + ".", "")
+        commands += [c.command() for c in cases]
+    report.add("`databox ingest` is timed from its start to its exit (the project is made by "
+               "`databox init` first, not timed), so it includes opening the workspace and "
+               "rebuilding the raw views; the command reads CSV by converting it to NDJSON with "
+               "DuckDB and normalizing that (types detected), where `ingest_bench csv` declares "
+               "the column types and writes the rows straight from `read_csv`.", "")
 
 
 def refresh(report: Report, runs: int, tmp: str, commands: list, binary=None) -> None:

@@ -5,6 +5,7 @@
 
 #include "common/interrupt.h"
 #include "common/redact.h"
+#include "iceberg/table_scan.h"
 #include "load/load_database.h"
 #include "load/load_id.h"
 #include "load/load_package.h"
@@ -13,7 +14,9 @@
 #include "load/normalized_tables.h"
 #include "load/plan_and_commit.h"
 #include "load/resource_hints.h"
+#include "load/staging.h"
 #include "load/stream_ingest.h"
+#include "load/streamed_files.h"
 
 namespace databox::load {
 namespace {
@@ -55,11 +58,15 @@ class FileIngest {
 
  private:
   Status ReadFile(std::size_t index);
+  Status Add(normalize::TableBatch batch);
+  //! Where the streamed data files of the raw table `schema` names go.
+  Result<TableTarget> TargetOf(const normalize::TableSchema& schema);
   void Report(const std::string& file, bool commit) const {
     if (!request_.on_progress) return;
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    request_.on_progress(IngestProgress{file, records_, bytes_, seconds, commit});
+    const int64_t held = streamed_ ? streamed_->held_rows() : staged_rows_;
+    request_.on_progress(IngestProgress{file, records_, bytes_, seconds, commit, held});
   }
 
   Workspace& ws_;
@@ -68,7 +75,9 @@ class FileIngest {
   const registry::Resource& resource_;
   LoadPackage& package_;
   const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  std::unique_ptr<LoadDatabase> db_;  //!< staging, from normalization to the commit
+  std::unique_ptr<LoadDatabase> db_;         //!< staging, from normalization to the commit
+  std::unique_ptr<StreamedFiles> streamed_;  //!< append and replace: the data files' writers
+  int64_t staged_rows_ = 0;                  //!< merge: rows staged in db_
   normalize::ResourceHints hints_;
   std::vector<normalize::TableSchema> schemas_;  //!< tables as the files before left them
   int64_t records_ = 0;
@@ -84,6 +93,7 @@ Status FileIngest::ReadFile(std::size_t index) {
   normalizer.records_before = static_cast<std::size_t>(records_);
   NdjsonStreamOptions options;
   options.workers = request_.workers;
+  options.flush_rows = request_.batch_rows;
   options.label = kind.format == IngestFormat::kNdjson ? file.string()
                                                        : file.string() + " (row as NDJSON line)";
   DATABOX_ASSIGN_OR_RETURN(
@@ -92,9 +102,7 @@ Status FileIngest::ReadFile(std::size_t index) {
   while (true) {
     DATABOX_ASSIGN_OR_RETURN(std::vector<normalize::TableBatch> batches, stream->Next());
     if (batches.empty()) break;
-    for (normalize::TableBatch& batch : batches) {
-      DATABOX_RETURN_IF_ERROR(db_->tables().Add(resource_, std::move(batch)));
-    }
+    for (normalize::TableBatch& batch : batches) DATABOX_RETURN_IF_ERROR(Add(std::move(batch)));
   }
   schemas_ = stream->Schemas();
   const NdjsonStreamStats stats = stream->stats();
@@ -108,19 +116,54 @@ Status FileIngest::ReadFile(std::size_t index) {
   return Ok();
 }
 
+Status FileIngest::Add(normalize::TableBatch batch) {
+  if (streamed_) return streamed_->Push(std::move(batch));
+  staged_rows_ += static_cast<int64_t>(batch.num_rows);
+  return db_->tables().Add(resource_, std::move(batch));
+}
+
+Result<TableTarget> FileIngest::TargetOf(const normalize::TableSchema& schema) {
+  const iceberg::TableIdentifier ident{{RawNamespace(source_)}, schema.name};
+  DATABOX_ASSIGN_OR_RETURN(bool exists, ws_.catalog().TableExists(ident));
+  if (exists) {
+    DATABOX_ASSIGN_OR_RETURN(auto table, iceberg::Table::Load(ws_.catalog(), ws_.file_io(), ident));
+    return TableTarget{table.metadata(), false};
+  }
+  // A REST catalog prepares a table only in an existing namespace.
+  DATABOX_RETURN_IF_ERROR(EnsureNamespace(ws_.catalog(), RawNamespace(source_)));
+  DATABOX_ASSIGN_OR_RETURN(iceberg::Schema incoming, IcebergSchemaFor(schema));
+  DATABOX_ASSIGN_OR_RETURN(
+      iceberg::TableMetadata metadata,
+      ws_.catalog().PrepareCreateTable(ident, incoming, iceberg::PartitionSpec::Unpartitioned(),
+                                       iceberg::SortOrder::Unsorted(), {}));
+  return TableTarget{std::move(metadata), true};
+}
+
 Result<SourceLoadResult> FileIngest::Run() {
   DATABOX_ASSIGN_OR_RETURN(hints_, HintsFor(source_, resource_));
   DATABOX_ASSIGN_OR_RETURN(db_, LoadDatabase::Open(ws_));
+  if (resource_.write_disposition != registry::WriteDisposition::kMerge) {
+    streamed_ = std::make_unique<StreamedFiles>(
+        db_->database(), *ws_.file_io(),
+        [this](const normalize::TableSchema& schema) { return TargetOf(schema); },
+        StreamedFiles::Options{});
+  }
   for (std::size_t i = 0; i < request_.files.size(); ++i) {
     DATABOX_RETURN_IF_ERROR(CheckInterrupted("ingest into " + request_.table));
     DATABOX_RETURN_IF_ERROR(ReadFile(i));
+  }
+  WrittenTables written;
+  if (streamed_) {
+    DATABOX_ASSIGN_OR_RETURN(written.tables, streamed_->Finish());
+    written.resource = &resource_;
   }
   DATABOX_RETURN_IF_ERROR(
       DeduplicateMergeBatches(db_->conn(), source_, {&resource_}, db_->tables()));
   DATABOX_RETURN_IF_ERROR(CheckInterrupted("ingest into " + request_.table));
   DATABOX_ASSIGN_OR_RETURN(CommittedLoad committed,
-                           PlanAndCommit(ws_, db_->conn(), source_, db_->tables(),
-                                         package_.load_id(), [&] { Report("", true); }));
+                           PlanAndCommit(
+                               ws_, db_->conn(), source_, db_->tables(), package_.load_id(),
+                               [&] { Report("", true); }, std::move(written)));
   SourceLoadResult result;
   result.source = source_.name;
   result.load_id = package_.load_id();
@@ -208,8 +251,7 @@ Status CheckMergeKey(Workspace& workspace, const IngestRequest& request,
   if (key != request.primary_key) {
     return MakeError(ErrorKind::kConfig, "table " + ident.ToString() + " has the primary key " +
                                              joined(key) + ", not " + joined(request.primary_key) +
-                                             ": merge with --primary-key " + joined(key) +
-                                             "");
+                                             ": merge with --primary-key " + joined(key) + "");
   }
   return Ok();
 }

@@ -1,10 +1,13 @@
 // `databox ingest`: files (NDJSON, CSV, Parquet; gzip or zstd compressed) loaded into one raw
 // table raw_<name>.<table>, the way a source load commits. Each file is read and normalized by
 // the streamed NDJSON normalizer (stream_ingest.h; CSV and Parquet are turned into NDJSON by
-// DuckDB first, ingest_input.h); the rows are planned by the source load's TablePlanner with the
-// given write disposition and primary key, and committed with their _dlt_loads and
-// _dlt_load_status rows in one catalog transaction (load_commit.h). Nothing is committed when a
-// file cannot be read or a record is rejected: the error names the file and line.
+// DuckDB first, ingest_input.h). For append and replace the batches are written to data files as
+// they arrive (streamed_files.h: memory is bounded by the batches in flight, not by the input);
+// for merge they are staged in DuckDB until the end, where deduplication and the merge run SQL
+// over them. The source load's TablePlanner plans the tables with the given write disposition
+// and primary key, and they are committed with their _dlt_loads and _dlt_load_status rows in one
+// catalog transaction (load_commit.h). Nothing is committed when a file cannot be read or a
+// record is rejected: the error names the file and line (data files already written are deleted).
 //
 // An ingest takes the lock of <name> like a load of a source of that name, and keeps a load
 // package under <state_dir>/loads/<name>/ (docs/load_package.md) holding its scratch files until
@@ -33,6 +36,10 @@ struct IngestProgress {
   int64_t bytes = 0;    //!< NDJSON bytes read so far
   double seconds = 0;   //!< since the ingest started
   bool commit = false;  //!< the commit starts
+  //! Normalized rows held in memory, not yet written to data files: for append and replace the
+  //! batches queued for the streamed writers (bounded, whatever the input size), for merge every
+  //! row staged so far.
+  int64_t rows_held = 0;
 };
 
 struct IngestRequest {
@@ -44,6 +51,7 @@ struct IngestRequest {
   std::vector<std::string> primary_key;  //!< required for merge
   std::optional<std::string> load_id;    //!< tests: use this load id
   std::size_t workers = 0;               //!< normalizer threads; 0: one per core
+  std::size_t batch_rows = 50'000;       //!< rows per normalized batch
   std::function<void(const IngestProgress&)> on_progress;
 };
 

@@ -182,6 +182,67 @@ TEST_F(FileIngestTest, ReplaceKeepsOnlyTheNewRows) {
   EXPECT_EQ(Scalar("raw_dump", "_dlt_load_status", "SELECT count(*) FROM t"), "2");
 }
 
+//! Records `from` to `to` (exclusive) as NDJSON lines; from `extra_from` on each has a column
+//! "extra" more.
+std::string Records(int from, int to, int extra_from) {
+  std::string text;
+  for (int i = from; i < to; ++i) {
+    text += "{\"id\": " + std::to_string(i) + ", \"name\": \"n" + std::to_string(i) + "\"";
+    if (i >= extra_from) text += ", \"extra\": \"e" + std::to_string(i) + "\"";
+    text += "}\n";
+  }
+  return text;
+}
+
+// Append and replace write data files while the input is read: the rows held in memory stay
+// bounded by the batches in flight (a few batches), not by the input; a column that appears in
+// the middle of a file ends the table's current data file and the next ones have it.
+TEST_F(FileIngestTest, StreamedAppendHoldsFewBatchesAndGrowsTheSchemaMidFile) {
+  const fs::path a = Write("a.ndjson", Records(0, 10'000, 1'000'000));
+  const fs::path b = Write("b.ndjson", Records(10'000, 20'000, 12'000));
+  constexpr int64_t kBatch = 500;
+  int64_t most_held = 0;
+  int reports = 0;
+  auto ingest = [&](std::vector<fs::path> files, const std::string& table) {
+    IngestRequest request;
+    request.files = std::move(files);
+    request.table = table;
+    request.workers = 1;
+    request.batch_rows = kBatch;
+    request.on_progress = [&](const IngestProgress& progress) {
+      most_held = std::max(most_held, progress.rows_held);
+      ++reports;
+    };
+    return IngestFiles(*workspace_, request);
+  };
+  auto loaded = ingest({a, b}, "raw_dump.grown");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  EXPECT_EQ(reports, 3);  // after each file, at the commit
+  // The queue holds 2 batches, the COPY's scan one more; buffering the files would hold 10,000.
+  EXPECT_LE(most_held, 4 * kBatch);
+  EXPECT_EQ(Scalar("raw_dump", "grown",
+                   "SELECT count(*) || ' ' || count(extra) || ' ' || min(id) || ' ' || max(id) || "
+                   "' ' || min(CASE WHEN extra IS NOT NULL THEN id END) FROM t"),
+            "20000 8000 0 19999 12000");
+  EXPECT_EQ(Scalar("raw_dump", "grown", "SELECT count(*) FROM t WHERE extra <> 'e' || id"), "0");
+  auto table = Table("raw_dump", "grown");
+  ASSERT_TRUE(table.has_value());
+  // One file before the new column, one after.
+  EXPECT_EQ(table->metadata().CurrentSnapshot()->summary.at("added-data-files"), "2");
+
+  // Into the existing table: the column it lacks is added with the id the files were written with.
+  ASSERT_TRUE(ingest({a}, "raw_dump.plain"));
+  most_held = 0;
+  auto grown = ingest({b}, "raw_dump.plain");
+  ASSERT_TRUE(grown) << grown.error().message;
+  EXPECT_LE(most_held, 4 * kBatch);
+  EXPECT_EQ(Scalar("raw_dump", "plain", "SELECT count(*) || ' ' || count(extra) FROM t"),
+            "20000 8000");
+  EXPECT_EQ(Scalar("raw_dump", "_dlt_load_status",
+                   "SELECT rows_loaded FROM t WHERE load_id = '" + grown->load_id + "'"),
+            "10000");
+}
+
 TEST_F(FileIngestTest, MergeUpdatesRowsByPrimaryKey) {
   ASSERT_TRUE(Ingest({Write("a.ndjson", R"({"id": 1, "name": "a", "tags": ["x"]}
 {"id": 2, "name": "b", "tags": ["old"]}
@@ -231,11 +292,21 @@ TEST_F(FileIngestTest, MalformedLineNamesFileAndLineAndCommitsNothing) {
 {"id": 9, "name": 
 {"id": 10}
 )");
+  // Parquet files under the warehouse: the ones the failed ingest wrote are deleted.
+  auto parquet_files = [&] {
+    std::size_t count = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(dir_ / "warehouse")) {
+      count += entry.path().extension() == ".parquet" ? 1 : 0;
+    }
+    return count;
+  };
+  const std::size_t files_before = parquet_files();
   auto loaded = Ingest({good, bad}, "raw_dump.events");
   ASSERT_FALSE(loaded);
   EXPECT_NE(loaded.error().message.find(bad.string() + ":3"), std::string::npos)
       << loaded.error().message;
   EXPECT_EQ(Table("raw_dump", "events")->metadata().current_snapshot_id, before);
+  EXPECT_EQ(parquet_files(), files_before);
   EXPECT_EQ(Scalar("raw_dump", "events", "SELECT count(*) FROM t"), "3");
   EXPECT_EQ(Scalar("raw_dump", "_dlt_load_status", "SELECT count(*) FROM t"), "1");
 }

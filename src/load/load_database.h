@@ -20,6 +20,8 @@ class LoadDatabase {
   static Result<std::unique_ptr<LoadDatabase>> Open(const Workspace& workspace);
 
   duck::Connection& conn() { return *conn_; }
+  //! For more connections (a thread each), e.g. streamed data files (streamed_files.h).
+  duck::Database& database() { return *db_; }
   NormalizedTables& tables() { return *tables_; }
 
  private:

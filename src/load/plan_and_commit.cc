@@ -5,7 +5,6 @@
 #include "load/table_plan.h"
 
 namespace databox::load {
-namespace {
 
 Status EnsureNamespace(iceberg::Catalog& catalog, const std::string& name) {
   const iceberg::Namespace ns{name};
@@ -18,12 +17,11 @@ Status EnsureNamespace(iceberg::Catalog& catalog, const std::string& name) {
   return Ok();
 }
 
-}  // namespace
-
 Result<CommittedLoad> PlanAndCommit(Workspace& workspace, duck::Connection& conn,
                                     const registry::Source& source, const NormalizedTables& tables,
                                     const std::string& load_id,
-                                    const std::function<void()>& before_commit) {
+                                    const std::function<void()>& before_commit,
+                                    WrittenTables written) {
   DATABOX_RETURN_IF_ERROR(EnsureNamespace(workspace.catalog(), RawNamespace(source)));
   TablePlanner planner(workspace, conn, source, tables, load_id);
   DATABOX_RETURN_IF_ERROR(tables.ForEachTable([&](const NormalizedTable& table) -> Status {
@@ -34,6 +32,14 @@ Result<CommittedLoad> PlanAndCommit(Workspace& workspace, duck::Connection& conn
     Failpoint("after-data-files");
     return Ok();
   }));
+  for (auto& [name, table] : written.tables) {
+    if (auto planned = planner.PlanWrittenTable(name, *written.resource, std::move(table));
+        !planned) {
+      return std::unexpected(planned.error().WithContext("source " + source.name + ", table " +
+                                                         RawNamespace(source) + "." + name));
+    }
+    Failpoint("after-data-files");
+  }
   DATABOX_RETURN_IF_ERROR(planner.PlanSystemTables());
   Failpoint("after-data-files");
   if (before_commit) before_commit();

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "duck/connection.h"
 #include "load/normalized_tables.h"
 #include "load/source_load.h"
+#include "load/streamed_files.h"
 #include "load/workspace.h"
 #include "registry/model.h"
 
@@ -24,12 +26,22 @@ struct CommittedLoad {
   int64_t rows_loaded = 0;           //!< rows written to data tables
 };
 
-//! Plans and commits `tables` of `source` under `load_id`. `before_commit` (may be empty) is
-//! called once every data file is written, just before the commit. Errors name the source and
-//! the table.
+//! Creates the namespace `name` unless it exists (or another process just made it).
+Status EnsureNamespace(iceberg::Catalog& catalog, const std::string& name);
+
+//! Tables of one resource whose data files are already written (streamed_files.h).
+struct WrittenTables {
+  const registry::Resource* resource = nullptr;
+  std::map<std::string, WrittenTable> tables;  //!< by raw table name
+};
+
+//! Plans and commits `tables` and `written` of `source` under `load_id`. `before_commit` (may be
+//! empty) is called once every data file is written, just before the commit. Errors name the
+//! source and the table.
 Result<CommittedLoad> PlanAndCommit(Workspace& workspace, duck::Connection& conn,
                                     const registry::Source& source, const NormalizedTables& tables,
                                     const std::string& load_id,
-                                    const std::function<void()>& before_commit);
+                                    const std::function<void()>& before_commit,
+                                    WrittenTables written = {});
 
 }  // namespace databox::load

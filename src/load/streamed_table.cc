@@ -30,6 +30,7 @@ Status StreamedTable::Push(normalize::TableBatch batch) {
   }
   rows_ += static_cast<int64_t>(batch.num_rows);
   part_rows_.push_back(batch.num_rows);
+  held_rows_ += static_cast<int64_t>(batch.num_rows);
   batches_.push_back(std::move(batch));
   ++held_;
   changed_.notify_all();
@@ -56,6 +57,11 @@ int64_t StreamedTable::rows() const {
 std::size_t StreamedTable::held_batches() const {
   std::lock_guard lock(mutex_);
   return held_;
+}
+
+int64_t StreamedTable::held_rows() const {
+  std::lock_guard lock(mutex_);
+  return held_rows_;
 }
 
 std::size_t StreamedTable::part_count() const {
@@ -90,6 +96,7 @@ void StreamedTable::ReleasePart(std::size_t part) const {
     freed = std::move(batches_[part]);
     batches_[part] = normalize::TableBatch{};
     --held_;
+    held_rows_ -= static_cast<int64_t>(part_rows_[part]);
   }
 }
 

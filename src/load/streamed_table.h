@@ -42,6 +42,8 @@ class StreamedTable final : public duck::ChunkSource {
   int64_t rows() const;
   //! Batches pushed and not yet released by DuckDB (for tests and progress).
   std::size_t held_batches() const;
+  //! Rows of those batches.
+  int64_t held_rows() const;
 
   const std::vector<std::string>& column_names() const override { return names_; }
   const std::vector<duckdb_type>& column_types() const override { return types_; }
@@ -69,6 +71,7 @@ class StreamedTable final : public duck::ChunkSource {
   std::deque<uint64_t> part_rows_;  //!< rows of each part, kept after release
   mutable std::size_t taken_ = 0;   //!< parts some thread has waited for (and got)
   mutable std::size_t held_ = 0;    //!< parts pushed and not released
+  mutable int64_t held_rows_ = 0;   //!< their rows
   int64_t rows_ = 0;
   bool closed_ = false;
   bool cancelled_ = false;

@@ -63,6 +63,42 @@ Status TablePlanner::PlanTable(const NormalizedTable& table) {
   return Ok();
 }
 
+Status TablePlanner::PlanWrittenTable(const std::string& name, const registry::Resource& resource,
+                                      WrittenTable written) {
+  const iceberg::TableIdentifier ident = Ident(name);
+  const iceberg::Schema* schema = written.metadata.CurrentSchema();
+  if (schema == nullptr) return MakeError(ErrorKind::kInternal, "written table has no schema");
+  TableOutcome outcome;
+  outcome.table = RawNamespace(source_) + "." + name;
+  outcome.disposition = registry::ToString(resource.write_disposition);
+  outcome.rows = written.rows;
+  std::unique_ptr<iceberg::SnapshotOperation> op;
+  if (written.create) {
+    op = iceberg::SnapshotOperation::Append(ident, ws_.file_io(), Change());
+    op->CreateIfMissing(iceberg::CreateTableUpdates(written.metadata));
+    plan_.creates.insert(op.get());
+  } else {
+    DATABOX_ASSIGN_OR_RETURN(auto table, iceberg::Table::Load(ws_.catalog(), ws_.file_io(), ident));
+    DATABOX_RETURN_IF_ERROR(EvolveSchema(table, *schema));
+    for (const iceberg::NestedField& field : schema->fields()) {
+      const iceberg::NestedField* now = table.schema().FindFieldByName(field.name);
+      if (now == nullptr || now->id != field.id) {
+        return MakeError(ErrorKind::kConflict, "table " + ident.ToString() +
+                                                   " changed while its data files were "
+                                                   "written (column " +
+                                                   field.name + "); load again");
+      }
+    }
+    op = resource.write_disposition == registry::WriteDisposition::kReplace
+             ? table.NewReplaceAll(Change())
+             : table.NewAppend(Change());
+  }
+  op->AddFiles(std::move(written.files));
+  plan_.rows_loaded += written.rows;
+  Add(std::move(op), std::move(outcome));
+  return Ok();
+}
+
 Result<std::unique_ptr<iceberg::SnapshotOperation>> TablePlanner::NewTableAppend(
     const iceberg::TableIdentifier& ident, const iceberg::Schema& schema,
     const std::string& select_sql) {

@@ -23,6 +23,7 @@
 #include "iceberg/table_scan.h"
 #include "load/normalized_tables.h"
 #include "load/source_load.h"
+#include "load/streamed_files.h"
 #include "load/workspace.h"
 #include "registry/model.h"
 
@@ -50,6 +51,12 @@ class TablePlanner {
 
   //! Plans one data table as its resource's write disposition says (docs/load_package.md).
   Status PlanTable(const NormalizedTable& table);
+  //! Plans one data table of `resource` (append or replace) whose files are already written
+  //! (streamed_files.h): a new table is created with them; an existing one first gets the new
+  //! columns (committed on their own, as PlanTable does), which must get the field ids the files
+  //! were written with (kConflict if the table changed meanwhile).
+  Status PlanWrittenTable(const std::string& name, const registry::Resource& resource,
+                          WrittenTable written);
   //! Plans this load's row of _dlt_loads and _dlt_load_status (rows_loaded = the rows planned
   //! into data tables so far).
   Status PlanSystemTables();
