@@ -10,6 +10,23 @@
 # catalog_workspace.
 # After catalog_start, $catalog_env_file is the server's KEY=VALUE file.
 
+# catalog_test_begin SERVER DATABOX USAGE: the common start of a run.sh that drives `databox`
+# against SERVER ($here is the run.sh's folder): sets $root, $svc, $py (the venv's python),
+# $server, $databox, fail() and step(), then catalog_workspace and catalog_select. USAGE is
+# printed (exit 2) when SERVER or DATABOX is missing.
+catalog_test_begin() {
+  [ -n "${1:-}" ] && [ -n "${2:-}" ] || { echo "usage: $3" >&2; exit 2; }
+  root="$(cd "$here/../../.." && pwd)"
+  svc="$root/scripts/services"
+  py="${DATABOX_VENV_DIR:-$root/.venv}/bin/python"
+  server="$1"
+  databox="$2"
+  fail() { echo "FAIL: $*"; exit 1; }
+  step() { echo "--- $*"; }
+  catalog_workspace
+  catalog_select "$server"
+}
+
 # catalog_workspace: a private temp folder $work with the services' state folder $state in it;
 # on exit the services started there are stopped by PID and the folder is removed.
 catalog_workspace() {

@@ -15,19 +15,11 @@
 # usage: run.sh fallback|nessie PATH/TO/databox
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../../.." && pwd)"
-svc="$root/scripts/services"
-rest_here="$root/tests/integration/refresh_rest"
-server="${1:?usage: run.sh fallback|nessie PATH/TO/databox}"
-databox="${2:?usage: run.sh fallback|nessie PATH/TO/databox}"
-py="${DATABOX_VENV_DIR:-$root/.venv}/bin/python"
-fail() { echo "FAIL: $*"; exit 1; }
-step() { echo "--- $*"; }
 # shellcheck source=../catalog_server.sh
 source "$here/../catalog_server.sh"
-catalog_workspace
+catalog_test_begin "${1:-}" "${2:-}" "run.sh fallback|nessie PATH/TO/databox"
+rest_here="$root/tests/integration/refresh_rest"
 started=$SECONDS
-catalog_select "$server"
 catalog_banner "catalog_backup_rest.$server"
 sources=(--source usgs --source noaa --source usgs_earthquakes)
 

@@ -12,18 +12,10 @@
 # usage: run.sh fallback|nessie PATH/TO/databox [--vended-only]
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../../.." && pwd)"
-svc="$root/scripts/services"
-server="${1:?usage: run.sh fallback|nessie PATH/TO/databox}"
-databox="${2:?usage: run.sh fallback|nessie PATH/TO/databox}"
-vended_only="${3:-}"
-py="${DATABOX_VENV_DIR:-$root/.venv}/bin/python"
-fail() { echo "FAIL: $*"; exit 1; }
-step() { echo "--- $*"; }
 # shellcheck source=../catalog_server.sh
 source "$here/../catalog_server.sh"
-catalog_workspace
-catalog_select "$server"
+catalog_test_begin "${1:-}" "${2:-}" "run.sh fallback|nessie PATH/TO/databox [--vended-only]"
+vended_only="${3:-}"
 case "$vended_only" in
   "") catalog_banner "refresh_rest.$server" ;;
   --vended-only)

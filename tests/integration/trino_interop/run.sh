@@ -16,17 +16,9 @@
 # usage: run.sh nessie|fallback PATH/TO/databox
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../../.." && pwd)"
-svc="$root/scripts/services"
-server="${1:?usage: run.sh nessie|fallback PATH/TO/databox}"
-databox="${2:?usage: run.sh nessie|fallback PATH/TO/databox}"
-py="${DATABOX_VENV_DIR:-$root/.venv}/bin/python"
-fail() { echo "FAIL: $*"; exit 1; }
-step() { echo "--- $*"; }
 # shellcheck source=../catalog_server.sh
 source "$here/../catalog_server.sh"
-catalog_workspace
-catalog_select "$server"
+catalog_test_begin "${1:-}" "${2:-}" "run.sh nessie|fallback PATH/TO/databox"
 catalog_banner "trino_interop.$server"
 
 step "starting S3 (moto) and the $server catalog (with PostgreSQL)"
