@@ -15,8 +15,9 @@ using ::testing::HasSubstr;
 
 std::string Pin(const std::string& requirements, const std::string& package) {
   std::smatch match;
-  const std::regex line("(^|\n)" + package + "==([^\n]+)");
-  return std::regex_search(requirements, match, line) ? match[2].str() : "";
+  // The package may carry extras: sqlmesh[trino]==0.236.4.
+  const std::regex line("(^|\n)" + package + "(\\[[a-z,]+\\])?==([^\n]+)");
+  return std::regex_search(requirements, match, line) ? match[3].str() : "";
 }
 
 // The install hint names the versions scripts/setup installs, so a user outside the repository

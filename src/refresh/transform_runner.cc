@@ -291,6 +291,9 @@ Result<TransformResult> RunTransform(load::Workspace& workspace, const Transform
   const Result<RawColumns> columns = ReadRawColumns(workspace);
   TrinoViewStatements trino_views;
   if (UsesTrino(registry)) {
+    if (Status ready = CheckTrinoReady(registry); !ready) {
+      return std::unexpected(ready.error().WithContext("the transform's Trino gateway"));
+    }
     DATABOX_ASSIGN_OR_RETURN(trino_views, MakeTrinoViewStatements(workspace));
     if (Status made = RunOnTrino(registry, trino_views.before); !made) {
       (void)RunOnTrino(registry, trino_views.after);

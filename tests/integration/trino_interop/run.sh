@@ -68,8 +68,23 @@ trino_value() {
   "$py" "$here/checksums.py" sql "$1" | "$py" -c 'import json,sys; print(list(json.loads(sys.stdin.readline()).values())[0])'
 }
 
-step "every raw table: Trino's row count and checksum equal pyiceberg's (delete files included)"
+step "databox ingest evolves a table's schema (a column added by the second file, a nested list)"
+printf '%s\n' '{"id": 1, "name": "a"}' '{"id": 2, "name": "b"}' >"$work/evolve-1.ndjson"
+printf '%s\n' '{"id": 3, "name": "c", "depth_km": 10.5, "tags": ["x", "y"]}' >"$work/evolve-2.ndjson"
+for f in evolve-1 evolve-2; do
+  rest_databox ingest "$work/$f.ndjson" --table raw_interop.evolving >"$work/$f.out" 2>&1 ||
+    { cat "$work/$f.out"; fail "databox ingest of $f.ndjson failed"; }
+done
+rest_databox inspect raw_interop.evolving --json >"$work/evolving.json" ||
+  fail "databox inspect raw_interop.evolving failed"
+"$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); c=[f["name"] for f in d["schema"]]; print("raw_interop.evolving columns:", c); sys.exit(0 if "depth_km" in c else 1)' \
+  "$work/evolving.json" || fail "the second ingest did not add depth_km to raw_interop.evolving"
+
+step "every raw table: Trino's row count and checksum equal pyiceberg's (delete files, evolved schema)"
 compare_engines refreshed
+evolved="$(trino_value "SELECT count(*) FILTER (WHERE depth_km IS NULL) * 10 + count(depth_km) FROM iceberg.raw_interop.evolving")" ||
+  fail "Trino could not read raw_interop.evolving"
+[ "$evolved" = 21 ] || fail "Trino reads raw_interop.evolving's old rows with depth_km NULL and the new one with it: expected 2*10+1, got $evolved"
 
 step "Trino: CTAS into raw_usgs_earthquakes.trino_orders from TPC-H, then MERGE (update, delete, insert) with the CLI"
 cat >"$work/trino-writes.sql" <<'SQL'
