@@ -23,11 +23,11 @@ class Merger {
         if (f.name == in.name) cur = &f;
       }
       if (cur == nullptr) {
-        if (in.required) {
-          return Reject(path,
-                        "is new and required; an existing table can only gain optional columns");
-        }
+        // The rows already in the table have no value for it: a new column is optional even
+        // where the incoming rows always carry it (e.g. _dlt_load_id appended to a table
+        // another engine created).
         std::vector<NestedField> added{in};
+        added.front().required = false;
         AssignFreshFieldIds(added, next_id_);
         current.push_back(std::move(added.front()));
         changed_ = true;

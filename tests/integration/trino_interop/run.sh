@@ -5,11 +5,14 @@
 # that does not start (Trino included) FAILS the test.
 #   1. `databox refresh --skip-transform` twice into REST + S3, the second round merging
 #      raw_usgs_earthquakes.events with position delete files (merge-on-read).
+#      `databox ingest` then evolves raw_interop.evolving (a column and a child table added).
 #   2. For EVERY raw table: Trino's row count and checksum equal pyiceberg's (checksums.py).
 #   3. Trino creates a table in a raw namespace (CTAS from TPC-H into raw_usgs_earthquakes,
 #      beside databox's tables) and MERGEs into it (update, delete, insert): pyiceberg and
 #      `databox query` (the attached catalog polaris_aws_iceberg: the polaris_aws views name
 #      only the registry's tables) read what Trino reads.
+#      databox ingest appends to that table (its load columns added, optional); a merge by key
+#      into it is refused (Trino sets no identifier fields) and changes nothing.
 #   4. Trino deletes one row and updates another of databox's raw_usgs_earthquakes.events; `databox run
 #      usgs_earthquakes` then merges the same replayed records into the table Trino changed:
 #      every deleted row is back, no Trino update is left, and Trino reads what pyiceberg reads.
@@ -119,6 +122,27 @@ rest_databox inspect raw_usgs_earthquakes.trino_orders --json >"$work/orders-ins
 "$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); n=len(d["delete_files"]); print("databox inspect:", n, "delete file(s) written by Trino"); sys.exit(0 if n else 1)' \
   "$work/orders-inspect.json" || fail "Trino's MERGE left no delete files in raw_usgs_earthquakes.trino_orders"
 compare_engines trino-wrote
+
+step "databox ingest appends to the table Trino wrote; a merge by key into it is refused"
+printf '%s\n' '{"orderkey": 9000001, "custkey": 1, "orderstatus": "D", "totalprice": 1.5, "comment": "appended by databox"}' \
+  '{"orderkey": 9000002, "custkey": 2, "orderstatus": "D", "totalprice": 2.5, "comment": "appended by databox"}' \
+  >"$work/orders-append.ndjson"
+orders_before="$(trino_value "SELECT count(*) FROM iceberg.raw_usgs_earthquakes.trino_orders")"
+rest_databox ingest "$work/orders-append.ndjson" --table raw_usgs_earthquakes.trino_orders >"$work/orders-append.out" 2>&1 ||
+  { cat "$work/orders-append.out"; fail "databox ingest could not append to the table Trino wrote"; }
+appended="$(trino_value "SELECT count(*) FROM iceberg.raw_usgs_earthquakes.trino_orders WHERE comment = 'appended by databox' AND _dlt_load_id IS NOT NULL")"
+orders_after="$(trino_value "SELECT count(*) FROM iceberg.raw_usgs_earthquakes.trino_orders")"
+echo "trino_orders: $orders_before rows, $orders_after after the databox append ($appended with a load id)"
+[ "$appended" = 2 ] && [ "$orders_after" -eq $((orders_before + 2)) ] ||
+  fail "Trino does not read databox's two appended rows in trino_orders"
+rest_databox ingest "$work/orders-append.ndjson" --table raw_usgs_earthquakes.trino_orders \
+  --write-disposition merge --primary-key orderkey >"$work/orders-merge.out" 2>&1 &&
+  fail "databox merged by key into a table without identifier fields"
+grep -q "created without a primary key" "$work/orders-merge.out" ||
+  { cat "$work/orders-merge.out"; fail "the refused merge did not say why"; }
+[ "$(trino_value "SELECT count(*) FROM iceberg.raw_usgs_earthquakes.trino_orders")" = "$orders_after" ] ||
+  fail "the refused merge changed trino_orders"
+compare_engines databox-appended
 
 step "Trino deletes and updates rows of databox's raw_usgs_earthquakes.events"
 events_before="$(trino_value "SELECT count(*) FROM iceberg.raw_usgs_earthquakes.events")" ||
