@@ -34,7 +34,7 @@ struct SourceRun {
 //! One run of the refresh (or of a single source, or of the transform alone).
 struct RunRecord {
   std::string run_id;
-  std::string command;  //!< refresh | run | transform
+  std::string command;  //!< refresh | run | transform | ingest
   std::string started_at;
   std::string finished_at;
   std::vector<SourceRun> sources;
