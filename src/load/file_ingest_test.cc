@@ -232,6 +232,22 @@ TEST_F(FileIngestTest, Parquet) {
   EXPECT_EQ(Scalar("raw_dump", "rows", "SELECT label FROM t WHERE id = 3"), "n3");
 }
 
+// A nested Parquet column does not fit a flat table: the file goes through the normalizer,
+// which makes the list a child table.
+TEST_F(FileIngestTest, NestedParquetIsNormalizedIntoChildTables) {
+  const fs::path file = dir_ / "in" / "nested.parquet";
+  {
+    auto db = duck::Database::Open("");
+    auto conn = duck::Connection::Open(*db);
+    ASSERT_TRUE(conn->Execute("COPY (SELECT range AS id, ['a', 'b'] AS tags FROM range(3)) TO " +
+                              duck::QuoteLiteral(file.string()) + " (FORMAT parquet)"));
+  }
+  auto loaded = Ingest({file}, "raw_dump.nested");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  EXPECT_EQ(Scalar("raw_dump", "nested", "SELECT count(*) || ' ' || sum(id) FROM t"), "3 3");
+  EXPECT_EQ(Scalar("raw_dump", "nested__tags", "SELECT count(*) FROM t"), "6");
+}
+
 TEST_F(FileIngestTest, GzipAndZstdInput) {
   const fs::path ndjson = Write("events.ndjson", kThreeEvents);
   const fs::path csv = Write("r.csv", "a,b\n1,x\n2,y\n");
