@@ -43,8 +43,7 @@ Status RegisterTextGenerator(Connection& conn, const std::string& name, std::siz
                                         [](void* data) { delete static_cast<Maker*>(data); });
   duckdb_scalar_function_set_function(function.get(), Generate);
   if (duckdb_register_scalar_function(conn.handle(), function.get()) != DuckDBSuccess) {
-    return MakeError(ErrorKind::kInternal, "cannot register the DuckDB function " + name +
-                                               " (is one of that name registered already?)");
+    return MakeError(ErrorKind::kInternal, "cannot register the DuckDB function " + name);
   }
   return Ok();
 }

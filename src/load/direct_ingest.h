@@ -33,7 +33,7 @@ struct DirectInput {
 };
 
 //! Registers the function the inputs' SELECTs call for each row's _dlt_id (a random base64 id,
-//! as the normalizer gives) on `conn`'s database; once per database.
+//! as the normalizer gives) on `conn`'s database.
 Status RegisterDltIdFunction(duck::Connection& conn);
 
 //! Describes `plain` (the decompressed `file`, CSV or Parquet) as rows of raw table `table` of
