@@ -9,9 +9,10 @@
 //           function, no staging table) reads and frees as it goes, rolling over to a new file at
 //           the target file size (256 MB). Memory is the queues plus DuckDB's row-group
 //           buffers, whatever the input size.
-//   csv     a flat CSV read by DuckDB read_csv with declared column types (the equivalent of
-//           dlt column hints; names are already snake_case), plus _dlt_load_id and _dlt_id,
-//           streamed straight into data files: no normalizer is needed for flat rows.
+//   csv     a flat CSV written straight into data files as `databox ingest` writes CSV
+//           (load/direct_ingest.h): DuckDB read_csv with its type detection, the columns named
+//           in snake_case as the normalizer would, plus _dlt_load_id and _dlt_id (a C++
+//           function); no normalizer is needed for flat rows.
 //
 // usage: ingest_bench ndjson|csv <input> [--flush-rows N] [--queue-batches N]
 //                     [--scan-threads N] [--workers N] [--tmp DIR] [--duck-setting NAME=VALUE]...
@@ -34,6 +35,7 @@
 #include "iceberg/table_operations.h"
 #include "iceberg/table_update.h"
 #include "load/batch_scan.h"
+#include "load/direct_ingest.h"
 #include "load/load_id.h"
 #include "load/staging.h"
 #include "load/stream_ingest.h"
@@ -44,7 +46,6 @@ namespace {
 
 using namespace databox;
 using bench::Clock;
-using bench::Field;
 using bench::Must;
 
 struct Options {
@@ -65,6 +66,17 @@ struct OutputTable {
   int64_t rows = 0;
 };
 
+//! Where a new table's files go: a table `name` under the warehouse, created by the commit.
+Result<load::TableTarget> NewTable(const bench::Warehouse& warehouse,
+                                   const normalize::TableSchema& table) {
+  DATABOX_ASSIGN_OR_RETURN(auto schema, load::IcebergSchemaFor(table));
+  DATABOX_ASSIGN_OR_RETURN(
+      auto metadata, iceberg::NewTableMetadata(schema, iceberg::PartitionSpec::Unpartitioned(),
+                                               iceberg::SortOrder::Unsorted(),
+                                               warehouse.Location(table.name), {}));
+  return load::TableTarget{std::move(metadata), true};
+}
+
 class NdjsonIngest {
  public:
   NdjsonIngest(const Options& options, bench::Warehouse& warehouse, duck::Database& db)
@@ -84,15 +96,7 @@ class NdjsonIngest {
              "start stream");
     load::StreamedFiles writer(
         db_, *warehouse_.io,
-        [this](const normalize::TableSchema& table) -> Result<load::TableTarget> {
-          DATABOX_ASSIGN_OR_RETURN(auto schema, load::IcebergSchemaFor(table));
-          DATABOX_ASSIGN_OR_RETURN(
-              auto metadata,
-              iceberg::NewTableMetadata(schema, iceberg::PartitionSpec::Unpartitioned(),
-                                        iceberg::SortOrder::Unsorted(),
-                                        warehouse_.Location(table.name), {}));
-          return load::TableTarget{std::move(metadata), true};
-        },
+        [this](const normalize::TableSchema& table) { return NewTable(warehouse_, table); },
         {.queue_batches = options_.queue_batches, .scan_threads = options_.scan_threads});
     while (true) {
       auto wait = Clock::now();
@@ -137,38 +141,31 @@ class NdjsonIngest {
   normalize::ResourceHints hints_;
 };
 
-// The CSV's columns (scripts/bench generates it): declared types, as dlt column hints would.
+// The CSV (scripts/bench generates it) as `databox ingest` writes it: one COPY from read_csv.
 std::map<std::string, OutputTable> CsvIngest(const Options& options, bench::Warehouse& warehouse,
                                              duck::Connection& conn) {
-  const iceberg::Schema schema(
-      0,
-      {Field(1, "id", iceberg::Type::Long()), Field(2, "station_code", iceberg::Type::String()),
-       Field(3, "observed_at", iceberg::Type::TimestampTz()),
-       Field(4, "temperature", iceberg::Type::Double()),
-       Field(5, "pressure", iceberg::Type::Double()), Field(6, "quality", iceberg::Type::String()),
-       Field(7, "count", iceberg::Type::Long()), Field(8, "note", iceberg::Type::String()),
-       Field(9, "_dlt_load_id", iceberg::Type::String()),
-       Field(10, "_dlt_id", iceberg::Type::String())});
-  OutputTable out;
-  out.metadata = Must(
-      iceberg::NewTableMetadata(schema, iceberg::PartitionSpec::Unpartitioned(),
-                                iceberg::SortOrder::Unsorted(), warehouse.Location("readings"), {}),
-      "table metadata");
-  const std::string load_id = load::NewLoadId();
-  // _dlt_id: 14 characters derived from a random UUID, like dlt's random base64 row key.
-  const std::string select =
-      "SELECT *, " + duck::QuoteLiteral(load_id) +
-      " AS _dlt_load_id, substr(replace(gen_random_uuid()::VARCHAR, '-', ''), 1, 14) AS _dlt_id "
-      "FROM read_csv(" +
-      duck::QuoteLiteral(options.input) +
-      ", header = true, auto_detect = false, columns = {'id': 'BIGINT', 'station_code': "
-      "'VARCHAR', 'observed_at': 'TIMESTAMPTZ', 'temperature': 'DOUBLE', 'pressure': 'DOUBLE', "
-      "'quality': 'VARCHAR', 'count': 'BIGINT', 'note': 'VARCHAR'})";
-  out.files =
-      Must(iceberg::WriteDataFiles(conn, *warehouse.io, out.metadata, select), "write data files");
-  for (const auto& f : out.files) out.rows += f.record_count;
+  Must(conn.Execute("SET preserve_insertion_order = false"), "set up duckdb");
+  Must(load::RegisterDltIdFunction(conn), "register the _dlt_id function");
+  auto input =
+      Must(load::DescribeDirectInput(conn, options.input, options.input, load::IngestFormat::kCsv,
+                                     "readings", "readings", load::NewLoadId()),
+           "describe the CSV");
+  if (!input) {
+    std::fprintf(stderr, "%s does not fit the direct path\n", options.input.c_str());
+    std::exit(1);
+  }
+  auto written =
+      Must(load::WriteDirectInputs(
+               conn, *warehouse.io, {*input},
+               [&](const normalize::TableSchema& table) { return NewTable(warehouse, table); }, {}),
+           "write data files");
+  if (!written) {
+    std::fprintf(stderr, "%s does not fit the direct path\n", options.input.c_str());
+    std::exit(1);
+  }
   std::map<std::string, OutputTable> outputs;
-  outputs.emplace("readings", std::move(out));
+  outputs.emplace("readings", OutputTable{std::move(written->metadata), std::move(written->files),
+                                          written->rows});
   return outputs;
 }
 

@@ -487,9 +487,9 @@ def ingest_command(report: Report, runs: int, tmp: str, inputs: str, work: str, 
         commands += [c.command() for c in cases]
     report.add("`databox ingest` is timed from its start to its exit (the project is made by "
                "`databox init` first, not timed), so it includes opening the workspace and "
-               "rebuilding the raw views; the command reads CSV by converting it to NDJSON with "
-               "DuckDB and normalizing that (types detected), where `ingest_bench csv` declares "
-               "the column types and writes the rows straight from `read_csv`.", "")
+               "rebuilding the raw views; the command writes CSV straight from DuckDB's `read_csv` "
+               "(types detected, headers snake_cased, `_dlt_id` from a C++ function), where "
+               "`ingest_bench csv` declares the column types and makes `_dlt_id` in SQL.", "")
 
 
 def refresh(report: Report, runs: int, tmp: str, commands: list, binary=None) -> None:

@@ -132,9 +132,12 @@ Command IngestCommand() {
       "told by each file's name (.ndjson, .jsonl, .json, .csv, .parquet, each optionally\n"
       "followed by .gz or .zst) unless --format gives it. NDJSON records go through the\n"
       "dlt-compatible normalizer (nested lists become child tables raw_<name>.<table>__<field>);\n"
-      "CSV (with DuckDB's type detection) and Parquet rows are read by DuckDB and normalized\n"
-      "the same way. A malformed line fails the ingest naming the file and line, and nothing\n"
-      "is committed. Exit 0 loaded, 1 failed (nothing committed), 2 bad usage (unknown\n"
+      "CSV (with DuckDB's type detection) and Parquet rows are read by DuckDB and, for\n"
+      "append and replace, written straight to data files with the types DuckDB reads and\n"
+      "the normalizer's snake_case column names (nested Parquet columns, a column the table\n"
+      "has with another type, and merge go through the normalizer). A malformed line fails\n"
+      "the ingest naming the file and line, and nothing is committed. Exit 0 loaded, 1 failed "
+      "(nothing committed), 2 bad usage (unknown\n"
       "format, missing file, bad --table, merge without --primary-key).",
       [](CLI::App& app) -> Runner {
         auto args = std::make_shared<IngestArgs>();

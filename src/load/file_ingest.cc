@@ -6,6 +6,7 @@
 #include "common/interrupt.h"
 #include "common/redact.h"
 #include "iceberg/table_scan.h"
+#include "load/direct_ingest.h"
 #include "load/load_database.h"
 #include "load/load_id.h"
 #include "load/load_package.h"
@@ -58,6 +59,9 @@ class FileIngest {
 
  private:
   Status ReadFile(std::size_t index);
+  //! Append and replace of CSV and Parquet files whose rows fit a flat table: written straight
+  //! from DuckDB (direct_ingest.h). nullopt when the files need the normalizer.
+  Result<std::optional<WrittenTable>> WriteDirect();
   Status Add(normalize::TableBatch batch);
   //! Where the streamed data files of the raw table `schema` names go.
   Result<TableTarget> TargetOf(const normalize::TableSchema& schema);
@@ -116,6 +120,55 @@ Status FileIngest::ReadFile(std::size_t index) {
   return Ok();
 }
 
+Result<std::optional<WrittenTable>> FileIngest::WriteDirect() {
+  std::vector<InputKind> kinds;
+  for (const fs::path& file : request_.files) {
+    DATABOX_ASSIGN_OR_RETURN(InputKind kind, InputKindOf(file, request_.format));
+    if (kind.format == IngestFormat::kNdjson) return std::nullopt;
+    kinds.push_back(kind);
+  }
+  DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(db_->database()));
+  // Row order inside the data files does not matter: DuckDB's threads each write row groups.
+  DATABOX_RETURN_IF_ERROR(conn.Execute("SET preserve_insertion_order = false"));
+  DATABOX_RETURN_IF_ERROR(RegisterDltIdFunction(conn));
+  std::vector<DirectInput> inputs;
+  std::vector<fs::path> scratch;  // decompressed inputs, removed at the end
+  auto clean = [&] {
+    std::error_code ignored;
+    for (const fs::path& path : scratch) fs::remove(path, ignored);
+  };
+  for (std::size_t i = 0; i < request_.files.size(); ++i) {
+    DATABOX_RETURN_IF_ERROR(CheckInterrupted("ingest into " + request_.table));
+    const fs::path& file = request_.files[i];
+    auto plain = PlainOf(file, kinds[i], package_.extract_dir(), i);
+    if (!plain) {
+      clean();
+      return std::unexpected(plain.error());
+    }
+    if (*plain != file) scratch.push_back(*plain);
+    auto input = DescribeDirectInput(conn, file, *plain, kinds[i].format, hints_.table_name,
+                                     hints_.resource, package_.load_id());
+    if (!input || !*input) {
+      clean();
+      if (!input) return std::unexpected(input.error());
+      return std::nullopt;
+    }
+    inputs.push_back(std::move(**input));
+  }
+  auto written = WriteDirectInputs(
+      conn, *ws_.file_io(), inputs,
+      [this](const normalize::TableSchema& schema) { return TargetOf(schema); },
+      [&](std::size_t index, int64_t rows) {
+        records_ += rows;
+        std::error_code ignored;
+        const auto size = fs::file_size(request_.files[index], ignored);
+        bytes_ += ignored ? 0 : static_cast<int64_t>(size);
+        Report(request_.files[index].string(), false);
+      });
+  clean();
+  return written;
+}
+
 Status FileIngest::Add(normalize::TableBatch batch) {
   if (streamed_) return streamed_->Push(std::move(batch));
   staged_rows_ += static_cast<int64_t>(batch.num_rows);
@@ -148,7 +201,11 @@ Result<SourceLoadResult> FileIngest::Run() {
         [this](const normalize::TableSchema& schema) { return TargetOf(schema); },
         StreamedFiles::Options{});
   }
-  for (std::size_t i = 0; i < request_.files.size(); ++i) {
+  std::optional<WrittenTable> direct;
+  if (streamed_) {
+    DATABOX_ASSIGN_OR_RETURN(direct, WriteDirect());
+  }
+  for (std::size_t i = 0; !direct && i < request_.files.size(); ++i) {
     DATABOX_RETURN_IF_ERROR(CheckInterrupted("ingest into " + request_.table));
     DATABOX_RETURN_IF_ERROR(ReadFile(i));
   }
@@ -157,6 +214,7 @@ Result<SourceLoadResult> FileIngest::Run() {
     DATABOX_ASSIGN_OR_RETURN(written.tables, streamed_->Finish());
     written.resource = &resource_;
   }
+  if (direct) written.tables.emplace(direct->schema.name, std::move(*direct));
   DATABOX_RETURN_IF_ERROR(
       DeduplicateMergeBatches(db_->conn(), source_, {&resource_}, db_->tables()));
   DATABOX_RETURN_IF_ERROR(CheckInterrupted("ingest into " + request_.table));

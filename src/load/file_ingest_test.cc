@@ -71,6 +71,15 @@ class FileIngestTest : public testing::ExampleWorkspaceTest {
     return std::move(*t);
   }
 
+  //! Parquet files under the warehouse.
+  std::size_t ParquetFiles() const {
+    std::size_t count = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(dir_ / "warehouse")) {
+      count += entry.path().extension() == ".parquet" ? 1 : 0;
+    }
+    return count;
+  }
+
   //! Runs `sql_over_t` with `t` bound to the table's live rows; returns the first cell.
   std::string Scalar(const std::string& ns, const std::string& table,
                      const std::string& sql_over_t) {
@@ -133,6 +142,80 @@ TEST_F(FileIngestTest, CsvWithDetectedTypes) {
   EXPECT_EQ(Scalar("raw_dump", "readings", "SELECT station FROM t WHERE count = 4"), "b2");
 }
 
+// CSV goes straight from DuckDB's reader into the data files: the types DuckDB detects are kept
+// (through NDJSON text the timestamp and the date became text), headers get the normalizer's
+// snake_case names, and each row gets _dlt_load_id and a random 14-character _dlt_id.
+TEST_F(FileIngestTest, CsvDirectKeepsDetectedTypesAndNamesColumnsLikeTheNormalizer) {
+  const fs::path file = Write("direct.csv",
+                              "Station Code,observedAt,day,temperatureC,Count,ok\n"
+                              "a1,2024-03-01T10:00:00Z,2024-03-01,12.5,3,true\n"
+                              "b2,2024-03-01T11:30:00Z,2024-03-02,-1.25,4,false\n"
+                              "c3,2024-03-01T12:00:00Z,2024-03-03,,5,true\n");
+  auto loaded = Ingest({file}, "raw_dump.direct");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  auto types = [&](const std::string& columns) {
+    return Scalar("raw_dump", "direct", "SELECT concat_ws(' ', " + columns + ") FROM t LIMIT 1");
+  };
+  EXPECT_EQ(types("typeof(station_code), typeof(observed_at), typeof(day), "
+                  "typeof(temperature_c), typeof(count), typeof(ok)"),
+            "VARCHAR TIMESTAMP WITH TIME ZONE DATE DOUBLE BIGINT BOOLEAN");
+  EXPECT_EQ(Scalar("raw_dump", "direct",
+                   "SELECT sum(count) || ' ' || count(temperature_c) || ' ' || "
+                   "count(*) FILTER (WHERE ok) FROM t"),
+            "12 2 2");
+  EXPECT_EQ(Scalar("raw_dump", "direct",
+                   "SELECT epoch(observed_at)::BIGINT FROM t WHERE station_code = 'b2'"),
+            "1709292600");
+  EXPECT_EQ(Scalar("raw_dump", "direct",
+                   "SELECT count(DISTINCT _dlt_id) || ' ' || min(length(_dlt_id)) || ' ' || "
+                   "max(length(_dlt_id)) || ' ' || any_value(_dlt_load_id) FROM t"),
+            "3 14 14 " + loaded->load_id);
+  EXPECT_EQ(Scalar("raw_dump", "_dlt_load_status",
+                   "SELECT rows_loaded FROM t WHERE load_id = '" + loaded->load_id + "'"),
+            "3");
+
+  // Replace with another CSV: only its rows are left, in the same columns.
+  auto replaced = Ingest({Write("again.csv", "Station Code,Count\nz9,40\n")}, "raw_dump.direct",
+                         registry::WriteDisposition::kReplace);
+  ASSERT_TRUE(replaced) << replaced.error().message;
+  EXPECT_EQ(Scalar("raw_dump", "direct",
+                   "SELECT count(*) || ' ' || sum(count) || ' ' || count(observed_at) FROM t"),
+            "1 40 0");
+}
+
+// A CSV column the table already has with another type (here a date column of a table whose
+// dates came as text, as the normalizer and CSV ingests before the direct path make them) goes
+// through the normalizer, which loads the values as the table types them.
+TEST_F(FileIngestTest, CsvIntoAColumnTypedOtherwiseIsNormalized) {
+  ASSERT_TRUE(Ingest({Write("a.ndjson", R"({"day": "2024-03-01", "n": 1})"
+                                        "\n")},
+                     "raw_dump.mixed"));
+  auto loaded = Ingest({Write("b.csv", "day,n\n2024-03-02,2\n2024-03-03,3\n")}, "raw_dump.mixed");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  EXPECT_EQ(Scalar("raw_dump", "mixed", "SELECT count(*) || ' ' || sum(n) FROM t"), "3 6");
+  EXPECT_EQ(Scalar("raw_dump", "mixed", "SELECT any_value(typeof(day)) || ' ' || max(day) FROM t"),
+            "VARCHAR 2024-03-03");
+}
+
+TEST_F(FileIngestTest, MalformedCsvNamesTheFileAndCommitsNothing) {
+  ASSERT_TRUE(Ingest({Write("good.csv", "id,name\n1,a\n")}, "raw_dump.rows"));
+  const auto before = Table("raw_dump", "rows")->metadata().current_snapshot_id;
+  // Past the rows DuckDB's sniffer samples (20,480), so the dialect is still told right.
+  std::string text = "id,name\n";
+  for (int i = 0; i < 30'000; ++i) text += std::to_string(i) + ",n" + std::to_string(i) + "\n";
+  text += "30000,x,unexpected\n";
+  const fs::path bad = Write("bad.csv", text);
+  const std::size_t files_before = ParquetFiles();
+  auto loaded = Ingest({Write("good2.csv", "id,name\n2,b\n"), bad}, "raw_dump.rows");
+  ASSERT_FALSE(loaded);
+  EXPECT_NE(loaded.error().message.find(bad.string()), std::string::npos) << loaded.error().message;
+  EXPECT_NE(loaded.error().message.find("Line: 30002"), std::string::npos)
+      << loaded.error().message;
+  EXPECT_EQ(Table("raw_dump", "rows")->metadata().current_snapshot_id, before);
+  EXPECT_EQ(Scalar("raw_dump", "rows", "SELECT count(*) FROM t"), "1");
+  EXPECT_EQ(ParquetFiles(), files_before);  // good2.csv's file is deleted
+}
+
 TEST_F(FileIngestTest, Parquet) {
   const fs::path file = dir_ / "in" / "rows.parquet";
   {
@@ -147,6 +230,22 @@ TEST_F(FileIngestTest, Parquet) {
   ASSERT_TRUE(loaded) << loaded.error().message;
   EXPECT_EQ(Scalar("raw_dump", "rows", "SELECT count(*) || ' ' || sum(id) FROM t"), "5 10");
   EXPECT_EQ(Scalar("raw_dump", "rows", "SELECT label FROM t WHERE id = 3"), "n3");
+}
+
+// A nested Parquet column does not fit a flat table: the file goes through the normalizer,
+// which makes the list a child table.
+TEST_F(FileIngestTest, NestedParquetIsNormalizedIntoChildTables) {
+  const fs::path file = dir_ / "in" / "nested.parquet";
+  {
+    auto db = duck::Database::Open("");
+    auto conn = duck::Connection::Open(*db);
+    ASSERT_TRUE(conn->Execute("COPY (SELECT range AS id, ['a', 'b'] AS tags FROM range(3)) TO " +
+                              duck::QuoteLiteral(file.string()) + " (FORMAT parquet)"));
+  }
+  auto loaded = Ingest({file}, "raw_dump.nested");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  EXPECT_EQ(Scalar("raw_dump", "nested", "SELECT count(*) || ' ' || sum(id) FROM t"), "3 3");
+  EXPECT_EQ(Scalar("raw_dump", "nested__tags", "SELECT count(*) FROM t"), "6");
 }
 
 TEST_F(FileIngestTest, GzipAndZstdInput) {
@@ -293,20 +392,13 @@ TEST_F(FileIngestTest, MalformedLineNamesFileAndLineAndCommitsNothing) {
 {"id": 10}
 )");
   // Parquet files under the warehouse: the ones the failed ingest wrote are deleted.
-  auto parquet_files = [&] {
-    std::size_t count = 0;
-    for (const auto& entry : fs::recursive_directory_iterator(dir_ / "warehouse")) {
-      count += entry.path().extension() == ".parquet" ? 1 : 0;
-    }
-    return count;
-  };
-  const std::size_t files_before = parquet_files();
+  const std::size_t files_before = ParquetFiles();
   auto loaded = Ingest({good, bad}, "raw_dump.events");
   ASSERT_FALSE(loaded);
   EXPECT_NE(loaded.error().message.find(bad.string() + ":3"), std::string::npos)
       << loaded.error().message;
   EXPECT_EQ(Table("raw_dump", "events")->metadata().current_snapshot_id, before);
-  EXPECT_EQ(parquet_files(), files_before);
+  EXPECT_EQ(ParquetFiles(), files_before);
   EXPECT_EQ(Scalar("raw_dump", "events", "SELECT count(*) FROM t"), "3");
   EXPECT_EQ(Scalar("raw_dump", "_dlt_load_status", "SELECT count(*) FROM t"), "1");
 }

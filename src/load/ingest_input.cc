@@ -143,18 +143,22 @@ Status Decompress(const fs::path& from, Compression compression, const fs::path&
   return Ok();
 }
 
-Result<fs::path> NdjsonOf(const fs::path& path, const InputKind& kind, const fs::path& scratch,
-                          std::size_t index) {
+Result<fs::path> PlainOf(const fs::path& path, const InputKind& kind, const fs::path& scratch,
+                         std::size_t index) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) {
     return MakeError(ErrorKind::kNotFound,
                      "input file " + path.string() + " does not exist or is not a file");
   }
-  fs::path plain = path;
-  if (kind.compression != Compression::kNone) {
-    plain = scratch / ("input-" + std::to_string(index) + ".decompressed");
-    DATABOX_RETURN_IF_ERROR(Decompress(path, kind.compression, plain));
-  }
+  if (kind.compression == Compression::kNone) return path;
+  fs::path plain = scratch / ("input-" + std::to_string(index) + ".decompressed");
+  DATABOX_RETURN_IF_ERROR(Decompress(path, kind.compression, plain));
+  return plain;
+}
+
+Result<fs::path> NdjsonOf(const fs::path& path, const InputKind& kind, const fs::path& scratch,
+                          std::size_t index) {
+  DATABOX_ASSIGN_OR_RETURN(fs::path plain, PlainOf(path, kind, scratch, index));
   if (kind.format == IngestFormat::kNdjson) return plain;
   const fs::path ndjson = scratch / ("input-" + std::to_string(index) + ".ndjson");
   if (auto copied = DuckDbToNdjson(plain, kind.format, ndjson); !copied) {

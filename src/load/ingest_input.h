@@ -1,8 +1,10 @@
 // The input files of `databox ingest`: their format (NDJSON, CSV, Parquet) and compression
 // (gzip, zstd), told by the file name or given, and the plain NDJSON the normalizer reads.
-// Compressed files are decompressed (zlib, libzstd) into a scratch folder; CSV and Parquet are
-// read by DuckDB (read_csv with type detection, read_parquet) and written there as NDJSON, one
-// JSON object per row, so that every format goes through the same normalizer and commit.
+// Compressed files are decompressed (zlib, libzstd) into a scratch folder. CSV and Parquet files
+// mostly go straight from DuckDB into data files (direct_ingest.h); those that do not (nested
+// Parquet, a column the table has with another type, merge) are read by DuckDB (read_csv with
+// type detection, read_parquet) and written there as NDJSON, one JSON object per row, for the
+// normalizer.
 #pragma once
 
 #include <filesystem>
@@ -37,6 +39,11 @@ Result<InputKind> InputKindOf(const std::filesystem::path& path,
 //! gzip / zstd data (or ends early).
 Status Decompress(const std::filesystem::path& from, Compression compression,
                   const std::filesystem::path& to);
+
+//! The plain bytes of `path`: `path` itself when it is not compressed, else a file decompressed
+//! into `scratch` (which must exist), named after `index`. Errors name `path`.
+Result<std::filesystem::path> PlainOf(const std::filesystem::path& path, const InputKind& kind,
+                                      const std::filesystem::path& scratch, std::size_t index);
 
 //! An NDJSON file with the records of `path`: `path` itself for plain NDJSON, else a file
 //! written into `scratch` (which must exist), named after `index`. Errors name `path`.
