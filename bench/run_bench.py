@@ -473,8 +473,10 @@ def ingest_command(report: Report, runs: int, tmp: str, inputs: str, work: str, 
         db, _, floor = cases
         r_floor = db.median("records_per_s") / floor.median("records_per_s")
         line = f"`databox ingest`/floor throughput (records/s): **{r_floor:.2f}x**"
-        report.target(f"(h) {title}: `databox ingest` >= 0.5x the floor", f"{r_floor:.2f}x",
-                      r_floor >= 0.5)
+        # The raised bars: NDJSON >= 0.7x, CSV >= 0.8x the floor.
+        bar = 0.7 if title == "NDJSON" else 0.8
+        report.target(f"(h) {title}: `databox ingest` >= {bar}x the floor", f"{r_floor:.2f}x",
+                      r_floor >= bar)
         if dlt:
             r_dlt = db.median("records_per_s") / dlt.median("records_per_s")
             line += f"; /dlt: **{r_dlt:.1f}x**"
