@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <system_error>
@@ -28,15 +29,6 @@ std::string DuckTypeOfHint(const std::string& dlt_type) {
   };
   auto it = kTypes.find(dlt_type);
   return it == kTypes.end() ? "VARCHAR" : it->second;
-}
-
-std::string PlaceholderSql(const std::vector<PlaceholderColumn>& columns) {
-  std::string select;
-  for (const auto& [name, type] : columns) {
-    select += (select.empty() ? "" : ", ") + std::string("CAST(NULL AS ") + type + ") AS " +
-              duck::QuoteIdentifier(name);
-  }
-  return "SELECT " + select + " LIMIT 0";
 }
 
 //! A declared child table holds a list of text values, as the normalizer writes it: `value`,
@@ -246,6 +238,16 @@ std::vector<std::string> DeclaredTables(const registry::Source& source) {
   tables.push_back(kLoadStatusTable);
   tables.push_back(kLoadsTable);
   return tables;
+}
+
+std::string PlaceholderSql(const std::vector<PlaceholderColumn>& columns,
+                           const std::function<std::string(const std::string&)>& type_name) {
+  std::string select;
+  for (const auto& [name, type] : columns) {
+    select += (select.empty() ? "" : ", ") + std::string("CAST(NULL AS ") +
+              (type_name ? type_name(type) : type) + ") AS " + duck::QuoteIdentifier(name);
+  }
+  return "SELECT " + select + " LIMIT 0";
 }
 
 std::vector<PlaceholderColumn> PlaceholderColumns(const registry::Source& source,

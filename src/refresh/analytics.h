@@ -23,6 +23,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +62,11 @@ using PlaceholderColumn = std::pair<std::string, std::string>;
 //! its resource merges, _dlt_parent_id, _dlt_list_idx and _dlt_id.
 std::vector<PlaceholderColumn> PlaceholderColumns(const registry::Source& source,
                                                   const std::string& table);
+
+//! The typed empty SELECT of `columns` (CAST(NULL AS <type>) AS <name>, ..., LIMIT 0); each
+//! DuckDB type is written as `type_name` gives it (as is when unset; Trino: TrinoTypeOf).
+std::string PlaceholderSql(const std::vector<PlaceholderColumn>& columns,
+                           const std::function<std::string(const std::string&)>& type_name = {});
 
 //! The tables the registry declares for `source`: its resources' tables (and child tables),
 //! then _dlt_load_status and _dlt_loads.

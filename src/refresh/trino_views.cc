@@ -17,15 +17,6 @@ std::string Name(const std::string& alias, const std::string& ns, const std::str
          duck::QuoteIdentifier(name);
 }
 
-std::string TrinoPlaceholderSql(const std::vector<PlaceholderColumn>& columns) {
-  std::string select;
-  for (const auto& [name, type] : columns) {
-    select += (select.empty() ? "" : ", ") + std::string("CAST(NULL AS ") + TrinoTypeOf(type) +
-              ") AS " + duck::QuoteIdentifier(name);
-  }
-  return "SELECT " + select + " LIMIT 0";
-}
-
 //! A client of the registry's coordinator; `quick`: one attempt of a few seconds (a readiness
 //! check), else statements of up to five minutes a page with the client's retries.
 Result<trino::StatementClient> Client(const registry::Registry& registry,
@@ -57,14 +48,13 @@ Result<TrinoViewStatements> MakeTrinoViewStatements(load::Workspace& workspace) 
   const std::string& alias = registry.project.analytics.catalog_alias;
   TrinoViewStatements out;
   std::vector<RoutineLoadStatus> routine;
-  std::vector<std::string> schemas;
   for (const registry::Source& source : registry.sources) {
     const std::string ns = source.Namespace();
     for (const std::string& table : DeclaredTables(source)) {
       DATABOX_ASSIGN_OR_RETURN(
           bool exists, workspace.catalog().TableExists(iceberg::TableIdentifier{{ns}, table}));
       std::string select = exists ? "SELECT * FROM " + Name(alias, ns, table)
-                                  : TrinoPlaceholderSql(PlaceholderColumns(source, table));
+                                  : PlaceholderSql(PlaceholderColumns(source, table), TrinoTypeOf);
       if (table == kLoadStatusTable && source.eligibility == registry::Eligibility::kRoutine) {
         routine.push_back({.source = source.name, .load_status_sql = select});
       }
