@@ -1,21 +1,18 @@
 // `databox ingest FILE... --table raw_<name>.<table>`: files loaded into one raw table, committed
 // as a source load is (load/file_ingest.h). Progress goes to stderr, one line per file read.
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/one_source_run.h"
 #include "cli/output.h"
 #include "cli/session.h"
-#include "common/clock.h"
 #include "common/exit_code.h"
 #include "common/interrupt.h"
 #include "load/file_ingest.h"
 #include "refresh/analytics.h"
-#include "refresh/refresh.h"
-#include "refresh/run_history.h"
 
 namespace databox::cli {
 namespace {
@@ -69,50 +66,19 @@ ExitCode Ingest(const GlobalOptions& global, const IngestArgs& args) {
   if (!session) return ExitCode::kUsage;
   InstallInterruptHandlers();
   // The run history records an ingest like `databox run` of a source named <name>.
-  refresh::RunRecord record;
-  record.command = "ingest";
-  record.started_at = NowIso();
-  record.run_id = record.started_at;
-  refresh::SourceRun run;
-  run.source = load::ParseIngestTable(request->table).value_or(std::pair{args.table, ""}).first;
-  run.started_at = record.started_at;
-  const auto start = std::chrono::steady_clock::now();
+  OneSourceRun history(
+      "ingest", load::ParseIngestTable(request->table).value_or(std::pair{args.table, ""}).first);
   auto loaded = load::IngestFiles(*session->workspace, *request);
-  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  refresh::RecordLoadOutcome(loaded, refresh::SourcePhase::kLoad, run);
-  std::string views_error;
-  // As after `databox run`: `databox query` reads the raw views.
-  if (loaded) {
-    if (auto views = refresh::RefreshRawViews(*session->workspace); !views) {
-      views_error =
-          "the load was committed, but the raw views could not be rebuilt (queries still see "
-          "the previous snapshots): " +
-          views.error().message;
-      run.notes.push_back(views_error);
-    }
-  }
-  record.sources.push_back(run);
-  record.finished_at = NowIso();
-  record.exit_code = loaded && views_error.empty() ? ExitCode::kOk : ExitCode::kRunFailed;
-  if (!loaded && IsInterruption(loaded.error())) {
-    record.exit_code = ExitCodeOfSignal(InterruptSignal()).value_or(ExitCode::kInterrupted);
-  }
-  if (auto appended = refresh::RunHistory(session->registry.project.state_dir).Append(record);
-      !appended) {
-    Err("databox ingest: " + appended.error().message + "\n");
-  }
+  history.LoadEnded(loaded);
+  const std::string views_error = history.Finish(*session, loaded);
   if (!loaded) {
     const bool unknown = loaded.error().kind == ErrorKind::kCommitStateUnknown;
     Err("databox ingest " + args.table + ": " + loaded.error().ToString() +
         (unknown ? "" : "; nothing was committed") + "\n");
-    return record.exit_code;
+    return history.record().exit_code;
   }
   Out(args.table + " loaded, load id " + loaded->load_id + "\n");
-  for (const auto& t : loaded->tables) {
-    Out("  " + t.table + "  " + t.disposition + "  rows=" + std::to_string(t.rows) +
-        "  snapshot=" + (t.snapshot_id ? std::to_string(*t.snapshot_id) : "-") + "\n");
-  }
-  for (const auto& note : loaded->notes) Out("  note: " + note + "\n");
+  PrintLoadedTables(*loaded);
   if (!views_error.empty()) {
     Err("databox ingest: " + views_error + "\n");
     return ExitCode::kRunFailed;

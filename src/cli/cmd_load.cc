@@ -14,6 +14,7 @@
 
 #include "cli/cmd_catalog_backup.h"
 #include "cli/commands.h"
+#include "cli/one_source_run.h"
 #include "cli/output.h"
 #include "cli/session.h"
 #include "cli/table_format.h"
@@ -217,57 +218,28 @@ ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
   options.resume = args.resume;
   if (args.file) options.file = *args.file;
 
-  refresh::RunRecord record;
-  record.command = "run";
-  record.started_at = NowIso();
-  record.run_id = record.started_at;
-  refresh::SourceRun run;
-  run.source = name;
-  run.started_at = record.started_at;
+  OneSourceRun history("run", name);
   InstallInterruptHandlers();
   LiveDisplay live = LiveDisplay::OnTerminal();
   if (live.progress) {
     live.progress->OnSourceStart(name);
     options.on_progress = [&](const load::LoadProgress& p) { live.progress->OnProgress(p); };
   }
-  const auto start = std::chrono::steady_clock::now();
   auto loaded = load::LoadSource(*session->workspace, *source, options);
-  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  refresh::RecordLoadOutcome(loaded, refresh::SourcePhase::kLoad, run);
+  history.LoadEnded(loaded);
   if (live.progress) {
     // The error is printed once, below; the display only marks the source.
     if (loaded) {
-      live.progress->OnSourceFinished(run);
+      live.progress->OnSourceFinished(history.run());
     } else {
-      live.progress->OnProtocolLine(refresh::FormatProtocolLine(
-          refresh::SourceEnd{.source = name, .at = NowIso(), .ok = false, .seconds = run.seconds}));
+      live.progress->OnProtocolLine(refresh::FormatProtocolLine(refresh::SourceEnd{
+          .source = name, .at = NowIso(), .ok = false, .seconds = history.run().seconds}));
     }
     live.Finish();
   }
-  const bool interrupted = !loaded && IsInterruption(loaded.error());
-  // The data is committed either way; stale raw views are reported and fail the run, as in
-  // refresh, so that a script notices that `databox query` still shows the previous data.
-  std::string views_error;
-  if (loaded) {
-    if (auto views = refresh::RefreshRawViews(*session->workspace); !views) {
-      views_error =
-          "the load was committed, but the raw views could not be rebuilt (queries "
-          "still see the previous snapshots): " +
-          views.error().message;
-      run.notes.push_back(views_error);
-    }
-  }
-  record.sources.push_back(run);
-  record.finished_at = NowIso();
-  record.exit_code = loaded && views_error.empty() ? ExitCode::kOk : ExitCode::kRunFailed;
-  if (interrupted) {
-    record.exit_code = ExitCodeOfSignal(InterruptSignal()).value_or(ExitCode::kInterrupted);
-  }
-  if (auto appended = refresh::RunHistory(session->registry.project.state_dir).Append(record);
-      !appended) {
-    Err("databox run: " + appended.error().message + "\n");
-  }
+  const std::string views_error = history.Finish(*session, loaded);
   if (!loaded) {
+    const bool interrupted = IsInterruption(loaded.error());
     Err("databox run " + name + ": " +
         (interrupted ? loaded.error().message : loaded.error().ToString()) + "\n");
     if (interrupted) {
@@ -276,14 +248,10 @@ ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
           "`databox loads " +
           name + "` shows whether `databox run " + name + " --resume` can finish it\n");
     }
-    return record.exit_code;
+    return history.record().exit_code;
   }
   Out("source " + name + " loaded, load id " + loaded->load_id + "\n");
-  for (const auto& t : loaded->tables) {
-    Out("  " + t.table + "  " + t.disposition + "  rows=" + std::to_string(t.rows) +
-        "  snapshot=" + (t.snapshot_id ? std::to_string(*t.snapshot_id) : "-") + "\n");
-  }
-  for (const auto& note : loaded->notes) Out("  note: " + note + "\n");
+  PrintLoadedTables(*loaded);
   if (args.record) {
     Out("  responses recorded in " + platform::RecordedCassette(*source).string() + "\n");
   }
