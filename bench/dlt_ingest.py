@@ -16,19 +16,14 @@ import os
 import sys
 import time
 
+from dlt_env import use_work_folder
+
 BATCH = 10_000
 
 
 def main() -> None:
     kind, path, work = sys.argv[1], sys.argv[2], sys.argv[3]
-    os.makedirs(work, exist_ok=True)
-    # pyiceberg's catalog "default" (dlt's iceberg_catalog_name default) from the environment.
-    os.environ["PYICEBERG_CATALOG__DEFAULT__TYPE"] = "sql"
-    os.environ["PYICEBERG_CATALOG__DEFAULT__URI"] = f"sqlite:///{work}/catalog.db"
-    os.environ["PYICEBERG_CATALOG__DEFAULT__WAREHOUSE"] = f"file://{work}/warehouse"
-    os.environ["DLT_DATA_DIR"] = f"{work}/dlt_data"
-    os.environ["DLT_PIPELINE_DIR"] = f"{work}/pipelines"
-    os.environ.setdefault("RUNTIME__LOG_LEVEL", "WARNING")
+    use_work_folder(work)
     if kind == "csv-ids":
         os.environ["NORMALIZE__PARQUET_NORMALIZER__ADD_DLT_ID"] = "true"
         os.environ["NORMALIZE__PARQUET_NORMALIZER__ADD_DLT_LOAD_ID"] = "true"

@@ -9,22 +9,17 @@ PAGES_JSON is the pages.json bench/gen_pages.py wrote (page size, byte count). P
 "result: key=value ..." line; MB are the bytes of the served pages.
 """
 import json
-import os
 import sys
 import time
+
+from dlt_env import use_work_folder
 
 
 def main() -> None:
     base_url, pages_json, work = sys.argv[1], sys.argv[2], sys.argv[3]
     with open(pages_json) as f:
         meta = json.load(f)
-    os.makedirs(work, exist_ok=True)
-    os.environ["PYICEBERG_CATALOG__DEFAULT__TYPE"] = "sql"
-    os.environ["PYICEBERG_CATALOG__DEFAULT__URI"] = f"sqlite:///{work}/catalog.db"
-    os.environ["PYICEBERG_CATALOG__DEFAULT__WAREHOUSE"] = f"file://{work}/warehouse"
-    os.environ["DLT_DATA_DIR"] = f"{work}/dlt_data"
-    os.environ["DLT_PIPELINE_DIR"] = f"{work}/pipelines"
-    os.environ.setdefault("RUNTIME__LOG_LEVEL", "WARNING")
+    use_work_folder(work)
     import dlt
     from pyiceberg.catalog import load_catalog
     from dlt.sources.helpers.rest_client.paginators import OffsetPaginator
