@@ -34,7 +34,6 @@
 #include "iceberg/data_files.h"
 #include "iceberg/table_operations.h"
 #include "iceberg/table_update.h"
-#include "load/batch_scan.h"
 #include "load/direct_ingest.h"
 #include "load/load_id.h"
 #include "load/staging.h"

@@ -120,6 +120,10 @@ bool IsRegistered(Connection& conn) {
 }  // namespace
 
 Status RegisterChunkScan(Connection& conn) {
+  // Connections of one database on several threads (one per streamed table) would both find the
+  // function missing and race to create it: one of them would fail.
+  static std::mutex registering;
+  std::lock_guard lock(registering);
   if (IsRegistered(conn)) return Ok();
   duckdb_table_function function = duckdb_create_table_function();
   duckdb_table_function_set_name(function, kFunctionName);

@@ -64,7 +64,9 @@ class FileIngest {
   Result<std::optional<WrittenTable>> WriteDirect();
   Status Add(normalize::TableBatch batch);
   //! Where the streamed data files of the raw table `schema` names go.
-  Result<TableTarget> TargetOf(const normalize::TableSchema& schema);
+  Result<TableTarget> TargetOf(const normalize::TableSchema& schema) {
+    return StreamTarget(ws_, source_, schema);
+  }
   void Report(const std::string& file, bool commit) const {
     if (!request_.on_progress) return;
     const double seconds =
@@ -175,23 +177,6 @@ Status FileIngest::Add(normalize::TableBatch batch) {
   return db_->tables().Add(resource_, std::move(batch));
 }
 
-Result<TableTarget> FileIngest::TargetOf(const normalize::TableSchema& schema) {
-  const iceberg::TableIdentifier ident{{RawNamespace(source_)}, schema.name};
-  DATABOX_ASSIGN_OR_RETURN(bool exists, ws_.catalog().TableExists(ident));
-  if (exists) {
-    DATABOX_ASSIGN_OR_RETURN(auto table, iceberg::Table::Load(ws_.catalog(), ws_.file_io(), ident));
-    return TableTarget{table.metadata(), false};
-  }
-  // A REST catalog prepares a table only in an existing namespace.
-  DATABOX_RETURN_IF_ERROR(EnsureNamespace(ws_.catalog(), RawNamespace(source_)));
-  DATABOX_ASSIGN_OR_RETURN(iceberg::Schema incoming, IcebergSchemaFor(schema));
-  DATABOX_ASSIGN_OR_RETURN(
-      iceberg::TableMetadata metadata,
-      ws_.catalog().PrepareCreateTable(ident, incoming, iceberg::PartitionSpec::Unpartitioned(),
-                                       iceberg::SortOrder::Unsorted(), {}));
-  return TableTarget{std::move(metadata), true};
-}
-
 Result<SourceLoadResult> FileIngest::Run() {
   DATABOX_ASSIGN_OR_RETURN(hints_, HintsFor(source_, resource_));
   DATABOX_ASSIGN_OR_RETURN(db_, LoadDatabase::Open(ws_));
@@ -215,13 +200,15 @@ Result<SourceLoadResult> FileIngest::Run() {
     written.resource = &resource_;
   }
   if (direct) written.tables.emplace(direct->schema.name, std::move(*direct));
+  std::vector<WrittenTables> groups;
+  groups.push_back(std::move(written));
   DATABOX_RETURN_IF_ERROR(
       DeduplicateMergeBatches(db_->conn(), source_, {&resource_}, db_->tables()));
   DATABOX_RETURN_IF_ERROR(CheckInterrupted("ingest into " + request_.table));
   DATABOX_ASSIGN_OR_RETURN(CommittedLoad committed,
                            PlanAndCommit(
                                ws_, db_->conn(), source_, db_->tables(), package_.load_id(),
-                               [&] { Report("", true); }, std::move(written)));
+                               [&] { Report("", true); }, std::move(groups)));
   SourceLoadResult result;
   result.source = source_.name;
   result.load_id = package_.load_id();

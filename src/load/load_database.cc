@@ -1,7 +1,5 @@
 #include "load/load_database.h"
 
-#include "duck/chunk_scan.h"
-
 namespace databox::load {
 
 Result<std::unique_ptr<LoadDatabase>> LoadDatabase::Open(const Workspace& workspace) {
@@ -13,7 +11,6 @@ Result<std::unique_ptr<LoadDatabase>> LoadDatabase::Open(const Workspace& worksp
   DATABOX_RETURN_IF_ERROR(workspace.PrepareDuckDbReads(*opened->conn_));
   DATABOX_ASSIGN_OR_RETURN(auto tables, NormalizedTables::Make(&*opened->conn_));
   opened->tables_.emplace(std::move(tables));
-  DATABOX_RETURN_IF_ERROR(duck::RegisterChunkScan(*opened->conn_));
   return opened;
 }
 

@@ -1,7 +1,8 @@
 // The DuckDB database of one load (a source load, `databox ingest`): in memory, with one
 // connection that reads the warehouse (merges and child-table deletes read the tables' current
-// files), the databox_scan table function registered (buffered tables are read straight from
-// the normalizer's batches) and the load's NormalizedTables staged in it.
+// files) and the load's merge tables staged in it (NormalizedTables). The streamed data files of
+// append and replace tables are written by connections of their own to the same database
+// (streamed_files.h).
 #pragma once
 
 #include <memory>

@@ -1,9 +1,5 @@
 #include "load/normalized_tables.h"
 
-#include <set>
-
-#include "duck/chunk_scan.h"
-
 namespace databox::load {
 namespace {
 
@@ -18,12 +14,15 @@ Result<NormalizedTables> NormalizedTables::Make(duck::Connection* conn) {
   return NormalizedTables(std::move(staging));
 }
 
-Status NormalizedTables::Add(const registry::Resource& resource, normalize::TableBatch batch) {
+Status NormalizedTables::Add(const registry::Resource& resource,
+                             const normalize::TableBatch& batch) {
+  if (!IsMerge(resource)) {
+    return MakeError(ErrorKind::kInternal, "resource " + resource.name +
+                                               " is not a merge resource: its rows are streamed "
+                                               "to data files, not staged");
+  }
   resource_of_[batch.schema.name] = &resource;
-  if (IsMerge(resource)) return staging_.Append(batch);
-  const std::string name = batch.schema.name;
-  buffered_[name].Add(std::move(batch));
-  return Ok();
+  return staging_.Append(batch);
 }
 
 const StagedTable* NormalizedTables::Staged(const std::string& name) const {
@@ -41,37 +40,19 @@ std::vector<const StagedTable*> NormalizedTables::StagedChildren(
   return children;
 }
 
-NormalizedTable NormalizedTables::Describe(const std::string& name) const {
-  NormalizedTable table;
-  table.name = name;
-  table.resource = resource_of_.at(name);
-  if (const StagedTable* staged = Staged(name)) {
-    table.schema = &staged->schema;
-    const bool merge_root = IsMerge(*table.resource) && name == table.resource->name;
-    table.relation = merge_root ? MergeRows(name) : staged->relation;
-  } else {
-    table.schema = &buffered_.at(name).schema();
-    table.rows = buffered_.at(name).rows();
+std::vector<NormalizedTable> NormalizedTables::Tables() const {
+  std::vector<NormalizedTable> tables;
+  for (const auto& [name, staged] : staging_.tables()) {  // a std::map: in name order
+    auto owner = resource_of_.find(name);
+    if (owner == resource_of_.end()) continue;
+    NormalizedTable table;
+    table.name = name;
+    table.resource = owner->second;
+    table.schema = &staged.schema;
+    table.relation = name == table.resource->name ? MergeRows(name) : staged.relation;
+    tables.push_back(std::move(table));
   }
-  return table;
-}
-
-Status NormalizedTables::ForEachTable(
-    const std::function<Status(const NormalizedTable&)>& visit) const {
-  std::set<std::string> names;
-  for (const auto& entry : staging_.tables()) names.insert(entry.first);
-  for (const auto& entry : buffered_) names.insert(entry.first);
-  for (const std::string& name : names) {
-    if (!resource_of_.contains(name)) continue;
-    NormalizedTable table = Describe(name);
-    std::optional<duck::ChunkScan> scan;  // a buffered table is read through it during the call
-    if (!Staged(name)) {
-      scan.emplace(buffered_.at(name));
-      table.relation = scan->relation();
-    }
-    DATABOX_RETURN_IF_ERROR(visit(table));
-  }
-  return Ok();
+  return tables;
 }
 
 }  // namespace databox::load

@@ -1,7 +1,9 @@
 #include "load/plan_and_commit.h"
 
 #include "common/failpoint.h"
+#include "iceberg/table_scan.h"
 #include "load/load_commit.h"
+#include "load/staging.h"
 #include "load/table_plan.h"
 
 namespace databox::load {
@@ -17,24 +19,45 @@ Status EnsureNamespace(iceberg::Catalog& catalog, const std::string& name) {
   return Ok();
 }
 
+Result<TableTarget> StreamTarget(Workspace& workspace, const registry::Source& source,
+                                 const normalize::TableSchema& schema) {
+  const iceberg::TableIdentifier ident{{RawNamespace(source)}, schema.name};
+  DATABOX_ASSIGN_OR_RETURN(bool exists, workspace.catalog().TableExists(ident));
+  if (exists) {
+    DATABOX_ASSIGN_OR_RETURN(auto table,
+                             iceberg::Table::Load(workspace.catalog(), workspace.file_io(), ident));
+    return TableTarget{table.metadata(), false};
+  }
+  DATABOX_RETURN_IF_ERROR(EnsureNamespace(workspace.catalog(), RawNamespace(source)));
+  DATABOX_ASSIGN_OR_RETURN(iceberg::Schema incoming, IcebergSchemaFor(schema));
+  DATABOX_ASSIGN_OR_RETURN(iceberg::TableMetadata metadata,
+                           workspace.catalog().PrepareCreateTable(
+                               ident, incoming, iceberg::PartitionSpec::Unpartitioned(),
+                               iceberg::SortOrder::Unsorted(), {}));
+  return TableTarget{std::move(metadata), true};
+}
+
 Result<CommittedLoad> PlanAndCommit(Workspace& workspace, duck::Connection& conn,
                                     const registry::Source& source, const NormalizedTables& tables,
                                     const std::string& load_id,
                                     const std::function<void()>& before_commit,
-                                    WrittenTables written) {
+                                    std::vector<WrittenTables> written) {
   DATABOX_RETURN_IF_ERROR(EnsureNamespace(workspace.catalog(), RawNamespace(source)));
   TablePlanner planner(workspace, conn, source, tables, load_id);
-  DATABOX_RETURN_IF_ERROR(tables.ForEachTable([&](const NormalizedTable& table) -> Status {
-    if (auto planned = planner.PlanTable(table); !planned) {
-      return std::unexpected(planned.error().WithContext("source " + source.name + ", table " +
-                                                         RawNamespace(source) + "." + table.name));
+  // Every data table by name: staged (merge) tables and written ones.
+  std::map<std::string, std::function<Status()>> plans;
+  for (const NormalizedTable& table : tables.Tables()) {
+    plans[table.name] = [&planner, table] { return planner.PlanTable(table); };
+  }
+  for (WrittenTables& group : written) {
+    for (auto& [name, table] : group.tables) {
+      plans[name] = [&planner, &name, &table, resource = group.resource] {
+        return planner.PlanWrittenTable(name, *resource, std::move(table));
+      };
     }
-    Failpoint("after-data-files");
-    return Ok();
-  }));
-  for (auto& [name, table] : written.tables) {
-    if (auto planned = planner.PlanWrittenTable(name, *written.resource, std::move(table));
-        !planned) {
+  }
+  for (const auto& [name, plan] : plans) {
+    if (auto planned = plan(); !planned) {
       return std::unexpected(planned.error().WithContext("source " + source.name + ", table " +
                                                          RawNamespace(source) + "." + name));
     }

@@ -1,8 +1,8 @@
 // The last step of every load (a source load, `databox ingest`): the namespace raw_<source> is
-// made if missing, every normalized table is planned as its resource's write disposition says
-// (table_plan.h), then this load's _dlt_loads and _dlt_load_status rows, and the plan is
-// committed (load_commit.h): one catalog transaction where the catalog's transactions can create
-// tables.
+// made if missing, every data table is planned as its resource's write disposition says
+// (table_plan.h: staged merge tables, and append/replace tables whose files were streamed), then
+// this load's _dlt_loads and _dlt_load_status rows, and the plan is committed (load_commit.h): one
+// catalog transaction where the catalog's transactions can create tables.
 #pragma once
 
 #include <functional>
@@ -29,19 +29,25 @@ struct CommittedLoad {
 //! Creates the namespace `name` unless it exists (or another process just made it).
 Status EnsureNamespace(iceberg::Catalog& catalog, const std::string& name);
 
+//! Where the streamed data files (streamed_files.h) of raw table `schema` of `source` go: the
+//! metadata of the existing table, else metadata the catalog prepares for a new one (the
+//! namespace raw_<source> is made first: a REST catalog prepares tables only in an existing one).
+Result<TableTarget> StreamTarget(Workspace& workspace, const registry::Source& source,
+                                 const normalize::TableSchema& schema);
+
 //! Tables of one resource whose data files are already written (streamed_files.h).
 struct WrittenTables {
   const registry::Resource* resource = nullptr;
   std::map<std::string, WrittenTable> tables;  //!< by raw table name
 };
 
-//! Plans and commits `tables` and `written` of `source` under `load_id`. `before_commit` (may be
-//! empty) is called once every data file is written, just before the commit. Errors name the
-//! source and the table.
+//! Plans and commits `tables` and `written` of `source` under `load_id`, data tables in name
+//! order. `before_commit` (may be empty) is called once every data file is written, just before
+//! the commit. Errors name the source and the table.
 Result<CommittedLoad> PlanAndCommit(Workspace& workspace, duck::Connection& conn,
                                     const registry::Source& source, const NormalizedTables& tables,
                                     const std::string& load_id,
                                     const std::function<void()>& before_commit,
-                                    WrittenTables written = {});
+                                    std::vector<WrittenTables> written = {});
 
 }  // namespace databox::load

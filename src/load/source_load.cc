@@ -3,7 +3,11 @@
 // planning (table_plan.h) and the commit (load_commit.h) in their own files.
 #include "load/source_load.h"
 
+#include <atomic>
 #include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 #include "common/failpoint.h"
 #include "common/interrupt.h"
@@ -17,9 +21,11 @@
 #include "load/normalized_tables.h"
 #include "load/plan_and_commit.h"
 #include "load/resource_hints.h"
+#include "load/streamed_files.h"
 #include "load/system_tables.h"
 #include "normalize/normalizer.h"
 #include "source/extractor.h"
+#include "source/page_stream.h"
 #include "source/source.h"
 
 namespace databox::load {
@@ -39,23 +45,37 @@ class SourceLoad {
 
  private:
   std::string Label(const registry::Resource& r) const { return source::ResourceLabel(source_, r); }
-  void Report(LoadPhase phase, const std::string& resource, int64_t records) {
+  //! Progress, one call at a time (extraction may report from its own thread). While pages are
+  //! extracted on another thread, the load's phase stays extract: normalization reports only
+  //! once extraction ended, or when it fails (`force`), so the last phase reported is the one a
+  //! failure belongs to.
+  void Report(LoadPhase phase, const std::string& resource, int64_t records,
+              std::optional<int64_t> requests = std::nullopt, bool force = false) {
+    std::lock_guard lock(report_mu_);
+    if (requests) result_.requests = *requests;
+    if (phase == LoadPhase::kNormalize && extracting_ && !force) return;
     if (options_.on_progress) {
       options_.on_progress(LoadProgress{source_.name, phase, resource, result_.requests, records});
     }
   }
   source::Package Folders() const {
-    return source::Package{result_.load_id, package_->dir(), package_->extract_dir()};
+    return source::Package{result_.load_id, package_->dir(), package_->extract_dir(), pages_};
   }
   void AddNotes(source::StepReport& report) {
+    std::lock_guard lock(report_mu_);
     for (std::string& note : report.notes) result_.notes.push_back(std::move(note));
   }
   //! Opens the newest resumable package; true when its load turns out to be committed already.
   Result<bool> Resume();
   Status Extract();
+  //! Extracts on another thread while the pages are normalized as they are stored (a source
+  //! that StreamsPages()): the extraction's error if it failed on its own, else normalization's.
+  Status ExtractWhileNormalizing();
   Status NormalizeAndStage();
   Status NormalizeResource(const registry::Resource& resource);
   Status PlanAndCommit();
+  //! Deletes the data files written for a load that will not commit (nothing refers to them).
+  void DiscardWritten();
   //! Whether _dlt_load_status already holds a snapshot of this load id: a resumed package whose
   //! commit landed before the process that made it died (its status row commits last or with
   //! the data, so the whole load is in).
@@ -67,34 +87,81 @@ class SourceLoad {
   std::unique_ptr<source::Source> runner_;  //!< extracts and feeds the records (source.h)
   std::optional<LoadPackage> package_;
   std::unique_ptr<LoadDatabase> db_;  //!< staging, from normalization to the commit
+  //! Data files of the append and replace resources normalized so far, not committed yet.
+  std::vector<WrittenTables> written_;
   SourceLoadResult result_;
   int64_t records_fed_ = 0;  //!< records fed to the normalizer so far, over all resources
+  std::mutex report_mu_;     //!< Report and result_.requests
+  std::atomic<bool> extracting_{false};  //!< extraction runs on another thread
+  source::PageStream* pages_ = nullptr;  //!< the pages handed over meanwhile
 };
 
 Status SourceLoad::Extract() {
   auto progress = [&](const std::string& name, int64_t requests, int64_t records) {
-    result_.requests = requests;
-    Report(LoadPhase::kExtract, name, records);
+    Report(LoadPhase::kExtract, name, records, requests);
   };
   DATABOX_ASSIGN_OR_RETURN(source::StepReport report, runner_->Extract(Folders(), progress));
+  std::lock_guard lock(report_mu_);
   result_.requests = report.requests;
-  AddNotes(report);
+  // Before the feed's notes, which may have come first while the pages were normalized.
+  result_.notes.insert(result_.notes.begin(), std::make_move_iterator(report.notes.begin()),
+                       std::make_move_iterator(report.notes.end()));
   return Ok();
+}
+
+Status SourceLoad::ExtractWhileNormalizing() {
+  source::PageStream stream;
+  pages_ = &stream;
+  extracting_ = true;
+  Status extracted = Ok();
+  std::thread extraction([&] {
+    extracted = Extract();
+    if (extracted) extracted = package_->SetState(PackageState::kExtracted);
+    if (extracted) Failpoint("after-extract");
+    extracting_ = false;
+    stream.Close(extracted ? std::nullopt : std::optional<Error>(extracted.error()));
+  });
+  Status staged = NormalizeAndStage();
+  // A feed that failed on its own stops the extraction; one that failed because extraction did
+  // reports the extraction's error.
+  const bool feed_failed_first = !staged && !stream.Failed();
+  if (feed_failed_first) stream.Cancel();
+  extraction.join();
+  pages_ = nullptr;
+  if (feed_failed_first) {
+    Report(LoadPhase::kNormalize, "", records_fed_, std::nullopt, /*force=*/true);
+    return staged;
+  }
+  if (!extracted) {
+    Report(LoadPhase::kExtract, "", records_fed_);
+    return extracted;
+  }
+  return staged;
 }
 
 Status SourceLoad::NormalizeResource(const registry::Resource& resource) {
   DATABOX_ASSIGN_OR_RETURN(auto hints, HintsFor(source_, resource));
   DATABOX_ASSIGN_OR_RETURN(auto normalizer,
                            normalize::Normalizer::Make(std::move(hints), result_.load_id));
+  // Append and replace: the batches go to data files as they come (memory holds the batches in
+  // flight, whatever the resource's size); merge: staged for deduplication and the upsert.
+  std::optional<StreamedFiles> streamed;
+  if (resource.write_disposition != registry::WriteDisposition::kMerge) {
+    streamed.emplace(
+        db_->database(), *ws_.file_io(),
+        [this](const normalize::TableSchema& schema) { return StreamTarget(ws_, source_, schema); },
+        StreamedFiles::Options{});
+  }
   auto stage = [&]() -> Status {
     for (normalize::TableBatch& batch : normalizer->Flush()) {
-      DATABOX_RETURN_IF_ERROR(db_->tables().Add(resource, std::move(batch)));
+      DATABOX_RETURN_IF_ERROR(streamed ? streamed->Push(std::move(batch))
+                                       : db_->tables().Add(resource, batch));
     }
     return Ok();
   };
   int64_t records = 0;
-  auto sink = [&](nlohmann::ordered_json record) -> Status {
-    if (auto added = normalizer->Add(record); !added) {
+  auto after = [&](Status added) -> Status {
+    if (!added) {
       return std::unexpected(
           added.error().WithContext(Label(resource) + ", record " + std::to_string(records + 1)));
     }
@@ -105,9 +172,18 @@ Status SourceLoad::NormalizeResource(const registry::Resource& resource) {
     if (normalizer->BufferedRows() >= options_.flush_rows) return stage();
     return Ok();
   };
-  DATABOX_ASSIGN_OR_RETURN(source::StepReport fed, runner_->Feed(resource, Folders(), sink));
+  auto sink = [&](nlohmann::ordered_json record) { return after(normalizer->Add(record)); };
+  auto parsed = [&](const simdjson::dom::element& record) {
+    return after(normalizer->AddJsonElement(record));
+  };
+  DATABOX_ASSIGN_OR_RETURN(source::StepReport fed,
+                           runner_->FeedParsed(resource, Folders(), sink, parsed));
   AddNotes(fed);
   DATABOX_RETURN_IF_ERROR(stage());
+  if (streamed) {
+    DATABOX_ASSIGN_OR_RETURN(auto tables, streamed->Finish());
+    written_.push_back(WrittenTables{&resource, std::move(tables)});
+  }
   records_fed_ += records;
   Report(LoadPhase::kNormalize, resource.name, records_fed_);
   return Ok();
@@ -125,11 +201,21 @@ Status SourceLoad::NormalizeAndStage() {
 Status SourceLoad::PlanAndCommit() {
   DATABOX_ASSIGN_OR_RETURN(
       CommittedLoad committed,
-      load::PlanAndCommit(ws_, db_->conn(), source_, db_->tables(), result_.load_id,
-                          [&] { Report(LoadPhase::kCommit, "", records_fed_); }));
+      load::PlanAndCommit(
+          ws_, db_->conn(), source_, db_->tables(), result_.load_id,
+          [&] { Report(LoadPhase::kCommit, "", records_fed_); }, std::move(written_)));
   result_.tables = std::move(committed.tables);
   result_.rows_loaded = committed.rows_loaded;
   return Ok();
+}
+
+void SourceLoad::DiscardWritten() {
+  for (const WrittenTables& group : written_) {
+    for (const auto& [name, table] : group.tables) {
+      for (const iceberg::DataFile& file : table.files) (void)ws_.file_io()->Delete(file.file_path);
+    }
+  }
+  written_.clear();
 }
 
 Result<bool> SourceLoad::StatusCommitted() {
@@ -181,13 +267,20 @@ Result<SourceLoadResult> SourceLoad::Run() {
   };
   // SIGINT and SIGTERM are heeded between requests and resources, and up to the commit; a
   // commit that started finishes.
-  if (!options_.resume) {
+  const bool pipelined = !options_.resume && runner_->StreamsPages();
+  if (!options_.resume && !pipelined) {
     if (auto extracted = Extract(); !extracted) return fail(extracted.error());
     DATABOX_RETURN_IF_ERROR(package_->SetState(PackageState::kExtracted));
     Failpoint("after-extract");
   }
-  if (auto staged = NormalizeAndStage(); !staged) return fail(staged.error());
-  if (auto stop = CheckInterrupted("source " + source_.name); !stop) return fail(stop.error());
+  if (auto staged = pipelined ? ExtractWhileNormalizing() : NormalizeAndStage(); !staged) {
+    DiscardWritten();
+    return fail(staged.error());
+  }
+  if (auto stop = CheckInterrupted("source " + source_.name); !stop) {
+    DiscardWritten();
+    return fail(stop.error());
+  }
   if (auto committed = PlanAndCommit(); !committed) return fail(committed.error());
   Failpoint("before-package-committed");
   DATABOX_RETURN_IF_ERROR(package_->SetState(PackageState::kCommitted));

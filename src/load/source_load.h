@@ -57,8 +57,10 @@ struct SourceLoadOptions {
   std::optional<std::filesystem::path> file;
   //! kind = targeted: the caller's targets and run options (required for such sources).
   std::optional<source::TargetedRequest> targeted;
-  //! Rows buffered by the normalizer before they are staged.
-  std::size_t flush_rows = 50000;
+  //! Rows buffered by the normalizer before they go to the data files' writers (append,
+  //! replace) or to staging (merge). A few batches of this size are in memory at once, whatever
+  //! the source's size (10,000 rows of wide records: ~200 MB peak; 50,000: ~250 MB).
+  std::size_t flush_rows = 10000;
   std::function<void(const LoadProgress&)> on_progress;
 };
 

@@ -420,12 +420,18 @@ class FailedLoadTest : public SourceLoadTest {
     }
     return out;
   }
-  void ExpectFailsAndCommitsNothing(const std::string& source, const std::string& expected_text) {
+  //! `phase`: the phase the load reported last (the one a run records the failure in).
+  void ExpectFailsAndCommitsNothing(const std::string& source, const std::string& expected_text,
+                                    LoadPhase phase) {
     const auto before = Snapshots(source);
     ASSERT_FALSE(before.empty());
     const registry::Source* s = registry_.FindSource(source);
-    auto result = LoadSource(*workspace_, *s);
+    SourceLoadOptions options;
+    std::optional<LoadPhase> last;
+    options.on_progress = [&](const LoadProgress& progress) { last = progress.phase; };
+    auto result = LoadSource(*workspace_, *s, options);
     ASSERT_FALSE(result) << "the load should have failed";
+    EXPECT_EQ(last, phase) << result.error().message;
     const std::string message = result.error().message;
     EXPECT_NE(message.find("source " + source), std::string::npos) << message;
     EXPECT_NE(message.find(expected_text), std::string::npos) << message;
@@ -439,7 +445,8 @@ TEST_F(FailedLoadTest, Http500AfterRetriesCommitsNothingAndNamesTheRequest) {
   UseEditedRecordings("noaa", [](std::string text) {
     return std::regex_replace(text, std::regex("code: 200"), "code: 500");
   });
-  ExpectFailsAndCommitsNothing("noaa", "https://www.ncei.noaa.gov/cdo-web/api/v2/");
+  ExpectFailsAndCommitsNothing("noaa", "https://www.ncei.noaa.gov/cdo-web/api/v2/",
+                               LoadPhase::kExtract);
 }
 
 TEST_F(FailedLoadTest, MalformedJsonCommitsNothing) {
@@ -447,7 +454,17 @@ TEST_F(FailedLoadTest, MalformedJsonCommitsNothing) {
   UseEditedRecordings("noaa", [](std::string text) {
     return std::regex_replace(text, std::regex("string: '\\{"), "string: '{{");
   });
-  ExpectFailsAndCommitsNothing("noaa", "resource");
+  ExpectFailsAndCommitsNothing("noaa", "resource", LoadPhase::kExtract);
+}
+
+// The pages are normalized while later ones are still fetched: a record the normalizer refuses
+// stops the load in the normalize phase, not in extraction.
+TEST_F(FailedLoadTest, ARecordTheNormalizerRefusesFailsTheNormalizePhase) {
+  Load("gbif");
+  UseEditedRecordings("gbif", [](std::string text) {
+    return std::regex_replace(text, std::regex("\"key\": 5938028359"), "\"key\": null");
+  });
+  ExpectFailsAndCommitsNothing("gbif", "is null in this record", LoadPhase::kNormalize);
 }
 
 TEST_F(FailedLoadTest, RejectedDuplicateKeysCommitNothingAndResumeFinishesWithoutFetching) {
@@ -458,7 +475,7 @@ TEST_F(FailedLoadTest, RejectedDuplicateKeysCommitNothingAndResumeFinishesWithou
   });
   auto& gbif = *const_cast<registry::Source*>(registry_.FindSource("gbif"));
   gbif.resources.front().merge_duplicates = registry::DuplicatePolicy::kReject;
-  ExpectFailsAndCommitsNothing("gbif", "more than once");
+  ExpectFailsAndCommitsNothing("gbif", "more than once", LoadPhase::kNormalize);
 
   // The pages are in the failed package: --resume finishes it without any request (the replay
   // folder is emptied to prove it) once the policy allows duplicates.

@@ -36,7 +36,6 @@ void TablePlanner::Add(std::unique_ptr<iceberg::SnapshotOperation> op, TableOutc
 }
 
 Result<int64_t> TablePlanner::CountRows(const NormalizedTable& table) {
-  if (table.rows) return *table.rows;  // only buffered (append/replace) tables know their count
   DATABOX_ASSIGN_OR_RETURN(auto counted, conn_.Query("SELECT count(*) FROM " + table.relation));
   return counted.GetInt64(0, 0);
 }
@@ -144,13 +143,10 @@ Result<std::unique_ptr<iceberg::SnapshotOperation>> TablePlanner::PlanExistingTa
     return iceberg::PrepareMerge(conn_, table, select_sql, options);
   }
   if (IsMerge(resource)) return PlanMergeChild(table, resource, select_sql, options);
-  DATABOX_ASSIGN_OR_RETURN(
-      auto files, iceberg::WriteDataFiles(conn_, *ws_.file_io(), table.metadata(), select_sql));
-  auto op = resource.write_disposition == registry::WriteDisposition::kReplace
-                ? table.NewReplaceAll(Change())
-                : table.NewAppend(Change());
-  op->AddFiles(std::move(files));
-  return op;
+  return MakeError(ErrorKind::kInternal,
+                   "table " + normalized.name + " of " +
+                       std::string(registry::ToString(resource.write_disposition)) + " resource " +
+                       resource.name + " was staged: only merge tables are");
 }
 
 // Drops the children of every root row this load replaces, then adds the new children.

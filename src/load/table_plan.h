@@ -49,7 +49,8 @@ class TablePlanner {
         tables_(tables),
         load_id_(std::move(load_id)) {}
 
-  //! Plans one data table as its resource's write disposition says (docs/load_package.md).
+  //! Plans one staged table of a merge resource (docs/load_package.md): the upsert of its root
+  //! table, the delete-insert of a child table; a new table is created with the rows.
   Status PlanTable(const NormalizedTable& table);
   //! Plans one data table of `resource` (append or replace) whose files are already written
   //! (streamed_files.h): a new table is created with them; an existing one first gets the new
@@ -66,7 +67,7 @@ class TablePlanner {
  private:
   iceberg::SnapshotChange Change() const;
   iceberg::TableIdentifier Ident(const std::string& table) const;
-  //! `table`'s row count: known, or counted by DuckDB.
+  //! `table`'s row count, counted by DuckDB.
   Result<int64_t> CountRows(const NormalizedTable& table);
   //! A table created by its first append (the files written under the prepared metadata).
   Result<std::unique_ptr<iceberg::SnapshotOperation>> NewTableAppend(

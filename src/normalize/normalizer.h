@@ -18,6 +18,10 @@
 #include "normalize/data_type.h"
 #include "normalize/table_schema.h"
 
+namespace simdjson::dom {
+class element;
+}  // namespace simdjson::dom
+
 namespace databox::normalize {
 
 //! A per-column hint on the root table; overrides inference (dlt's `columns=` hints).
@@ -84,6 +88,9 @@ class Normalizer {
   //! normalized straight from the parsed document, with the same result as Add(Json::parse(text)).
   //! Text that is not valid JSON fails the normalizer (kData).
   Status AddJsonText(std::string_view text);
+  //! Same, for one record of a document simdjson already parsed (e.g. an element of a page's
+  //! records array): the same result as Add() of the element read by nlohmann.
+  Status AddJsonElement(const simdjson::dom::element& record);
 
   //! Rows buffered in all tables since the last Flush().
   std::size_t BufferedRows() const;

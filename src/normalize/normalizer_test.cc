@@ -2,6 +2,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <simdjson.h>
 
 #include <map>
 #include <set>
@@ -314,9 +315,14 @@ void ExpectSameOutput(const Output& a, const Output& b) {
   }
 }
 
-//! Feeds `lines` through Add(Json::parse(line)) or AddJsonText(line); stops at the first error.
-Output NormalizeLines(const std::vector<std::string>& lines, bool as_text, ResourceHints hints,
+enum class Entry { kParsed, kText, kElement };
+
+//! Feeds `lines` through Add(Json::parse(line)), AddJsonText(line) or AddJsonElement of the line
+//! parsed by simdjson (Add(Json::parse(line)) for a line simdjson refuses, as a page reader
+//! leaves such pages to nlohmann); stops at the first error.
+Output NormalizeLines(const std::vector<std::string>& lines, Entry entry, ResourceHints hints,
                       std::vector<std::string>* errors) {
+  simdjson::dom::parser parser;
   int next_id = 0;
   NormalizerOptions options;
   options.row_id_generator = [&] { return "ROOT" + std::to_string(next_id++); };
@@ -326,8 +332,12 @@ Output NormalizeLines(const std::vector<std::string>& lines, bool as_text, Resou
   Output out;
   for (const std::string& line : lines) {
     Status added;
-    if (as_text) {
+    simdjson::dom::element element;
+    if (entry == Entry::kText) {
       added = n->AddJsonText(line);
+    } else if (entry == Entry::kElement &&
+               parser.parse(line.data(), line.size()).get(element) == simdjson::SUCCESS) {
+      added = n->AddJsonElement(element);
     } else {
       Json record = Json::parse(line, nullptr, /*allow_exceptions=*/false);
       added =
@@ -343,8 +353,9 @@ Output NormalizeLines(const std::vector<std::string>& lines, bool as_text, Resou
   return out;
 }
 
-// The NDJSON entry point parses with simdjson and walks its document; the result must be the
-// one the nlohmann entry point gives for the same records, row by row.
+// The NDJSON entry point parses with simdjson and walks its document, and so does the one for
+// records parsed elsewhere (JSON pages); the result must be the one the nlohmann entry point
+// gives for the same records, row by row.
 TEST(NormalizerTest, JsonTextAndParsedRecordsNormalizeIdentically) {
   const std::vector<std::string> lines = {
       R"({"id": 1, "eventId": "a", "geo": {"lat": 1.5, "lon": -2, "deep": {"x": null}}})",
@@ -368,12 +379,15 @@ TEST(NormalizerTest, JsonTextAndParsedRecordsNormalizeIdentically) {
     hint.name = "hint";
     hint.data_type = DataType::kJson;
     hints.columns.push_back(hint);
-    std::vector<std::string> parsed_errors, text_errors;
-    const Output parsed = NormalizeLines(lines, false, hints, &parsed_errors);
-    const Output text = NormalizeLines(lines, true, hints, &text_errors);
+    std::vector<std::string> parsed_errors, text_errors, element_errors;
+    const Output parsed = NormalizeLines(lines, Entry::kParsed, hints, &parsed_errors);
+    const Output text = NormalizeLines(lines, Entry::kText, hints, &text_errors);
+    const Output element = NormalizeLines(lines, Entry::kElement, hints, &element_errors);
     EXPECT_TRUE(parsed_errors.empty()) << parsed_errors[0];
     EXPECT_TRUE(text_errors.empty()) << text_errors[0];
+    EXPECT_TRUE(element_errors.empty()) << element_errors[0];
     ExpectSameOutput(parsed, text);
+    ExpectSameOutput(parsed, element);
     // The cases above are exercised: several tables, a variant column, a kept-whole value.
     EXPECT_GE(text.schemas.size(), 5u);
     EXPECT_NE(text.schemas[0].FindColumn("geo__lat__v_text"), nullptr);
@@ -498,8 +512,7 @@ TEST(NormalizerTest, KnownTablesContinueAnotherNormalizersInference) {
   EXPECT_FALSE(part_b->AddJsonText("{bad"));
   auto failed = part_b->AddJsonText("{}");
   ASSERT_FALSE(failed);
-  EXPECT_NE(failed.error().message.find("(record 4)"), std::string::npos)
-      << failed.error().message;
+  EXPECT_NE(failed.error().message.find("(record 4)"), std::string::npos) << failed.error().message;
 }
 
 // Two keys of one record that name the same column: the later value wins, one row is stored.

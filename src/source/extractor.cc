@@ -42,6 +42,19 @@ int64_t CountJsonRecords(const Json& doc, const std::string& records_path) {
   return node->is_array() ? static_cast<int64_t>(node->size()) : 1;
 }
 
+//! Whether no path extraction reads in a page (pagination, error_path) lies at or under the
+//! records: then the page without its records (JsonPageReader::Outline) serves as the page.
+bool PathsOutsideRecords(const registry::Resource& resource) {
+  const std::string& records = resource.records_path;
+  const registry::Pagination& p = resource.pagination;
+  for (const std::string* path :
+       {&resource.error_path, &p.total_path, &p.end_flag_path, &p.num_pages_path, &p.next_path}) {
+    if (path->empty()) continue;
+    if (*path == "$" || *path == records || path->starts_with(records + ".")) return false;
+  }
+  return true;
+}
+
 ErrorKind KindOfStatus(long status) {
   if (status == 401 || status == 403) return ErrorKind::kAuth;
   if (status == 404) return ErrorKind::kNotFound;
@@ -79,25 +92,6 @@ bool UsesWindow(const registry::Source& source, const registry::Resource& resour
   return false;
 }
 
-std::map<std::string, std::string> Merge(std::map<std::string, std::string> base,
-                                         const std::map<std::string, std::string>& over) {
-  for (const auto& [k, v] : over) base[k] = v;
-  return base;
-}
-
-//! The primary key of a row as text (the JSON of its key values), nullopt when the row is not an
-//! object holding every key column.
-std::optional<std::string> KeyOf(const Json& row, const std::vector<std::string>& primary_key) {
-  if (!row.is_object()) return std::nullopt;
-  Json values = Json::array();
-  for (const std::string& column : primary_key) {
-    const auto it = row.find(column);
-    if (it == row.end()) return std::nullopt;
-    values.push_back(*it);
-  }
-  return values.dump();
-}
-
 }  // namespace
 
 std::string ResourceLabel(const registry::Source& source, const registry::Resource& resource) {
@@ -128,7 +122,7 @@ void Extractor::Pause() {
 
 Result<ResourceStats> Extractor::ExtractToFolder(const registry::Resource& resource,
                                                  const std::filesystem::path& folder,
-                                                 const PageProgress& on_page) {
+                                                 const PageProgress& on_page, PageStream* stream) {
   const registry::Source& source = *source_;
   const std::string label = ResourceLabel(source, resource);
   if (resource.format == registry::ResponseFormat::kXlsx) {
@@ -164,7 +158,8 @@ Result<ResourceStats> Extractor::ExtractToFolder(const registry::Resource& resou
                                        .pages = {},
                                        .skipped = {}},
                     .stats = {},
-                    .on_page = on_page};
+                    .on_page = on_page,
+                    .stream = stream};
   state.stats.resource = resource.name;
   const std::vector<QueryPlan> queries = PlanQueries(resource);
   for (size_t q = 0; q < queries.size(); ++q) {
@@ -188,6 +183,7 @@ Result<ResourceStats> Extractor::ExtractToFolder(const registry::Resource& resou
   if (auto written = WritePageIndex(dir, index); !written) {
     return std::unexpected(written.error().WithContext(label));
   }
+  if (stream != nullptr) DATABOX_RETURN_IF_ERROR(stream->EndResource(resource.name));
   return stats;
 }
 
@@ -200,9 +196,10 @@ Status Extractor::ExtractSequence(const registry::Resource& resource,
   const std::string origin = UrlOrigin(source.base_url);
   int64_t& remaining = *remaining_records;
   ResourceStats& stats = state.stats;
-  const auto vars = Merge(source.vars, chunk);
+  const auto vars = MergeVars(source.vars, chunk);
   Pager pager(resource.pagination);
-  auto request = BuildRequest(source, resource, vars, Merge(query_params, pager.FirstParams()));
+  const bool outline_pages = PathsOutsideRecords(resource);
+  auto request = BuildRequest(source, resource, vars, MergeVars(query_params, pager.FirstParams()));
   if (!request) return std::unexpected(request.error().WithContext(label));
   for (int64_t page = 1;; ++page) {
     const std::string url = RedactUrl(request->url);
@@ -232,9 +229,17 @@ Status Extractor::ExtractSequence(const registry::Resource& resource,
     int64_t count = 0;
     std::optional<Json> doc;
     if (resource.format == registry::ResponseFormat::kJson) {
-      auto parsed = ParseJsonBody(response->body, where);
-      if (!parsed) return std::unexpected(parsed.error());
-      doc = std::move(*parsed);
+      // The records are only counted here: simdjson counts them and keeps the rest of the page
+      // for the pager and the error path, unless only nlohmann reads the page right.
+      std::optional<PageOutline> outline;
+      if (outline_pages) outline = pages_->Outline(response->body, resource.records_path);
+      if (outline) {
+        doc = std::move(outline->rest);
+      } else {
+        auto parsed = ParseJsonBody(response->body, where);
+        if (!parsed) return std::unexpected(parsed.error());
+        doc = std::move(*parsed);
+      }
       if (!resource.error_path.empty()) {
         const Json* error = FindPath(*doc, resource.error_path);
         if (error != nullptr && !error->is_null()) {
@@ -245,7 +250,7 @@ Status Extractor::ExtractSequence(const registry::Resource& resource,
                                                  resource.error_path + "': " + quoted);
         }
       }
-      count = CountJsonRecords(*doc, resource.records_path);
+      count = outline ? outline->records : CountJsonRecords(*doc, resource.records_path);
     } else {
       // Other formats are counted (and checked) by reading them as the load will.
       DATABOX_ASSIGN_OR_RETURN(
@@ -265,8 +270,13 @@ Status Extractor::ExtractSequence(const registry::Resource& resource,
                     .query = state.query};
     // A server that echoes the request (its URL, its headers) would put the source's
     // credential in the page; the stored page, and the records read from it, have it masked.
-    if (auto written = WriteFileBytes(state.dir / entry.file, Redact(response->body)); !written) {
+    std::string stored = Redact(response->body);
+    if (auto written = WriteFileBytes(state.dir / entry.file, stored); !written) {
       return std::unexpected(written.error().WithContext(label));
+    }
+    if (state.stream != nullptr) {
+      DATABOX_RETURN_IF_ERROR(state.stream->Put(
+          resource.name, StoredPage{entry, std::move(stored), state.index.loaded_at}));
     }
     state.index.pages.push_back(std::move(entry));
     ++stats.pages;
@@ -287,99 +297,11 @@ Status Extractor::ExtractSequence(const registry::Resource& resource,
       request->url = link;
       ApplyAuth(source.auth, &*request);
     } else {
-      request = BuildRequest(source, resource, vars, Merge(query_params, (*next)->params));
+      request = BuildRequest(source, resource, vars, MergeVars(query_params, (*next)->params));
       if (!request) return std::unexpected(request.error().WithContext(label));
     }
   }
   return Ok();
-}
-
-Result<ResourceStats> RecordsFromFolder(const registry::Source& source,
-                                        const registry::Resource& resource,
-                                        const std::filesystem::path& folder,
-                                        const RecordSink& sink) {
-  const std::string label = ResourceLabel(source, resource);
-  const std::filesystem::path dir = folder / resource.name;
-  auto index = ReadPageIndex(dir);
-  if (!index) return std::unexpected(index.error().WithContext(label));
-  if (index->source != source.name || index->resource != resource.name ||
-      index->format != FileExtension(resource.format)) {
-    return MakeError(ErrorKind::kData, label + ": " + dir.string() + " holds pages of source " +
-                                           index->source + ", resource " + index->resource + " (" +
-                                           index->format + "); extract this resource again");
-  }
-  ResourceStats stats;
-  stats.resource = resource.name;
-  stats.skipped = index->skipped;
-  std::unique_ptr<Transformer> transformer;
-  if (!resource.transform.empty()) {
-    auto made = Transformer::Make(resource.transform);
-    if (!made) return std::unexpected(made.error().WithContext(label + ", transform"));
-    transformer = std::move(*made);
-  }
-  // max_records also caps what a transform makes of the records (one array record unnested into
-  // many rows), so `--limit` and smoke mode cap every resource's rows.
-  const int64_t max_rows =
-      resource.pagination.max_records.value_or(std::numeric_limits<int64_t>::max());
-  // A reserved query may return rows an earlier query already had: those are dropped (the
-  // earlier query's row wins). Duplicates within one query are the resource's merge_duplicates
-  // policy's to handle, as without a reserve.
-  const bool deduplicate = DeduplicatesAcrossQueries(resource);
-  std::set<std::string> earlier_keys;  // keys of the queries before the current page's
-  std::set<std::string> current_keys;  // keys of the current page's query
-  int64_t current_query = 0;
-  const RecordSink counted = [&](Json record) -> Status {
-    if (stats.records >= max_rows) return Ok();
-    if (deduplicate) {
-      const std::optional<std::string> key = KeyOf(record, resource.primary_key);
-      if (key && earlier_keys.contains(*key)) {
-        ++stats.duplicates;
-        return Ok();
-      }
-      if (key) current_keys.insert(*key);
-    }
-    ++stats.records;
-    return sink(std::move(record));
-  };
-  for (const PageEntry& page : index->pages) {
-    const std::string where = label + ", GET " + page.url;
-    if (page.file.find('/') != std::string::npos || page.file.starts_with(".")) {
-      return MakeError(ErrorKind::kData, where + ": page file name '" + page.file +
-                                             "' in the index is not a plain file name");
-    }
-    if (page.query != current_query) {
-      earlier_keys.merge(current_keys);
-      current_keys.clear();
-      current_query = page.query;
-    }
-    auto body = ReadFileBytes(dir / page.file);
-    if (!body) return std::unexpected(body.error().WithContext(label));
-    ++stats.pages;
-    std::vector<Json> batch;
-    const RecordSink collect = [&](Json record) -> Status {
-      ++stats.extracted;
-      if (!transformer) return counted(std::move(record));
-      batch.push_back(std::move(record));
-      return Ok();
-    };
-    int64_t first_short_line = 0;
-    auto fed = ForEachRecord(*body, resource, page.records, where, collect, &stats.short_rows,
-                             &first_short_line);
-    if (!fed) return std::unexpected(fed.error());
-    if (first_short_line > 0 && stats.first_short_row.empty()) {
-      stats.first_short_row = "line " + std::to_string(first_short_line) + " of GET " + page.url;
-    }
-    if (transformer) {
-      const TransformVars vars{.loaded_at = index->loaded_at,
-                               .source_url = page.url,
-                               .page = page.page,
-                               .vars = Merge(source.vars, page.chunk)};
-      if (auto run = transformer->Run(batch, vars, counted); !run) {
-        return std::unexpected(run.error().WithContext(where + ", transform"));
-      }
-    }
-  }
-  return stats;
 }
 
 Result<ResourceStats> ExtractRecords(Extractor& extractor, const registry::Source& source,

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,23 +15,14 @@
 #include "http/client.h"
 #include "registry/model.h"
 #include "source/context.h"
+#include "source/json_page.h"
 #include "source/page_index.h"
+#include "source/page_records.h"
+#include "source/page_stream.h"
 #include "source/records.h"
+#include "source/resource_stats.h"
 
 namespace databox::source {
-
-//! What happened to one resource.
-struct ResourceStats {
-  std::string resource;
-  int64_t requests = 0;                 //!< HTTP requests sent, skipped ones included (0 from disk)
-  int64_t pages = 0;                    //!< responses stored / read
-  int64_t extracted = 0;                //!< records selected from the responses (after max_records)
-  int64_t records = 0;                  //!< records emitted (after the transform)
-  int64_t duplicates = 0;               //!< rows dropped for repeating a key (reserved query)
-  int64_t short_rows = 0;               //!< RDB rows skipped for having too few fields
-  std::string first_short_row;          //!< where the first of them is: "line N of GET <url>"
-  std::vector<SkippedRequest> skipped;  //!< non-2xx answers skipped and reported
-};
 
 //! Runs the requests of a source's resources with one client. Non-2xx answers fail the resource
 //! (kAuth for 401/403, kNotFound for 404, kNetwork for 429/5xx, else kData), except in per-day
@@ -51,19 +43,23 @@ class Extractor {
   //! previous content there is replaced); index.json is written last, so a folder without it
   //! is an extraction that did not finish. `on_page`, when set, sees the counts after each
   //! response, so a display can move while a long resource is fetched.
+  //! With `stream`, each page is also handed to it once stored, and the resource's end once
+  //! the index is written (page_stream.h).
   Result<ResourceStats> ExtractToFolder(const registry::Resource& resource,
                                         const std::filesystem::path& folder,
-                                        const PageProgress& on_page = {});
+                                        const PageProgress& on_page = {},
+                                        PageStream* stream = nullptr);
 
  private:
   //! What one ExtractToFolder call builds up across its request sequences.
   struct FolderState {
-    std::filesystem::path dir;  //!< the resource's page folder
-    bool per_day = false;       //!< non-2xx days are skipped, not fatal
-    PageIndex index;            //!< the pages stored so far
-    ResourceStats stats;        //!< the counts so far
-    PageProgress on_page;       //!< called after every response, when set
-    int64_t query = 0;          //!< the query of PlanQueries being fetched
+    std::filesystem::path dir;     //!< the resource's page folder
+    bool per_day = false;          //!< non-2xx days are skipped, not fatal
+    PageIndex index;               //!< the pages stored so far
+    ResourceStats stats;           //!< the counts so far
+    PageProgress on_page;          //!< called after every response, when set
+    PageStream* stream = nullptr;  //!< gets every stored page, when set
+    int64_t query = 0;             //!< the query of PlanQueries being fetched
   };
 
   Extractor(const registry::Source& source, http::HttpClient* client, LoadContext context)
@@ -80,17 +76,10 @@ class Extractor {
   const registry::Source* source_;  //!< not owned
   http::HttpClient* client_;        //!< not owned
   LoadContext context_;
+  //! Reads the JSON pages (counts their records, keeps the rest for the pager).
+  std::unique_ptr<JsonPageReader> pages_ = std::make_unique<JsonPageReader>();
   int64_t requests_sent_ = 0;  //!< over all resources, for pauses
 };
-
-//! Produces the records of `resource` from the pages stored under `folder`/<resource name>/,
-//! transformed by resource.transform when set (loaded_at comes from the stored index, so a
-//! resumed run yields the same values). Records go to `sink` page by page, so memory is bounded
-//! by one page. kNotFound when the folder holds no finished extraction.
-Result<ResourceStats> RecordsFromFolder(const registry::Source& source,
-                                        const registry::Resource& resource,
-                                        const std::filesystem::path& folder,
-                                        const RecordSink& sink);
 
 //! ExtractToFolder, then RecordsFromFolder: the whole extract step of one resource.
 Result<ResourceStats> ExtractRecords(Extractor& extractor, const registry::Source& source,

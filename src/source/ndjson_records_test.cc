@@ -21,10 +21,9 @@ std::vector<std::string> Feed(std::string_view body, const std::string& path = "
 
 TEST(ParseNdjsonRecordsTest, OneRecordPerLineKeepingKeyOrder) {
   int64_t fed = 0;
-  const auto records = Feed("{\"b\": 1, \"a\": 2}\r\n\n   \n{\"a\": [1, {\"c\": null}]}", "", 100,
-                            &fed);
-  EXPECT_EQ(records,
-            (std::vector<std::string>{R"({"b":1,"a":2})", R"({"a":[1,{"c":null}]})"}));
+  const auto records =
+      Feed("{\"b\": 1, \"a\": 2}\r\n\n   \n{\"a\": [1, {\"c\": null}]}", "", 100, &fed);
+  EXPECT_EQ(records, (std::vector<std::string>{R"({"b":1,"a":2})", R"({"a":[1,{"c":null}]})"}));
   EXPECT_EQ(fed, 2);
 }
 

@@ -63,6 +63,12 @@ bool UsesWindowPlaceholder(const std::string& text) {
   return false;
 }
 
+std::map<std::string, std::string> MergeVars(std::map<std::string, std::string> base,
+                                             const std::map<std::string, std::string>& over) {
+  for (const auto& [k, v] : over) base[k] = v;
+  return base;
+}
+
 std::string AppendQuery(std::string url, const std::map<std::string, std::string>& params) {
   char separator = url.find('?') == std::string::npos ? '?' : '&';
   for (const auto& [name, value] : params) {

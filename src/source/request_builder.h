@@ -18,6 +18,10 @@ Result<std::string> FillPlaceholders(const std::string& text,
 //! True when `text` holds a window placeholder ({start}, {end}, {year}, {month}, {day}).
 bool UsesWindowPlaceholder(const std::string& text);
 
+//! `base` with the entries of `over` added, replacing those of the same name.
+std::map<std::string, std::string> MergeVars(std::map<std::string, std::string> base,
+                                             const std::map<std::string, std::string>& over);
+
 //! `url` with `params` appended as a query ("?" or "&"), names and values percent-encoded.
 std::string AppendQuery(std::string url, const std::map<std::string, std::string>& params);
 

@@ -40,8 +40,9 @@ Result<StepReport> RestJsonSource::Extract(const Package& package,
     const auto on_page = [&](const ResourceStats& so_far) {
       progress(resource->name, report.requests + so_far.requests, records + so_far.extracted);
     };
-    DATABOX_ASSIGN_OR_RETURN(ResourceStats stats,
-                             extractor.ExtractToFolder(*resource, package.extract_dir, on_page));
+    DATABOX_ASSIGN_OR_RETURN(
+        ResourceStats stats,
+        extractor.ExtractToFolder(*resource, package.extract_dir, on_page, package.pages));
     report.requests += stats.requests;
     records += stats.extracted;
     for (const SkippedRequest& skipped : stats.skipped) {
@@ -58,8 +59,17 @@ std::vector<const registry::Resource*> RestJsonSource::Resources() const {
 
 Result<StepReport> RestJsonSource::Feed(const registry::Resource& resource, const Package& package,
                                         const RecordSink& sink) {
-  DATABOX_ASSIGN_OR_RETURN(ResourceStats stats,
-                           RecordsFromFolder(*source_, resource, package.extract_dir, sink));
+  return FeedParsed(resource, package, sink, nullptr);
+}
+
+Result<StepReport> RestJsonSource::FeedParsed(const registry::Resource& resource,
+                                              const Package& package, const RecordSink& sink,
+                                              const ElementSink& parsed) {
+  DATABOX_ASSIGN_OR_RETURN(
+      ResourceStats stats,
+      package.pages != nullptr
+          ? RecordsFromStream(*source_, resource, *package.pages, sink, parsed)
+          : RecordsFromFolder(*source_, resource, package.extract_dir, sink, parsed));
   StepReport report;
   if (stats.short_rows > 0) report.notes.push_back(ShortRowsNote(*source_, resource, stats));
   if (stats.duplicates > 0) {

@@ -1,6 +1,7 @@
 // The Source of kind rest_json: every enabled resource's pages requested by an Extractor and
-// stored in the package's extract folder, then read back page by page (RecordsFromFolder), so
-// a package whose extraction finished can be fed again without a request (resumable).
+// stored in the package's extract folder, so a package whose extraction finished can be fed
+// again without a request (resumable), read back page by page (RecordsFromFolder). A load feeds
+// the pages as they are stored, while extraction goes on (page_stream.h, RecordsFromStream).
 #pragma once
 
 #include <memory>
@@ -19,12 +20,16 @@ class RestJsonSource final : public Source {
 
   Status CanRun() const override { return Ok(); }
   bool Resumable() const override { return true; }
+  bool StreamsPages() const override { return true; }
   //! Skipped days (per-day windows) are reported as notes.
   Result<StepReport> Extract(const Package& package, const ExtractProgress& progress) override;
   std::vector<const registry::Resource*> Resources() const override;
   //! RDB rows skipped for having too few fields are reported as a note.
   Result<StepReport> Feed(const registry::Resource& resource, const Package& package,
                           const RecordSink& sink) override;
+  //! JSON pages without a transform or a reserved query's deduplication: records to `parsed`.
+  Result<StepReport> FeedParsed(const registry::Resource& resource, const Package& package,
+                                const RecordSink& sink, const ElementSink& parsed) override;
 
  private:
   const registry::Source* source_;  //!< not owned

@@ -20,6 +20,8 @@
 #include "common/error.h"
 #include "http/client.h"
 #include "registry/model.h"
+#include "source/json_page.h"
+#include "source/page_stream.h"
 #include "source/records.h"
 #include "source/usfws_setup.h"
 
@@ -30,6 +32,9 @@ struct Package {
   std::string load_id;                //!< dlt-style load id of the load
   std::filesystem::path dir;          //!< the package folder (a file source's download goes here)
   std::filesystem::path extract_dir;  //!< <dir>/extract: raw pages, one folder per resource
+  //! When set (a source that StreamsPages()), extraction also hands every stored page to it and
+  //! the feed takes the pages from it while extraction goes on, on another thread.
+  PageStream* pages = nullptr;
 };
 
 //! What a step of a source adds to the load's result.
@@ -53,6 +58,8 @@ class Source {
   virtual Status CanRun() const = 0;
   //! Whether a package whose extraction finished can be fed again without extracting.
   virtual bool Resumable() const = 0;
+  //! Whether Extract and Feed can run at once, on two threads, over a Package's PageStream.
+  virtual bool StreamsPages() const { return false; }
   //! Extracts every enabled resource into `package`. Nothing is fed yet.
   virtual Result<StepReport> Extract(const Package& package, const ExtractProgress& progress) = 0;
   //! The resources Feed gives records of, in registry order (enabled ones only).
@@ -61,6 +68,15 @@ class Source {
   //! `package` to `sink`; an error from the sink stops the feed and is returned.
   virtual Result<StepReport> Feed(const registry::Resource& resource, const Package& package,
                                   const RecordSink& sink) = 0;
+  //! Feed, except that records the source reads from JSON pages may go to `parsed` as simdjson
+  //! elements instead of to `sink` (json_page.h: the caller reads them without parsing them
+  //! again; the records, their order and the report are the same). By default everything goes
+  //! to `sink`.
+  virtual Result<StepReport> FeedParsed(const registry::Resource& resource, const Package& package,
+                                        const RecordSink& sink, const ElementSink& parsed) {
+    (void)parsed;
+    return Feed(resource, package, sink);
+  }
 };
 
 //! Makes the HTTP client a source extracts with; called only when one is needed (never for a

@@ -1,7 +1,10 @@
-#include "load/batch_scan.h"
+// Normalized values as DuckDB reads them through a ChunkSource (chunk_fill.h), here a
+// StreamedTable holding one batch.
+#include "load/chunk_fill.h"
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -9,6 +12,7 @@
 #include "duck/chunk_scan.h"
 #include "duck/database.h"
 #include "load/staging.h"
+#include "load/streamed_table.h"
 
 namespace databox::load {
 namespace {
@@ -34,12 +38,20 @@ normalize::TableBatch TextBatch(const std::vector<std::optional<std::string>>& t
   return batch;
 }
 
+//! A closed StreamedTable holding `batch` alone.
+std::unique_ptr<StreamedTable> Holding(normalize::TableBatch batch) {
+  auto table = std::make_unique<StreamedTable>(batch.schema, 1, 1);
+  EXPECT_TRUE(table->Push(std::move(batch)));
+  table->Close();
+  return table;
+}
+
 struct Db {
   duck::Database db = duck::Database::Open("").value();
   duck::Connection conn = duck::Connection::Open(db).value();
 };
 
-TEST(BufferedTable, TextAcrossChunksReadsBackUnchanged) {
+TEST(ChunkFill, TextAcrossChunksReadsBackUnchanged) {
   Db db;
   ASSERT_TRUE(duck::RegisterChunkScan(db.conn));
   // 5,000 rows (three DuckDB chunks): multi-byte characters, values longer and shorter than
@@ -53,9 +65,8 @@ TEST(BufferedTable, TextAcrossChunksReadsBackUnchanged) {
                              : "\xe2\x82\xac" + std::string(20, 'x'));
     }
   }
-  BufferedTable table;
-  table.Add(TextBatch(values));
-  duck::ChunkScan scan(table);
+  auto table = Holding(TextBatch(values));
+  duck::ChunkScan scan(*table);
   auto result = db.conn.Query(
       "SELECT count(s), count(DISTINCT s), max(length(s)), "
       "count(*) FILTER (WHERE s = 'caf\xc3\xa9 4999') FROM " +
@@ -73,14 +84,13 @@ TEST(BufferedTable, TextAcrossChunksReadsBackUnchanged) {
   EXPECT_EQ(result->GetInt64(3, 0).value_or(-1), 1);
 }
 
-TEST(BufferedTable, InvalidUtf8FailsTheScanNamingTheCell) {
+TEST(ChunkFill, InvalidUtf8FailsTheScanNamingTheCell) {
   Db db;
   ASSERT_TRUE(duck::RegisterChunkScan(db.conn));
   std::vector<std::optional<std::string>> values(3000, std::string("fine"));
   values[2500] = "bad \xff byte";
-  BufferedTable table;
-  table.Add(TextBatch(values));
-  duck::ChunkScan scan(table);
+  auto table = Holding(TextBatch(values));
+  duck::ChunkScan scan(*table);
   auto result = db.conn.Query("SELECT count(s) FROM " + scan.relation());
   ASSERT_FALSE(result) << "invalid UTF-8 must not become a NULL or a stored value";
   EXPECT_NE(result.error().message.find("table t, column s, row 2501"), std::string::npos)
@@ -88,27 +98,25 @@ TEST(BufferedTable, InvalidUtf8FailsTheScanNamingTheCell) {
   EXPECT_NE(result.error().message.find("not valid UTF-8"), std::string::npos);
 }
 
-TEST(BufferedTable, ACharacterSplitBetweenTwoValuesIsInvalid) {
+TEST(ChunkFill, ACharacterSplitBetweenTwoValuesIsInvalid) {
   Db db;
   ASSERT_TRUE(duck::RegisterChunkScan(db.conn));
   // Together the bytes read "a\xc3\xa9b" (valid); each value alone is not.
-  BufferedTable table;
-  table.Add(TextBatch({"a\xc3",
-                       "\xa9"
-                       "b"}));
-  duck::ChunkScan scan(table);
+  auto table = Holding(TextBatch({"a\xc3",
+                                  "\xa9"
+                                  "b"}));
+  duck::ChunkScan scan(*table);
   auto result = db.conn.Query("SELECT count(s) FROM " + scan.relation());
   ASSERT_FALSE(result);
   EXPECT_NE(result.error().message.find("column s, row 1"), std::string::npos)
       << result.error().message;
 }
 
-TEST(BufferedTable, BinaryValuesNeedNotBeUtf8) {
+TEST(ChunkFill, BinaryValuesNeedNotBeUtf8) {
   Db db;
   ASSERT_TRUE(duck::RegisterChunkScan(db.conn));
-  BufferedTable table;
-  table.Add(TextBatch({"x", "y"}, std::string("\xff\x00\xfe", 3)));
-  duck::ChunkScan scan(table);
+  auto table = Holding(TextBatch({"x", "y"}, std::string("\xff\x00\xfe", 3)));
+  duck::ChunkScan scan(*table);
   auto result = db.conn.Query("SELECT count(*), max(octet_length(b)) FROM " + scan.relation());
   ASSERT_TRUE(result) << result.error().message;
   EXPECT_EQ(result->GetInt64(0, 0).value_or(-1), 2);
