@@ -72,6 +72,9 @@ Result<std::string> BuildCopySql(const std::string& select_sql, const std::strin
     sql += ", COMPRESSION_LEVEL " + std::to_string(*options.compression_level);
   }
   if (options.row_group_size) sql += ", ROW_GROUP_SIZE " + std::to_string(*options.row_group_size);
+  if (options.row_group_size_bytes) {
+    sql += ", ROW_GROUP_SIZE_BYTES " + std::to_string(*options.row_group_size_bytes);
+  }
   if (options.dictionary_size_limit) {
     sql += ", DICTIONARY_SIZE_LIMIT " + std::to_string(*options.dictionary_size_limit);
   }
@@ -192,7 +195,15 @@ Result<std::vector<std::string>> ParseStatsColumnKey(std::string_view key) {
 Result<std::vector<ParquetFileStats>> CopyToParquet(Connection& conn, const std::string& select_sql,
                                                     const std::string& destination,
                                                     const ParquetCopyOptions& options) {
-  DATABOX_ASSIGN_OR_RETURN(std::string sql, BuildCopySql(select_sql, destination, options));
+  ParquetCopyOptions effective = options;
+  if (effective.row_group_size_bytes) {
+    // DuckDB refuses the option on a connection that keeps insertion order.
+    DATABOX_ASSIGN_OR_RETURN(auto ordered,
+                             conn.Query("SELECT current_setting('preserve_insertion_order')"));
+    DATABOX_ASSIGN_OR_RETURN(bool keeps_order, ordered.GetBool(0, 0));
+    if (keeps_order) effective.row_group_size_bytes.reset();
+  }
+  DATABOX_ASSIGN_OR_RETURN(std::string sql, BuildCopySql(select_sql, destination, effective));
   // Written on DuckDB's threads while, in a load, normalizers share the cores: no spinning.
   auto statement = conn.Prepare(sql);
   auto result = statement ? statement->QueryWithoutSpinning()

@@ -37,6 +37,10 @@ struct ParquetCopyOptions {
   std::optional<int> compression_level{};
   //! Rows per row group; DuckDB's default (122880) when unset.
   std::optional<uint64_t> row_group_size{};
+  //! A row group ends once its rows take this many bytes in memory (or row_group_size rows);
+  //! DuckDB's default when unset. Not used on a connection that preserves insertion order
+  //! (DuckDB refuses it there): the streamed writers of a load set preserve_insertion_order off.
+  std::optional<uint64_t> row_group_size_bytes{};
   //! Most distinct values a column chunk is dictionary-encoded with; a column with more is
   //! written plain (DuckDB's DICTIONARY_SIZE_LIMIT; its default when unset).
   std::optional<uint64_t> dictionary_size_limit{};

@@ -209,6 +209,29 @@ TEST(CopyToParquetTest, LongStringBoundsStillBracketTheValues) {
   EXPECT_GE(*s.max, base + "2");
 }
 
+// A row group ends at row_group_size_bytes where insertion order is not kept; where it is,
+// DuckDB would refuse the option, so it is left out and the COPY still runs.
+TEST(CopyToParquetTest, RowGroupBytesCapRowGroupsWithoutInsertionOrder) {
+  auto mem = testing::OpenMemoryDb();
+  testing::TempDir dir;
+  ParquetCopyOptions options;
+  options.row_group_size_bytes = 1 << 20;
+  const std::string select = "SELECT i, repeat(md5(i::VARCHAR), 8) AS h FROM range(200000) t(i)";
+  auto groups = [&](const std::string& file) {
+    auto counted =
+        mem.conn.Query("SELECT count(DISTINCT row_group_id) FROM parquet_metadata('" + file + "')");
+    EXPECT_TRUE(counted) << counted.error().message;
+    return counted ? counted->GetInt64(0, 0).value_or(-1) : -1;
+  };
+  const std::string ordered = (dir.path() / "ordered.parquet").string();
+  ASSERT_TRUE(CopyToParquet(mem.conn, select, ordered, options));
+  EXPECT_EQ(groups(ordered), 2) << "122,880 rows per group by default";
+  ASSERT_TRUE(mem.conn.Execute("SET preserve_insertion_order = false"));
+  const std::string capped = (dir.path() / "capped.parquet").string();
+  ASSERT_TRUE(CopyToParquet(mem.conn, select, capped, options));
+  EXPECT_GT(groups(capped), 10) << "~50 MB of rows in groups of 1 MB";
+}
+
 TEST(CopyToParquetTest, RollsIntoSeveralFilesAtTargetSize) {
   auto mem = testing::OpenMemoryDb();
   testing::TempDir dir;

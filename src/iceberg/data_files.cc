@@ -253,6 +253,7 @@ Result<std::vector<DataFile>> WriteFileGroup(duck::Connection& conn, fileio::Fil
   copy.compression_level = options.compression_level;
   copy.dictionary_size_limit = options.dictionary_size_limit;
   copy.file_size_bytes = options.target_file_size_bytes;
+  copy.row_group_size_bytes = options.row_group_size_bytes;
   copy.file_name_pattern = "part_{i}";
   DATABOX_ASSIGN_OR_RETURN(auto written, duck::CopyToParquet(conn, sql, staging.string(), copy));
 
@@ -452,6 +453,12 @@ Result<DataFileWriteOptions> WithTableProperties(const TableMetadata& metadata,
   if (*size) {
     if (**size == 0) return refuse(kTargetFileSizeProperty, "a file size must be above 0");
     options.target_file_size_bytes = static_cast<uint64_t>(**size);
+  }
+  auto group = WholeNumberProperty(properties, kRowGroupSizeBytesProperty);
+  if (!group) return refuse(kRowGroupSizeBytesProperty, "not a whole number of bytes");
+  if (*group) {
+    if (**group == 0) return refuse(kRowGroupSizeBytesProperty, "a row group size must be above 0");
+    options.row_group_size_bytes = static_cast<uint64_t>(**group);
   }
   return options;
 }

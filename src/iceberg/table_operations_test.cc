@@ -289,15 +289,18 @@ TEST(WriteOptionsTest, TablePropertiesSetCodecLevelAndFileSize) {
   EXPECT_EQ(defaults->compression, "zstd");
   EXPECT_EQ(defaults->compression_level, 1);
   EXPECT_EQ(defaults->target_file_size_bytes, 256ull << 20);
+  EXPECT_EQ(defaults->row_group_size_bytes, 32ull << 20);
 
   metadata.properties = {{kCompressionCodecProperty, "snappy"},
                          {kCompressionLevelProperty, "9"},
-                         {kTargetFileSizeProperty, "1048576"}};
+                         {kTargetFileSizeProperty, "1048576"},
+                         {kRowGroupSizeBytesProperty, "134217728"}};
   auto set = WithTableProperties(metadata, {});
   ASSERT_TRUE(set) << set.error().message;
   EXPECT_EQ(set->compression, "snappy");
   EXPECT_EQ(set->compression_level, 9);
   EXPECT_EQ(set->target_file_size_bytes, 1048576u);
+  EXPECT_EQ(set->row_group_size_bytes, 134217728u);
 
   for (const auto& [key, value] :
        std::vector<std::pair<std::string, std::string>>{{kCompressionLevelProperty, "fast"},
@@ -305,7 +308,9 @@ TEST(WriteOptionsTest, TablePropertiesSetCodecLevelAndFileSize) {
                                                         {kCompressionLevelProperty, "23"},
                                                         {kTargetFileSizeProperty, "0"},
                                                         {kTargetFileSizeProperty, "-1"},
-                                                        {kTargetFileSizeProperty, "1GB"}}) {
+                                                        {kTargetFileSizeProperty, "1GB"},
+                                                        {kRowGroupSizeBytesProperty, "0"},
+                                                        {kRowGroupSizeBytesProperty, "big"}}) {
     metadata.properties = {{key, value}};
     auto refused = WithTableProperties(metadata, {});
     ASSERT_FALSE(refused) << key << " = " << value;
