@@ -221,10 +221,11 @@ ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
   OneSourceRun history("run", name);
   InstallInterruptHandlers();
   LiveDisplay live = LiveDisplay::OnTerminal();
-  if (live.progress) {
-    live.progress->OnSourceStart(name);
-    options.on_progress = [&](const load::LoadProgress& p) { live.progress->OnProgress(p); };
-  }
+  if (live.progress) live.progress->OnSourceStart(name);
+  options.on_progress = [&](const load::LoadProgress& p) {
+    history.Progress(p);
+    if (live.progress) live.progress->OnProgress(p);
+  };
   auto loaded = load::LoadSource(*session->workspace, *source, options);
   history.LoadEnded(loaded);
   if (live.progress) {

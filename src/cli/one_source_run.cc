@@ -6,6 +6,7 @@
 #include "common/interrupt.h"
 #include "refresh/analytics.h"
 #include "refresh/refresh.h"
+#include "refresh/run_status.h"
 
 namespace databox::cli {
 
@@ -20,7 +21,8 @@ OneSourceRun::OneSourceRun(const std::string& command, const std::string& source
 
 void OneSourceRun::LoadEnded(const Result<load::SourceLoadResult>& loaded) {
   run_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  refresh::RecordLoadOutcome(loaded, refresh::SourcePhase::kLoad, run_);
+  refresh::RecordLoadOutcome(
+      loaded, phase_ ? refresh::SourcePhaseOf(*phase_) : refresh::SourcePhase::kLoad, run_);
 }
 
 std::string OneSourceRun::Finish(Session& session, const Result<load::SourceLoadResult>& loaded) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include "cli/session.h"
@@ -19,7 +20,10 @@ class OneSourceRun {
   //! Starts the record of `command` ("run", "ingest") for the namespace of `source`, now.
   OneSourceRun(const std::string& command, const std::string& source);
 
-  //! After the load: its seconds and outcome (refresh::RecordLoadOutcome, phase load).
+  //! A source load's progress: a failure is recorded in the phase reported last.
+  void Progress(const load::LoadProgress& progress) { phase_ = progress.phase; }
+  //! After the load: its seconds and outcome (refresh::RecordLoadOutcome), in the phase the
+  //! load reported last (`load` when it reported none, as an ingest).
   void LoadEnded(const Result<load::SourceLoadResult>& loaded);
 
   //! After LoadEnded (and anything that shows `run()`): rebuilds the raw views when the load
@@ -36,6 +40,7 @@ class OneSourceRun {
   refresh::RunRecord record_;
   refresh::SourceRun run_;
   std::chrono::steady_clock::time_point start_;
+  std::optional<load::LoadPhase> phase_;
 };
 
 //! Prints a committed load's tables (table, disposition, rows, snapshot) and notes, indented.

@@ -20,6 +20,7 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -109,7 +110,9 @@ std::string Page(int64_t offset, int64_t count) {
 //! GET /occurrence/search?offset=N&limit=L on 127.0.0.1, keep-alive, a thread per connection.
 class PageServer {
  public:
-  explicit PageServer(int64_t count) : count_(count) {
+  //! `null_key_at` >= 0: that record's key is null (a record the load refuses).
+  explicit PageServer(int64_t count, int64_t null_key_at = -1)
+      : count_(count), null_key_at_(null_key_at) {
     fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
@@ -131,6 +134,7 @@ class PageServer {
   }
   int port() const { return port_; }
   int64_t bytes() const { return bytes_; }
+  int64_t requests() const { return requests_; }
 
  private:
   void Accept() {
@@ -166,7 +170,14 @@ class PageServer {
         body = "{}";
       } else {
         body = Page(std::stoll(head.substr(at + 7)), count_);
+        if (null_key_at_ >= 0) {
+          const std::string key = R"("key":)" + std::to_string(4'000'000'000 + null_key_at_);
+          if (auto k = body.find(key); k != std::string::npos) {
+            body.replace(k, key.size(), R"("key":null)");
+          }
+        }
         bytes_ += static_cast<int64_t>(body.size());
+        ++requests_;
       }
       const std::string reply =
           "HTTP/1.1 " + std::to_string(status) +
@@ -185,10 +196,12 @@ class PageServer {
   }
 
   const int64_t count_;
+  const int64_t null_key_at_;
   int fd_ = -1;
   int port_ = 0;
   std::atomic<bool> stop_{false};
   std::atomic<int64_t> bytes_{0};
+  std::atomic<int64_t> requests_{0};
   std::thread accept_;
   std::mutex mu_;
   std::vector<std::thread> connections_;
@@ -241,6 +254,22 @@ std::vector<std::string> Query(const std::string& sql, const fs::path& dir) {
   return rows;
 }
 
+//! A project whose one source `synthetic` (one append resource, `occurrences`) reads the pages
+//! served on `port`; `columns` (TOML) adds column hints to the resource.
+void WriteRegistry(const fs::path& dir, int port, const std::string& columns) {
+  std::ofstream(dir / "databox.toml")
+      << "[project]\nname = \"large\"\nstate_dir = \".databox\"\n\n"
+         "[project.catalog]\ntype = \"sql\"\nname = \"lake\"\n\n"
+         "[[source]]\nname = \"synthetic\"\ndescription = \"GBIF-style pages served by the "
+         "test\"\neligibility = \"explicit\"\nkind = \"rest_json\"\n"
+         "base_url = \"http://127.0.0.1:"
+      << port
+      << "\"\n\n[[source.resource]]\nname = \"occurrences\"\npath = \"/occurrence/search\"\n"
+         "records_path = \"results\"\npagination = { type = \"offset_limit\", page_size = "
+      << kPageSize << ", total_path = \"count\" }\nwrite_disposition = \"append\"\n"
+      << columns;
+}
+
 TEST(LargeSource, RunHoldsBoundedMemoryAndGrowsTheSchemaMidLoad) {
   TempFolder temp("databox_large_source");
   ASSERT_FALSE(temp.path().empty());
@@ -250,17 +279,7 @@ TEST(LargeSource, RunHoldsBoundedMemoryAndGrowsTheSchemaMidLoad) {
   const int64_t count = served / page_bytes * kPageSize;
   PageServer server(count);
   ASSERT_NE(server.port(), 0) << "could not listen on 127.0.0.1";
-  std::ofstream(temp.path() / "databox.toml")
-      << "[project]\nname = \"large\"\nstate_dir = \".databox\"\n\n"
-         "[project.catalog]\ntype = \"sql\"\nname = \"lake\"\n\n"
-         "[[source]]\nname = \"synthetic\"\ndescription = \"GBIF-style pages served by the "
-         "test\"\neligibility = \"explicit\"\nkind = \"rest_json\"\n"
-         "base_url = \"http://127.0.0.1:"
-      << server.port()
-      << "\"\n\n[[source.resource]]\nname = \"occurrences\"\npath = \"/occurrence/search\"\n"
-         "records_path = \"results\"\npagination = { type = \"offset_limit\", page_size = "
-      << kPageSize << ", total_path = \"count\" }\nwrite_disposition = \"append\"\n";
-
+  WriteRegistry(temp.path(), server.port(), "");
   const Child run = RunDatabox({"--config", "databox.toml", "run", "synthetic"}, temp.path());
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
   const int64_t served_mb = server.bytes() / (1024 * 1024);
@@ -295,6 +314,34 @@ TEST(LargeSource, RunHoldsBoundedMemoryAndGrowsTheSchemaMidLoad) {
                                      std::to_string(4'000'000'000 + MediaFrom(count))});
   EXPECT_EQ(Query("SELECT count(*) FROM " + t + "occurrences__issues", temp.path()),
             std::vector<std::string>{std::to_string(IssueRows(count))});
+}
+
+// The pages are normalized while later ones are fetched: a record the load refuses on an early
+// page ends the load in the normalize phase and stops the requests there, not after the last
+// page; nothing is committed and no data file is left behind.
+TEST(LargeSource, ARefusedRecordStopsTheExtractionAndCommitsNothing) {
+  TempFolder temp("databox_large_source_refused");
+  ASSERT_FALSE(temp.path().empty());
+  const int64_t pages = 2000;
+  PageServer server(pages * kPageSize, /*null_key_at=*/2 * kPageSize + 5);
+  ASSERT_NE(server.port(), 0) << "could not listen on 127.0.0.1";
+  WriteRegistry(temp.path(), server.port(),
+                "columns = { key = { type = \"bigint\", nullable = false } }\n");
+  const Child run = RunDatabox({"--config", "databox.toml", "run", "synthetic"}, temp.path());
+  EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
+  EXPECT_NE(run.err.find("is not nullable but the record has null"), std::string::npos) << run.err;
+  std::cout << "requests before the load stopped: " << server.requests() << " of " << pages << "\n";
+  EXPECT_LT(server.requests(), 100) << "extraction went on after the load failed";
+  const std::string history = Slurp(temp.path() / ".databox" / "runs.jsonl");
+  EXPECT_TRUE(std::regex_search(history, std::regex(R"("phase"\s*:\s*"normalize")"))) << history;
+  // Nothing committed, no data file written for it left.
+  std::error_code ec;
+  int64_t parquet = 0;
+  for (auto it = fs::recursive_directory_iterator(temp.path() / ".databox", ec);
+       it != fs::recursive_directory_iterator(); ++it) {
+    parquet += it->path().extension() == ".parquet";
+  }
+  EXPECT_EQ(parquet, 0) << "data files of the failed load are left";
 }
 
 }  // namespace
