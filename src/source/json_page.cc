@@ -36,6 +36,14 @@ std::vector<std::string_view> Steps(std::string_view path) {
   }
 }
 
+//! The array index a path step names (FindPath's reading: the whole step a decimal number).
+std::optional<std::size_t> IndexOf(std::string_view step) {
+  std::size_t index = 0;
+  auto [end, ec] = std::from_chars(step.data(), step.data() + step.size(), index);
+  if (ec != std::errc() || end != step.data() + step.size()) return std::nullopt;
+  return index;
+}
+
 //! The child FindPath takes for `step`: an object's field (the last one of that name, the value
 //! nlohmann keeps), an array's element by index; nullopt when there is none.
 std::optional<element> Child(const element& node, std::string_view step) {
@@ -47,11 +55,9 @@ std::optional<element> Child(const element& node, std::string_view step) {
     return found;
   }
   if (node.type() == element_type::ARRAY) {
-    std::size_t index = 0;
-    auto [end, ec] = std::from_chars(step.data(), step.data() + step.size(), index);
-    if (ec != std::errc() || end != step.data() + step.size()) return std::nullopt;
+    const std::optional<std::size_t> index = IndexOf(step);
     simdjson::dom::element item;
-    if (node.at(index).get(item) != simdjson::SUCCESS) return std::nullopt;
+    if (!index || node.at(*index).get(item) != simdjson::SUCCESS) return std::nullopt;
     return item;
   }
   return std::nullopt;
@@ -88,14 +94,11 @@ std::optional<Json> Without(const element& node, std::span<const std::string_vie
     return out;
   }
   if (node.type() == element_type::ARRAY) {
-    std::size_t index = 0;
-    const std::string_view step = steps.front();
-    auto [end, ec] = std::from_chars(step.data(), step.data() + step.size(), index);
-    const bool indexed = ec == std::errc() && end == step.data() + step.size();
+    const std::optional<std::size_t> index = IndexOf(steps.front());
     Json out = Json::array();
     std::size_t i = 0;
     for (simdjson::dom::element item : ArrayOf(node)) {
-      if (indexed && i == index) {
+      if (i == index) {
         auto rest = Without(item, steps.subspan(1));
         if (!rest) return std::nullopt;
         out.push_back(std::move(*rest));
