@@ -83,7 +83,11 @@ class Case:
         return statistics.median(float(r[index][key]) for r in self.results)
 
     def command(self) -> str:
-        return " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in self.cmd)
+        """The command as the results print it: repository paths relative, the run's temporary
+        folder as $BENCH_TMP (it is gone after the run)."""
+        return " ".join(re.sub(r"\S*/databox_bench_[A-Za-z0-9_]+", "$BENCH_TMP",
+                               os.path.relpath(c, ROOT) if c.startswith(ROOT) else c)
+                        for c in self.cmd)
 
 
 def parse_results(stdout: str) -> list:
@@ -509,7 +513,7 @@ def refresh(report: Report, runs: int, tmp: str, commands: list, binary=None) ->
         report.target("(d) concurrent wall <= 0.6x sequential", "not measured", None)
         return
     src = os.path.join(ROOT, "examples", "databox")
-    shared = os.environ.get("DATABOX_SHARED_DIR", os.path.join(os.path.dirname(ROOT), "shared"))
+    fixtures = os.path.join(ROOT, "fixtures")
     walls = {}
     for label, extra in (("concurrent (default workers)", []), ("sequential (--max-workers 1)", ["--max-workers", "1"])):
         values, loads = [], []
@@ -518,7 +522,7 @@ def refresh(report: Report, runs: int, tmp: str, commands: list, binary=None) ->
             shutil.rmtree(copy, ignore_errors=True)
             shutil.copytree(src, copy, ignore=shutil.ignore_patterns(".databox"))
             toml = os.path.join(copy, "databox.toml")
-            text = open(toml).read().replace('"../../../shared/', f'"{shared}/')
+            text = open(toml).read().replace('"../../fixtures/', f'"{fixtures}/')
             open(toml, "w").write(text)
             cmd = [binary, "--config", toml, "refresh", "--skip-transform"] + extra
             loads.append(loadavg())

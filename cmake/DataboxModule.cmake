@@ -21,7 +21,7 @@ function(databox_module NAME)
     target_link_libraries(${NAME}_test PRIVATE databox_${NAME} ${ARG_TEST_DEPS} GTest::gtest_main GTest::gmock)
     target_compile_definitions(${NAME}_test PRIVATE
       DATABOX_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-      DATABOX_SHARED_DIR="${DATABOX_SHARED_DIR}"
+      DATABOX_RECORDINGS_DIR="${DATABOX_RECORDINGS_DIR}"
       DATABOX_VENV_DIR="${DATABOX_VENV_DIR}")
     gtest_discover_tests(${NAME}_test TEST_PREFIX "${NAME}." DISCOVERY_TIMEOUT 60)
   endif()

@@ -277,7 +277,7 @@ TEST(DataboxBinary, RunAndRefreshPrintAndRecordTheRdbRowsTheySkipped) {
   const int short_rows = 2;
   int edited = 0;
   for (const auto& file :
-       fs::directory_iterator(fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings" / "usgs")) {
+       fs::directory_iterator(fs::path(DATABOX_RECORDINGS_DIR) / "usgs")) {
     std::string text = databox::cli::testing::Slurp(file.path());
     if (const auto pos = text.find(first_site); pos != std::string::npos) {
       text.insert(pos + 2, cut_short);
@@ -288,7 +288,7 @@ TEST(DataboxBinary, RunAndRefreshPrintAndRecordTheRdbRowsTheySkipped) {
   ASSERT_GT(edited, 0) << "no recorded sites response starts with site 01106000 any more";
   std::string registry = databox::cli::testing::Slurp(std::string(DATABOX_SOURCE_DIR) +
                                                       "/examples/databox/databox.toml");
-  const std::string replay = "replay = \"../../../shared/fixtures/recordings\"";
+  const std::string replay = "replay = \"../../fixtures/recordings\"";
   const auto pos = registry.find(replay);
   ASSERT_NE(pos, std::string::npos) << "the example registry no longer replays recordings";
   registry.replace(pos, replay.size(), "replay = \"" + recordings.string() + "\"");
@@ -317,12 +317,12 @@ TEST(DataboxBinary, RunRefusesASourceAnotherProcessIsLoading) {
   fs::create_directories(dir);
   std::string registry = databox::cli::testing::Slurp(std::string(DATABOX_SOURCE_DIR) +
                                                       "/examples/databox/databox.toml");
-  const std::string replay = "replay = \"../../../shared/fixtures/recordings\"";
+  const std::string replay = "replay = \"../../fixtures/recordings\"";
   const auto pos = registry.find(replay);
   ASSERT_NE(pos, std::string::npos) << "the example registry no longer replays recordings";
   registry.replace(
       pos, replay.size(),
-      "replay = \"" + (fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings").string() + "\"");
+      "replay = \"" + std::string(DATABOX_RECORDINGS_DIR) + "\"");
   std::ofstream(dir / "databox.toml") << registry;
   const std::string config = (dir / "databox.toml").string();
 
@@ -359,13 +359,13 @@ fs::path ExampleRegistryIn(const fs::path& dir) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::string registry = databox::cli::testing::Slurp(ExampleRegistry());
-  const std::string replay = "replay = \"../../../shared/fixtures/recordings\"";
+  const std::string replay = "replay = \"../../fixtures/recordings\"";
   const auto pos = registry.find(replay);
   EXPECT_NE(pos, std::string::npos) << "the example registry no longer replays recordings";
   if (pos != std::string::npos) {
     registry.replace(
         pos, replay.size(),
-        "replay = \"" + (fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings").string() + "\"");
+        "replay = \"" + std::string(DATABOX_RECORDINGS_DIR) + "\"");
   }
   std::ofstream(dir / "databox.toml") << registry;
   return dir / "databox.toml";

@@ -26,11 +26,11 @@ class CatalogBackupBinaryTest : public testing::Test {
     fs::create_directories(dir_);
     std::string registry =
         Slurp(std::string(DATABOX_SOURCE_DIR) + "/examples/databox/databox.toml");
-    const std::string replay = "replay = \"../../../shared/fixtures/recordings\"";
+    const std::string replay = "replay = \"../../fixtures/recordings\"";
     const auto pos = registry.find(replay);
     ASSERT_NE(pos, std::string::npos) << "the example registry no longer replays recordings";
     registry.replace(pos, replay.size(),
-                     "replay = \"" + std::string(DATABOX_SHARED_DIR) + "/fixtures/recordings\"");
+                     "replay = \"" + std::string(DATABOX_RECORDINGS_DIR) + "\"");
     config_ = (dir_ / "databox.toml").string();
     std::ofstream(config_) << registry;
   }

@@ -22,7 +22,7 @@ using databox::cli::testing::RunResult;
 using databox::cli::testing::Slurp;
 
 const fs::path kExampleDir = fs::path(DATABOX_SOURCE_DIR) / "examples" / "databox";
-const fs::path kRecordings = fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings";
+const fs::path kRecordings = fs::path(DATABOX_RECORDINGS_DIR);
 constexpr const char* kTable = "raw_usgs_earthquakes.events";
 
 class MaintainBinary : public ::testing::Test {
@@ -32,7 +32,7 @@ class MaintainBinary : public ::testing::Test {
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     std::string text = Slurp(kExampleDir / "databox.toml");
-    const std::string replay = "replay = \"../../../shared/fixtures/recordings\"";
+    const std::string replay = "replay = \"../../fixtures/recordings\"";
     const auto pos = text.find(replay);
     ASSERT_NE(pos, std::string::npos) << "the example registry no longer replays recordings";
     text.replace(pos, replay.size(), "replay = \"" + kRecordings.string() + "\"");

@@ -16,7 +16,7 @@
 namespace databox::cli::testing {
 
 inline const fs::path kExampleDir = fs::path(DATABOX_SOURCE_DIR) / "examples" / "databox";
-inline const fs::path kRecordings = fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings";
+inline const fs::path kRecordings = fs::path(DATABOX_RECORDINGS_DIR);
 
 //! `text` with the first `from` replaced by `to`; a test failure when `from` is not in it.
 inline std::string ReplaceOnce(std::string text, const std::string& from, const std::string& to) {
@@ -42,7 +42,7 @@ class ExampleProjectTest : public ::testing::Test {
   //! `from` replaced by `to` when given.
   void WriteRegistry(const std::string& from = "", const std::string& to = "") {
     std::string text = Slurp(kExampleDir / "databox.toml");
-    text = ReplaceOnce(text, "replay = \"../../../shared/fixtures/recordings\"",
+    text = ReplaceOnce(text, "replay = \"../../fixtures/recordings\"",
                        "replay = \"" + recordings_.string() + "\"");
     text = ReplaceOnce(text, "retries = 5", "retries = 0");
     if (!from.empty()) text = ReplaceOnce(text, from, to);

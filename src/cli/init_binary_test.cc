@@ -17,7 +17,7 @@ using databox::cli::testing::RunDatabox;
 using databox::cli::testing::Slurp;
 using databox::cli::testing::TempFolder;
 
-// Features in the USGS response recorded under shared/fixtures (the one init embeds).
+// Features in the USGS response recorded under fixtures/recordings (the one init embeds).
 constexpr int kRecordedEvents = 2;
 
 TEST(InitBinary, NewProjectValidatesAndLoadsItsSourceOffline) {
@@ -38,7 +38,7 @@ TEST(InitBinary, NewProjectValidatesAndLoadsItsSourceOffline) {
                   "examples/databox/transform/models/analytics/platform_health.sql"));
   // The embedded recording is a real response: the same as the shared one.
   EXPECT_EQ(Slurp(project / "recordings/usgs_earthquakes/events.yaml"),
-            Slurp(fs::path(DATABOX_SHARED_DIR) / "fixtures/recordings/usgs_earthquakes/"
+            Slurp(fs::path(DATABOX_RECORDINGS_DIR) / "usgs_earthquakes/"
                                                  "test_resources__test_events_resource_"
                                                  "returns_feed_rows.yaml"));
 

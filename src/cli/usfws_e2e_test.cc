@@ -23,7 +23,7 @@ using databox::cli::testing::Slurp;
 using nlohmann::json;
 
 const fs::path kExampleDir = fs::path(DATABOX_SOURCE_DIR) / "examples" / "databox";
-const fs::path kRecordings = fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings";
+const fs::path kRecordings = fs::path(DATABOX_RECORDINGS_DIR);
 const std::string kDefaultRunId =
     "f2b8f0c01e90092680ba9fbd19c287cf9486476d16e1196719a3d0e24b75355a";
 const std::string kPage = "https://www.fws.gov/media/berylline-hummingbird";
@@ -38,7 +38,7 @@ class UsfwsE2e : public ::testing::Test {
     fs::create_directories(dir_);
     fs::copy(kExampleDir / "transform", dir_ / "transform", fs::copy_options::recursive);
     std::string text = Slurp(kExampleDir / "databox.toml");
-    const std::string replay = "replay = \"../../../shared/fixtures/recordings\"";
+    const std::string replay = "replay = \"../../fixtures/recordings\"";
     const auto at = text.find(replay);
     EXPECT_NE(at, std::string::npos) << "example registry no longer replays recordings";
     if (at != std::string::npos) {

@@ -1,5 +1,5 @@
 // A Transport that answers from recorded HTTP interactions (VCR YAML cassettes), never from
-// the network. The format is described in shared/fixtures/recordings/README.md.
+// the network. The format is described in fixtures/recordings/README.md.
 #pragma once
 
 #include <cstddef>

@@ -18,7 +18,7 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
 const std::filesystem::path kRecordings =
-    std::filesystem::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings";
+    std::filesystem::path(DATABOX_RECORDINGS_DIR);
 const std::string kNoaaData =
     "https://www.ncei.noaa.gov/cdo-web/api/v2/data?datasetid=GHCND&datatypeid=TMAX&"
     "enddate=2026-02-15&includemetadata=true&limit=1000&locationid=FIPS%3A11&offset=0&"

@@ -1,6 +1,6 @@
 // The two system tables every source load appends to, in the same commit as its data:
 //   _dlt_loads        dlt's columns (load_id, schema_name, status, inserted_at,
-//   schema_version_hash) _dlt_load_status  DESIGN.md: load_id, schema_name, status (0 = success),
+//   schema_version_hash) _dlt_load_status  docs/design.md: load_id, schema_name, status (0 = success),
 //   inserted_at
 //                     (timestamp without zone, UTC), rows_loaded; identifier field load_id
 #pragma once

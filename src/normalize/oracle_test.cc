@@ -17,7 +17,7 @@
 namespace databox::normalize {
 namespace {
 
-const std::string kRecordings = std::string(DATABOX_SHARED_DIR) + "/fixtures/recordings/";
+const std::string kRecordings = std::string(DATABOX_RECORDINGS_DIR) + "/";
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);

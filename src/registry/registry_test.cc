@@ -507,11 +507,11 @@ state_dir = "/"
 [project.catalog]
 backup_dir = "/tmp"
 [project.warehouse]
-location = "../../../../../../../../usr/share/lake"
+location = "../../../../../../../../usr/share/lake"  # outside the repository on purpose
 [project.analytics]
 database = "/etc/databox.duckdb"
 [project.transform]
-project_dir = "../../../../../../../../etc"
+project_dir = "../../../../../../../../etc"  # outside the repository on purpose
 )") + kMinimalSource);
   const ValidationReport report = Validate(config.path(), {.env = NoEnv});
   EXPECT_TRUE(HasProblem(report, 2, "/ is the filesystem root")) << report.ToString();

@@ -19,7 +19,7 @@ namespace databox::reliability {
 namespace {
 
 const fs::path kExampleDir = fs::path(DATABOX_SOURCE_DIR) / "examples" / "databox";
-const fs::path kRecordings = fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings";
+const fs::path kRecordings = fs::path(DATABOX_RECORDINGS_DIR);
 
 std::string ReplaceOnce(std::string text, const std::string& from, const std::string& to) {
   const auto pos = text.find(from);
@@ -246,7 +246,7 @@ Workspace::~Workspace() {
 
 void Workspace::WriteRegistry(const std::string& extra_toml) {
   std::string text = cli::testing::Slurp(kExampleDir / "databox.toml");
-  text = ReplaceOnce(text, "replay = \"../../../shared/fixtures/recordings\"",
+  text = ReplaceOnce(text, "replay = \"../../fixtures/recordings\"",
                      "replay = \"" + (dir_ / "recordings").string() + "\"");
   text = ReplaceOnce(text, "retries = 5", "retries = 0");
   std::ofstream(dir_ / "databox.toml") << text << "\n" << extra_toml;

@@ -131,10 +131,10 @@ TEST_F(Secrets, FullRefreshAndAFailedRefreshWriteNoSecretAnywhere) {
   std::ofstream(ws.dir() / ".env")
       << "# test secret\nXENO_CANTO_API_KEY=" << kSecrets[2].value << "\n";
   // xeno-canto first replays its recording unchanged (a copy, so it can be broken later).
-  const fs::path shared_xc = fs::path(DATABOX_SHARED_DIR) / "fixtures/recordings/xeno_canto";
+  const fs::path recorded_xc = fs::path(DATABOX_RECORDINGS_DIR) / "xeno_canto";
   const fs::path xc = ws.dir() / "recordings" / "xeno_canto";
   fs::create_directories(xc);
-  for (const auto& file : fs::directory_iterator(shared_xc)) {
+  for (const auto& file : fs::directory_iterator(recorded_xc)) {
     fs::copy_file(file.path(), xc / file.path().filename());
   }
 
@@ -192,11 +192,11 @@ TEST_F(Secrets, AnEchoedKeyIsMaskedInStoredPagesAndTablesAndStateIsOwnerOnly) {
   std::ofstream(ws.dir() / ".env") << "XENO_CANTO_API_KEY=" << kSecrets[2].value << "\n";
   // A server that echoes the request: the recorded pages' first recording URL carries the key.
   ++faults_;
-  const fs::path shared_xc = fs::path(DATABOX_SHARED_DIR) / "fixtures/recordings/xeno_canto";
+  const fs::path recorded_xc = fs::path(DATABOX_RECORDINGS_DIR) / "xeno_canto";
   const fs::path xc = ws.dir() / "recordings" / "xeno_canto";
   fs::create_directories(xc);
   int echoed = 0;
-  for (const auto& file : fs::directory_iterator(shared_xc)) {
+  for (const auto& file : fs::directory_iterator(recorded_xc)) {
     std::string text = Slurp(file.path());
     const std::string plain = "\"url\": \"https://xeno-canto.org/728080\"";
     for (std::size_t at = text.find(plain); at != std::string::npos;

@@ -16,7 +16,7 @@ using databox::cli::testing::Contains;
 using databox::cli::testing::RunProgram;
 using databox::cli::testing::TempFolder;
 
-// Features in the USGS response that `databox init` embeds (shared/fixtures recording).
+// Features in the USGS response that `databox init` embeds (fixtures/recordings).
 constexpr int kRecordedEvents = 2;
 
 TEST(Install, InstalledBinaryIsRelocatableAndStartsAProject) {

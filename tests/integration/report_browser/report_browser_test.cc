@@ -34,7 +34,7 @@ using databox::cli::testing::RunResult;
 using databox::cli::testing::Slurp;
 
 const fs::path kExampleDir = fs::path(DATABOX_SOURCE_DIR) / "examples" / "databox";
-const fs::path kRecordings = fs::path(DATABOX_SHARED_DIR) / "fixtures" / "recordings";
+const fs::path kRecordings = fs::path(DATABOX_RECORDINGS_DIR);
 constexpr auto kBrowserTimeout = std::chrono::seconds(120);
 
 //! Runs `argv` with stdout and stderr to files in `dir`; kills it after kBrowserTimeout.
@@ -100,7 +100,7 @@ class ReportBrowser : public ::testing::Test {
     // A copy of the recordings in which every noaa response is an HTTP 500.
     CopyRecordingsWithFailingSource(kRecordings, dir_ / "recordings", "noaa");
     std::string registry = Slurp(kExampleDir / "databox.toml");
-    Replace(registry, "replay = \"../../../shared/fixtures/recordings\"",
+    Replace(registry, "replay = \"../../fixtures/recordings\"",
             "replay = \"" + (dir_ / "recordings").string() + "\"");
     Replace(registry, "retries = 5", "retries = 0");
     // usgs waits 1.5 s between its requests, so a refresh outlasts the 1 s schedule below and
