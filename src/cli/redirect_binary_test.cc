@@ -76,7 +76,7 @@ class RedirectBinaryTest : public ::testing::Test {
 TEST_F(RedirectBinaryTest, ARedirectToAnotherOriginFailsTheRunNamingBothAndSendsNoSecret) {
   LoopbackServer other(OtherData, "127.0.0.2");
   LoopbackServer origin([&](const ReceivedRequest&, int) {
-    return Reply{.status = 302, .headers = {{"Location", other.Url("/elsewhere")}}};
+    return Reply{.status = 302, .headers = {{"Location", other.Url("/elsewhere")}}, .body = ""};
   });
   Write(Registry(origin.Url(""), "", kHeaderAuth));
   auto run = Run({"run", "moved"});
@@ -98,7 +98,8 @@ TEST_F(RedirectBinaryTest, AnAllowedHostIsFollowedWithoutTheSecret) {
   LoopbackServer origin([&](const ReceivedRequest& request, int) {
     // Echo the query, secret included, as a careless server would.
     const std::string query = request.target.substr(request.target.find('?'));
-    return Reply{.status = 302, .headers = {{"Location", other.Url("/elsewhere" + query)}}};
+    return Reply{
+        .status = 302, .headers = {{"Location", other.Url("/elsewhere" + query)}}, .body = ""};
   });
   Write(Registry(origin.Url(""), "redirect_hosts = [\"127.0.0.2\"]\n", kQueryAuth));
   auto run = Run({"run", "moved"});
