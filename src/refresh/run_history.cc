@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <fstream>
 
 #include "common/failpoint.h"
@@ -120,9 +121,40 @@ Result<RunRecord> RunRecord::FromJson(const nlohmann::json& json) {
   }
 }
 
+namespace {
+
+//! Space kept for the next record: far more than a record needs (a few KB), so that a run
+//! that filled the disk can still say what happened.
+constexpr off_t kReservedBytes = 128 << 10;
+
+//! The file holding the reserve, beside the history.
+std::filesystem::path ReservePath(const std::filesystem::path& history) {
+  return history.parent_path() / "runs.jsonl.reserve";
+}
+
+//! Best effort: a missing reserve only means the next append has no head start.
+void Reserve(const std::filesystem::path& history) {
+  const std::filesystem::path path = ReservePath(history);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  const bool reserved = ::posix_fallocate(fd, 0, kReservedBytes) == 0;
+  ::close(fd);
+  if (!reserved) ::unlink(path.c_str());
+}
+
+}  // namespace
+
 Status RunHistory::Append(const RunRecord& record) const {
   Failpoint("before-run-history");
   DATABOX_RETURN_IF_ERROR(fileio::CreateFoldersDurably(path_.parent_path()));
+  // Frees the space the previous append kept, for this record, then keeps it again.
+  ::unlink(ReservePath(path_).c_str());
+  Status appended = AppendLine(record);
+  Reserve(path_);
+  return appended;
+}
+
+Status RunHistory::AppendLine(const RunRecord& record) const {
   const std::string line = record.ToJson().dump() + "\n";
   std::error_code ec;
   const bool existed = std::filesystem::exists(path_, ec);
@@ -131,9 +163,12 @@ Status RunHistory::Append(const RunRecord& record) const {
   const ssize_t written = ::write(fd, line.data(), line.size());
   // The record says what a run did: it must survive a crash right after the run reports.
   const bool synced = written == static_cast<ssize_t>(line.size()) && ::fdatasync(fd) == 0;
+  const bool disk_full = !synced && errno == ENOSPC;
   ::close(fd);
   if (!synced) {
-    return MakeError(ErrorKind::kIo, "cannot append to run history " + path_.string());
+    return MakeError(ErrorKind::kIo,
+                     "this run could not be recorded: cannot append to run history " +
+                         path_.string() + (disk_full ? " (the disk is full)" : ""));
   }
   if (!existed) DATABOX_RETURN_IF_ERROR(fileio::SyncFolder(path_.parent_path().string()));
   return Ok();

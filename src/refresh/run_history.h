@@ -58,12 +58,16 @@ class RunHistory {
       : path_(std::move(state_dir) / "runs.jsonl") {}
 
   //! Appends one record (the file is created 0600; each line is written with one write call).
+  //! Each append leaves a 128 KB reserve file beside the history (runs.jsonl.reserve) and the
+  //! next one deletes it first, so a run that filled the disk is still recorded.
   Status Append(const RunRecord& record) const;
   //! Every record, oldest first; unreadable lines are skipped.
   Result<std::vector<RunRecord>> ReadAll() const;
   const std::filesystem::path& path() const { return path_; }
 
  private:
+  Status AppendLine(const RunRecord& record) const;
+
   std::filesystem::path path_;
 };
 
