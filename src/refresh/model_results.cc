@@ -61,29 +61,6 @@ class ErrorBlock {
 
 }  // namespace
 
-std::string_view ModelStatusName(ModelStatus status) {
-  switch (status) {
-    case ModelStatus::kOk:
-      return "ok";
-    case ModelStatus::kFailed:
-      return "failed";
-    case ModelStatus::kSkipped:
-      return "skipped";
-    case ModelStatus::kNotRun:
-      return "not_run";
-  }
-  return "not_run";
-}
-
-Result<ModelStatus> ParseModelStatus(std::string_view name) {
-  for (ModelStatus status :
-       {ModelStatus::kOk, ModelStatus::kFailed, ModelStatus::kSkipped, ModelStatus::kNotRun}) {
-    if (ModelStatusName(status) == name) return status;
-  }
-  return MakeError(ErrorKind::kData, "unknown model status \"" + std::string(name) +
-                                         "\" (expected ok, failed, skipped or not_run)");
-}
-
 nlohmann::json ModelResult::ToJson() const {
   return {{"name", name},         {"status", ModelStatusName(status)},
           {"built_at", built_at}, {"rows", rows ? nlohmann::json(*rows) : nlohmann::json()},

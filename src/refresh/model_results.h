@@ -22,19 +22,9 @@
 #include <vector>
 
 #include "common/error.h"
+#include "refresh/run_status.h"
 
 namespace databox::refresh {
-
-//! How a model fared in one transform.
-enum class ModelStatus {
-  kOk,       //!< "ok": built (or unchanged and current) in a transform that succeeded
-  kFailed,   //!< "failed": its query or one of its audits failed
-  kSkipped,  //!< "skipped": not built because a model it reads failed
-  kNotRun,   //!< "not_run": the transform stopped before it (or never named it)
-};
-
-std::string_view ModelStatusName(ModelStatus status);
-Result<ModelStatus> ParseModelStatus(std::string_view name);
 
 //! One model in one transform.
 struct ModelResult {
