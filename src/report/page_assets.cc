@@ -96,6 +96,9 @@ std::string_view PageScript() {
   var newest = document.querySelector('section.run');
   item(list, 'runs', count('section.run') + ' runs shown, ' + count('section.run.failed') +
        ' failed' + (newest ? '; newest run ' + newest.getAttribute('data-status') : ''));
+  item(list, 'models', count('tr.model-health') + ' models: ' +
+       count('tr.model-health.failed') + ' failed, ' + count('tr.model-health.skipped') +
+       ' skipped');
   item(list, 'tables', count('tr.table') + ' tables');
   summary.appendChild(list);
   summary.setAttribute('data-ready', 'true');
