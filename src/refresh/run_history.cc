@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <fstream>
 
 #include "common/failpoint.h"
@@ -14,6 +15,8 @@
 namespace databox::refresh {
 
 namespace {
+
+constexpr double kMillisPerSecond = 1000;
 
 //! Snapshot ids are random 63-bit numbers: those beyond 2^53 are written as strings.
 nlohmann::json SnapshotsToJson(const std::map<std::string, int64_t>& snapshots) {
@@ -58,6 +61,15 @@ nlohmann::json RunRecord::ToJson() const {
                         {"exit_code", ExitCodeNumber(exit_code)}};
   if (transform_exit_code) out["transform"]["exit_code"] = *transform_exit_code;
   if (transform_seconds) out["transform"]["seconds"] = *transform_seconds;
+  if (!transform_models.empty()) {
+    nlohmann::json models = nlohmann::json::array();
+    for (const ModelResult& model : transform_models) {
+      nlohmann::json json = model.ToJson();
+      json["error"] = Redact(model.error);
+      models.push_back(std::move(json));
+    }
+    out["transform"]["models"] = std::move(models);
+  }
   return out;
 }
 
@@ -104,6 +116,10 @@ Result<RunRecord> RunRecordFromJson(const nlohmann::json& json) {
     if (transform.contains("exit_code")) r.transform_exit_code = transform["exit_code"].get<int>();
     r.transform_log_tail = transform.value("log_tail", "");
     if (transform.contains("seconds")) r.transform_seconds = transform["seconds"].get<double>();
+    for (const auto& model : transform.value("models", nlohmann::json::array())) {
+      DATABOX_ASSIGN_OR_RETURN(ModelResult result, ModelResult::FromJson(model));
+      r.transform_models.push_back(std::move(result));
+    }
   }
   DATABOX_ASSIGN_OR_RETURN(r.exit_code, ParseExitCode(json.value("exit_code", 0)));
   return r;
@@ -119,6 +135,12 @@ Result<RunRecord> RunRecord::FromJson(const nlohmann::json& json) {
   } catch (const nlohmann::json::exception& e) {
     return MakeError(ErrorKind::kData, std::string("run history record: ") + e.what());
   }
+}
+
+std::string SourceRunEndedAt(const SourceRun& run, const RunRecord& record) {
+  const auto started = IsoToMillis(run.started_at);
+  if (!started || run.seconds <= 0) return record.finished_at;
+  return MillisIso(*started + std::llround(run.seconds * kMillisPerSecond));
 }
 
 namespace {

@@ -13,6 +13,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/exit_code.h"
+#include "refresh/model_results.h"
 #include "refresh/run_status.h"
 
 namespace databox::refresh {
@@ -43,7 +44,8 @@ struct RunRecord {
   TransformStatus transform_status = TransformStatus::kNotRun;
   std::optional<int> transform_exit_code;
   std::string transform_log_tail;
-  std::optional<double> transform_seconds;  //!< how long the transform ran, when it ran
+  std::optional<double> transform_seconds;    //!< how long the transform ran, when it ran
+  std::vector<ModelResult> transform_models;  //!< each model's result; empty: none recorded
   ExitCode exit_code = ExitCode::kOk;
 
   nlohmann::json ToJson() const;
@@ -51,6 +53,10 @@ struct RunRecord {
   //! code is not one of docs/run_history.md.
   static Result<RunRecord> FromJson(const nlohmann::json& json);
 };
+
+//! When `run` (a source of `record`) ended: its start plus its seconds, else the record's end.
+//! A source's freshness is its own load's end, not the end of the run it was part of.
+std::string SourceRunEndedAt(const SourceRun& run, const RunRecord& record);
 
 class RunHistory {
  public:
