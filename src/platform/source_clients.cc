@@ -41,11 +41,12 @@ http::ClientOptions SourceClientOptions(const registry::ProjectSettings& project
   return options;
 }
 
-Result<http::HttpClient> MakeSourceClient(const registry::ProjectSettings& project,
-                                          const registry::Source& source,
-                                          http::RetryTiming* timing) {
-  http::ClientOptions options = SourceClientOptions(project, source);
-  options.timing = timing;
+namespace {
+
+//! A client of `source` with `options`: replaying, recording or live, as the source says.
+Result<http::HttpClient> MakeClientWith(const registry::ProjectSettings& project,
+                                        const registry::Source& source,
+                                        http::ClientOptions options) {
   if (source.replay()) {
     const auto folder = *source.replay_dir;
     auto replay = http::ReplayTransport::Load(folder);
@@ -68,15 +69,22 @@ Result<http::HttpClient> MakeSourceClient(const registry::ProjectSettings& proje
   return http::HttpClient::Make(options, curl);
 }
 
+}  // namespace
+
+Result<http::HttpClient> MakeSourceClient(const registry::ProjectSettings& project,
+                                          const registry::Source& source,
+                                          http::RetryTiming* timing) {
+  http::ClientOptions options = SourceClientOptions(project, source);
+  options.timing = timing;
+  return MakeClientWith(project, source, std::move(options));
+}
+
 Result<http::HttpClient> MakeFileClient(const registry::ProjectSettings& project,
                                         const registry::Source& source) {
-  if (source.replay()) return MakeSourceClient(project, source);
-  http::CurlOptions curl;
-  curl.user_agent = project.http.user_agent;
-  curl.verify_tls = project.http.verify_tls;
+  // The download checks its one redirect itself (replayed or recorded too).
   http::ClientOptions options = SourceClientOptions(project, source);
   options.redirects.follow = false;
-  return http::HttpClient::Make(std::move(options), curl);
+  return MakeClientWith(project, source, std::move(options));
 }
 
 source::TransportMaker MakeSourceTransports(const registry::ProjectSettings& project,
