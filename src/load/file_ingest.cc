@@ -192,11 +192,6 @@ Result<SourceLoadResult> FileIngest::Run() {
   if (streamed_) {
     DATABOX_ASSIGN_OR_RETURN(direct, WriteDirect());
   }
-  if (!direct) {
-    // The normalizer starts from the tables as earlier loads left them (existing_tables.h).
-    DATABOX_ASSIGN_OR_RETURN(schemas_,
-                             ExistingTables(ws_.catalog(), RawNamespace(source_), resource_.name));
-  }
   for (std::size_t i = 0; !direct && i < request_.files.size(); ++i) {
     DATABOX_RETURN_IF_ERROR(CheckInterrupted("ingest into " + request_.table));
     DATABOX_RETURN_IF_ERROR(ReadFile(i));
