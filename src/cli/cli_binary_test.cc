@@ -628,6 +628,23 @@ TEST(DataboxBinary, CatalogListDescribeAndQueryFormatsReadALoadedTable) {
   EXPECT_EQ(unknown.exit_code, 1);
   EXPECT_TRUE(Contains(unknown.err, "statement 2 of 2")) << unknown.err;
   EXPECT_TRUE(Contains(unknown.err, "nope")) << unknown.err;
+  // A later statement failing rolls back the earlier ones, whose results are still printed.
+  auto rolled = RunDatabox({"query",
+                            "SELECT 42 AS answer; CREATE TABLE analytics.y AS SELECT 1 AS x; "
+                            "SELECT error('boom')",
+                            "--format", "csv", "--config", config},
+                           {}, dir);
+  EXPECT_EQ(rolled.exit_code, 1);
+  EXPECT_TRUE(Contains(rolled.out, "answer\n42\n")) << rolled.out;
+  EXPECT_TRUE(Contains(rolled.err, "statement 3 of 3 failed")) << rolled.err;
+  EXPECT_TRUE(Contains(rolled.err, "boom")) << rolled.err;
+  auto y = RunDatabox({"query",
+                       "SELECT count(*) AS n FROM duckdb_tables() WHERE schema_name = "
+                       "'analytics' AND table_name = 'y'",
+                       "--format", "csv", "--config", config},
+                      {}, dir);
+  ASSERT_EQ(y.exit_code, 0) << y.err;
+  EXPECT_EQ(y.out, "n\n0\n");
   fs::remove_all(dir);
 }
 
