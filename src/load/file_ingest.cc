@@ -7,7 +7,6 @@
 #include "common/redact.h"
 #include "iceberg/table_scan.h"
 #include "load/direct_ingest.h"
-#include "load/existing_tables.h"
 #include "load/load_database.h"
 #include "load/load_id.h"
 #include "load/load_package.h"

@@ -272,38 +272,6 @@ TEST_F(FileIngestTest, CsvWithSemicolonsIsReadAsSuch) {
   EXPECT_EQ(Scalar("raw_dump", "semi", "SELECT count(*) || ' ' || max(name) FROM t"), "2 b");
 }
 
-// A second ingest with a wider number type meets the first one's columns as a second file of
-// one ingest does: the values that do not fit the column go to dlt's variant column.
-TEST_F(FileIngestTest, SecondIngestWithDecimalsMakesAVariantColumnNotAnError) {
-  ASSERT_TRUE(
-      Ingest({Write("a.ndjson", "{\"temp_c\": 20}\n{\"temp_c\": 21}\n")}, "raw_dump.temps"));
-  auto second =
-      Ingest({Write("b.ndjson", "{\"temp_c\": 21.5}\n{\"temp_c\": 22}\n")}, "raw_dump.temps");
-  ASSERT_TRUE(second) << second.error().message;
-  EXPECT_EQ(Scalar("raw_dump", "temps",
-                   "SELECT count(*) || ' ' || sum(temp_c) || ' ' || sum(temp_c__v_double) FROM t"),
-            "4 63 21.5");
-  // The same two files in one ingest give the same columns.
-  auto one =
-      Ingest({Write("c.ndjson", "{\"temp_c\": 20}\n"), Write("d.ndjson", "{\"temp_c\": 1.5}\n")},
-             "raw_dump.together");
-  ASSERT_TRUE(one) << one.error().message;
-  EXPECT_EQ(
-      Scalar("raw_dump", "together", "SELECT sum(temp_c) || ' ' || sum(temp_c__v_double) FROM t"),
-      "20 1.5");
-}
-
-// A CSV whose column the table has as bigint, now with decimals, goes the normalizer's way and
-// meets the table's columns too.
-TEST_F(FileIngestTest, CsvWithDecimalsIntoABigintColumnMakesAVariantColumn) {
-  ASSERT_TRUE(Ingest({Write("a.csv", "id,temp_c\n1,20\n")}, "raw_dump.csvtemps"));
-  auto second = Ingest({Write("b.csv", "id,temp_c\n2,21.5\n")}, "raw_dump.csvtemps");
-  ASSERT_TRUE(second) << second.error().message;
-  EXPECT_EQ(Scalar("raw_dump", "csvtemps",
-                   "SELECT count(*) || ' ' || sum(temp_c) || ' ' || sum(temp_c__v_double) FROM t"),
-            "2 20 21.5");
-}
-
 TEST_F(FileIngestTest, EmptyNdjsonWritesNothing) {
   auto loaded = Ingest({Write("empty.ndjson", "")}, "raw_dump.nothing");
   ASSERT_TRUE(loaded) << loaded.error().message;
