@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Plants one layering violation at a time in a copy of src/ and checks that
 # scripts/check-layering fails naming the file and line, that a test file may include what it
-# likes, and that a folder outside every module is reported. (Whether the real tree passes is
-# the test layering.tree.)
-# usage: planted_violations.sh CHECK_LAYERING SRC_DIR
+# likes, and that a folder outside every module is reported; then plants drifts of the module
+# table in a copy of docs/architecture.md and checks that each fails naming the row. (Whether the
+# real tree and document pass is the test layering.tree.)
+# usage: planted_violations.sh CHECK_LAYERING SRC_DIR ARCHITECTURE_MD
 set -uo pipefail
-check="${1:?usage: planted_violations.sh CHECK_LAYERING SRC_DIR}"
-src="${2:?usage: planted_violations.sh CHECK_LAYERING SRC_DIR}"
+usage="usage: planted_violations.sh CHECK_LAYERING SRC_DIR ARCHITECTURE_MD"
+check="${1:?$usage}"
+src="${2:?$usage}"
+doc="${3:?$usage}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -61,8 +64,37 @@ if out="$("$check" "$work/src" 2>&1)" || ! grep -q "newmodule/x.cc: is in no mod
   fail "a file outside every listed module was not reported: $out"
 fi
 
+# drift SED_SCRIPT EXPECTED: edits a copy of the document with SED_SCRIPT and expects the check
+# (on the unchanged tree) to fail with a line naming EXPECTED.
+drift() {
+  local edit="$1" expected="$2" out
+  sed "$edit" "$doc" >"$work/architecture.md"
+  if cmp -s "$doc" "$work/architecture.md"; then
+    fail "drift '$edit' changed nothing in the document: the test is stale"
+    return
+  fi
+  if out="$("$check" "$src" "$work/architecture.md" 2>&1)"; then
+    fail "drift '$edit': the check passed"
+    return
+  fi
+  grep -qF "$expected" <<<"$out" ||
+    fail "drift '$edit': the message does not say '$expected':"$'\n'"$out"
+}
+platform_line="$(grep -n '^| `platform` |' "$doc" | cut -d: -f1)"
+# The composition root allowed one module more in the document than in the script.
+drift '/^| `platform` |/s/ | load, / | normalize, load, /' \
+  "architecture.md:$platform_line: the table lets module platform include:"
+# A module allowed one module less in the document.
+drift '/^| `report` |/s/, registry, common |$/, common |/' 'the table lets module report include:'
+# A row lost, and a row for a module the script does not know.
+drift '/^| `trino` |/d' 'the module table has no row for module trino'
+drift 's/^| `normalize` |/| `normalise` |/' 'module normalise is not in scripts/check-layering'"'"'s table'
+# No table at all.
+drift 's/^| module | owns | may include |$/| module | what it owns | may include |/' 'has no table'
+
 if [ "$failures" -gt 0 ]; then
   echo "planted_violations: $failures check(s) failed"
   exit 1
 fi
-echo "planted_violations: every planted violation was caught with its file and line"
+echo "planted_violations: every planted violation was caught with its file and line, and every" \
+  "drift of the module table with its row"
