@@ -26,6 +26,19 @@ using databox::cli::testing::Contains;
 using databox::cli::testing::RunDatabox;
 using databox::cli::testing::RunResult;
 
+//! Checks that `json` is `id` as databox prints an integer in JSON: a number up to 2^53, its
+//! decimal text beyond (jq and JavaScript read numbers as doubles). Snapshot ids are random 63-bit
+//! numbers, so the id, read from elsewhere, decides which of the two forms is right.
+void ExpectJsonInteger(const nlohmann::json& json, int64_t id, const std::string& what) {
+  constexpr int64_t kExact = int64_t{1} << 53;
+  if (id <= kExact && id >= -kExact) {
+    EXPECT_TRUE(json.is_number_integer()) << what << " should be the number " << id << ": " << json;
+    EXPECT_EQ(json, nlohmann::json(id)) << what;
+  } else {
+    EXPECT_EQ(json, nlohmann::json(std::to_string(id))) << what << " should be a string";
+  }
+}
+
 TEST(DataboxBinary, HelpListsEveryCommand) {
   auto r = RunDatabox({"--help"});
   EXPECT_EQ(r.exit_code, 0);
@@ -413,9 +426,15 @@ TEST(DataboxBinary, RunsListsAndShowsTheRunHistory) {
       RunDatabox({"runs", "show", first, "--json", "--config", config}, {}, dir).out);
   EXPECT_EQ(trace["sources"][0]["source"], "usgs");
   EXPECT_GT(trace["sources"][0]["rows"].get<int64_t>(), 0);
-  // Snapshot ids are random 63-bit numbers: beyond 2^53 they are strings.
+  // Each snapshot id as the text of `runs show` prints it decides its form in the JSON.
+  ASSERT_FALSE(trace["sources"][0]["snapshots"].empty()) << trace;
   for (const auto& [table, id] : trace["sources"][0]["snapshots"].items()) {
-    EXPECT_TRUE(id.is_string() || id.get<int64_t>() <= (int64_t{1} << 53)) << table;
+    const std::string label = "    snapshot  " + table + " ";
+    const std::size_t at = show.out.find(label);
+    ASSERT_NE(at, std::string::npos) << label << "\n" << show.out;
+    const std::size_t from = at + label.size();
+    ExpectJsonInteger(id, std::stoll(show.out.substr(from, show.out.find('\n', from) - from)),
+                      "runs show --json: snapshot of " + table);
   }
 
   auto missing = RunDatabox({"runs", "show", "1999-01-01", "--config", config}, {}, dir);
@@ -585,8 +604,15 @@ TEST(DataboxBinary, CatalogListDescribeAndQueryFormatsReadALoadedTable) {
       << newest;
   EXPECT_EQ(newest["summary"]["total-records"], std::to_string(site_rows)) << newest;
   EXPECT_TRUE(newest["summary"].contains("added-data-files")) << newest;
-  EXPECT_TRUE(newest["snapshot_id"].is_string() ||
-              newest["snapshot_id"].get<int64_t>() <= (int64_t{1} << 53));
+  // The table's metadata file (Iceberg's JSON, read here as it is) names the current snapshot;
+  // its id decides the form `inspect --json` prints.
+  std::string metadata_file = table_json["metadata_location"].get<std::string>();
+  if (metadata_file.starts_with("file://")) metadata_file.erase(0, 7);
+  std::ifstream metadata_in(metadata_file);
+  ASSERT_TRUE(metadata_in) << metadata_file;
+  const auto metadata = nlohmann::json::parse(metadata_in);
+  ExpectJsonInteger(newest["snapshot_id"], metadata["current-snapshot-id"].get<int64_t>(),
+                    "inspect --json: the newest snapshot's id");
   auto inspected_text = RunDatabox({"inspect", "raw_usgs.sites", "--config", config}, {}, dir);
   ASSERT_EQ(inspected_text.exit_code, 0) << inspected_text.err;
   for (const std::string& line : std::vector<std::string>{

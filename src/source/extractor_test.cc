@@ -513,7 +513,9 @@ TEST(NdjsonTest, LinesAreRecordsAcrossPagesAndABadLineFails) {
   EXPECT_EQ(bad.stats.error().kind, ErrorKind::kData);
   EXPECT_THAT(bad.stats.error().message, HasSubstr("NDJSON line 2"));
   EXPECT_THAT(bad.stats.error().message, HasSubstr("/items"));
-  EXPECT_TRUE(bad.records.empty() || bad.records.size() == 1u);
+  // Extraction reads every line of a page when it fetches it, so the bad line fails the resource
+  // before the page is stored: not even the good line before it reaches the sink.
+  EXPECT_TRUE(bad.records.empty()) << bad.records.size() << " record(s) fed";
 }
 
 TEST(ExtractorTest, RefusesOtherSourceKinds) {

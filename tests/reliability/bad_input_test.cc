@@ -174,10 +174,11 @@ std::vector<Case> Cases() {
                      const std::string deep = std::string(1000, '[') + std::string(1000, ']');
                      return std::vector{Page(1, R"({"results":[{"id":1,"deep":)" + deep + "}]}")};
                    },
-                   // Each list level is a child table; the 1000-level table name does not fit a
-                   // file name, so staging fails before the commit (see docs/reliability.md).
-                   Expect::kSourceError,
-                   {"items__deep__list"}});
+                   // Each list level is a child table; the normalizer refuses a child table
+                   // name longer than a table name may be, names the table and points at
+                   // max_nesting, before anything is staged (docs/reliability.md).
+                   Expect::kBatchError,
+                   {"child table 'items__deep__list__", "max_nesting"}});
   cases.push_back({"html_error_page_status_200",
                    [] {
                      Interaction i = Page(1, ReadTestData("bad_input/html_error.html"));
@@ -347,19 +348,6 @@ TEST_P(BadInput, FailsCleanlyOrLoadsTheDocumentedResultAndNeverCommitsPartially)
   // The failure is recorded in the run history, redacted.
   const std::string history = cli::testing::Slurp(ws.state_dir() / "runs.jsonl");
   EXPECT_TRUE(Contains(history, "\"failed\"")) << history;
-}
-
-// Formerly a KNOWN BUG (finding of issue #8): records with lists nested 1,000 deep failed in
-// staging with "cannot create staging folder" (a 1,000-level child table name does not fit a
-// file name) and the error did not name the resource. The normalizer now stops before staging
-// with an error that names the resource and points at max_nesting.
-TEST(BadInputKnownBug, ArraysNested1000DeepLoadOrFailWithTheResourceNamed) {
-  Workspace ws("bad_known_bug_deep_arrays");
-  ws.WriteRegistry(FaultySourceToml());
-  const std::string deep = std::string(1000, '[') + std::string(1000, ']');
-  ws.WriteCassette("faulty", {Page(1, R"({"results":[{"id":1,"deep":)" + deep + "}]}")});
-  RunResult r = ws.Databox({"run", "faulty"}, {"FAULTY_API_KEY=k"});
-  EXPECT_TRUE(r.exit_code == 0 || Contains(r.err, "resource items")) << r.err;
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, BadInput, ::testing::ValuesIn(Cases()),
