@@ -7,6 +7,7 @@
 #include "common/redact.h"
 #include "iceberg/table_scan.h"
 #include "load/direct_ingest.h"
+#include "load/existing_tables.h"
 #include "load/load_database.h"
 #include "load/load_id.h"
 #include "load/load_package.h"
@@ -190,6 +191,10 @@ Result<SourceLoadResult> FileIngest::Run() {
   std::optional<WrittenTable> direct;
   if (streamed_) {
     DATABOX_ASSIGN_OR_RETURN(direct, WriteDirect());
+  }
+  if (!direct) {
+    DATABOX_ASSIGN_OR_RETURN(schemas_,
+                             ExistingTables(ws_.catalog(), RawNamespace(source_), hints_));
   }
   for (std::size_t i = 0; !direct && i < request_.files.size(); ++i) {
     DATABOX_RETURN_IF_ERROR(CheckInterrupted("ingest into " + request_.table));

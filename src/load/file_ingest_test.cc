@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "duck/connection.h"
 #include "duck/database.h"
@@ -62,6 +64,18 @@ class FileIngestTest : public testing::ExampleWorkspaceTest {
     request.primary_key = std::move(primary_key);
     request.workers = 2;
     return IngestFiles(*workspace_, request);
+  }
+
+  //! One ingest into raw_dump.`table` per file (name, text), in order, then `sql_over_t` over
+  //! raw_dump.`checked` (`table` when empty): its first cell, or the first failed ingest's message.
+  std::string AfterEachIngest(const std::vector<std::pair<std::string, std::string>>& files,
+                              const std::string& table, const std::string& sql_over_t,
+                              const std::string& checked = "") {
+    for (const auto& [name, text] : files) {
+      auto loaded = Ingest({Write(name, text)}, "raw_dump." + table);
+      if (!loaded) return loaded.error().message;
+    }
+    return Scalar("raw_dump", checked.empty() ? table : checked, sql_over_t);
   }
 
   std::optional<iceberg::Table> Table(const std::string& ns, const std::string& table) {
@@ -270,6 +284,73 @@ TEST_F(FileIngestTest, CsvWithSemicolonsIsReadAsSuch) {
   auto loaded = Ingest({Write("semi.csv", "id;name\n1;a\n2;b\n")}, "raw_dump.semi");
   ASSERT_TRUE(loaded) << loaded.error().message;
   EXPECT_EQ(Scalar("raw_dump", "semi", "SELECT count(*) || ' ' || max(name) FROM t"), "2 b");
+}
+
+// A second ingest with a wider number type meets the first one's columns as a second file of
+// one ingest does: the values that do not fit the column go to dlt's variant column.
+TEST_F(FileIngestTest, SecondIngestWithDecimalsMakesAVariantColumnNotAnError) {
+  EXPECT_EQ(AfterEachIngest({{"a.ndjson", "{\"temp_c\": 20}\n{\"temp_c\": 21}\n"},
+                             {"b.ndjson", "{\"temp_c\": 21.5}\n{\"temp_c\": 22}\n"}},
+                            "temps",
+                            "SELECT count(*) || ' ' || sum(temp_c) || ' ' || "
+                            "sum(temp_c__v_double) FROM t"),
+            "4 63 21.5");
+  // The same two files in one ingest give the same columns.
+  auto one =
+      Ingest({Write("c.ndjson", "{\"temp_c\": 20}\n"), Write("d.ndjson", "{\"temp_c\": 1.5}\n")},
+             "raw_dump.together");
+  ASSERT_TRUE(one) << one.error().message;
+  EXPECT_EQ(
+      Scalar("raw_dump", "together", "SELECT sum(temp_c) || ' ' || sum(temp_c__v_double) FROM t"),
+      "20 1.5");
+}
+
+// A CSV whose column the table has as bigint, now with decimals, goes the normalizer's way and
+// meets the table's columns too.
+TEST_F(FileIngestTest, CsvWithDecimalsIntoABigintColumnMakesAVariantColumn) {
+  EXPECT_EQ(AfterEachIngest({{"a.csv", "id,temp_c\n1,20\n"}, {"b.csv", "id,temp_c\n2,21.5\n"}},
+                            "csvtemps",
+                            "SELECT count(*) || ' ' || sum(temp_c) || ' ' || "
+                            "sum(temp_c__v_double) FROM t"),
+            "2 20 21.5");
+}
+
+// A child table's values of another type make a variant column there, as in the root table.
+TEST_F(FileIngestTest, SecondIngestWithDecimalsInAListMakesAVariantColumnInItsChildTable) {
+  EXPECT_EQ(AfterEachIngest({{"a.ndjson", "{\"id\": 1, \"temps\": [20, 21]}\n"},
+                             {"b.ndjson", "{\"id\": 2, \"temps\": [21.5, 22]}\n"}},
+                            "lists",
+                            "SELECT count(*) || ' ' || sum(value) || ' ' || "
+                            "sum(value__v_double) FROM t",
+                            "lists__temps"),
+            "4 63 21.5");
+}
+
+// Iceberg's narrower int and float columns (a table another engine made) widen to the long and
+// double the normalizer writes; a value neither holds goes to a variant column.
+TEST_F(FileIngestTest, IntAndFloatColumnsWidenAndOtherValuesMakeVariantColumns) {
+  std::vector<iceberg::NestedField> fields(2);
+  fields[0].id = 1;
+  fields[0].name = "n";
+  fields[0].type = iceberg::Type::Int();
+  fields[1].id = 2;
+  fields[1].name = "x";
+  fields[1].type = iceberg::Type::Float();
+  auto& catalog = workspace_->catalog();
+  ASSERT_TRUE(catalog.CreateNamespace(iceberg::Namespace{"raw_dump"}, {}));
+  ASSERT_TRUE(catalog.CreateTable(
+      iceberg::TableIdentifier{{"raw_dump"}, "narrow"}, iceberg::Schema(0, std::move(fields), {}),
+      iceberg::PartitionSpec::Unpartitioned(), iceberg::SortOrder::Unsorted(), {}, std::nullopt));
+  auto loaded = Ingest({Write("n.ndjson", "{\"n\": 3000000000, \"x\": 2}\n{\"n\": 1.5}\n")},
+                       "raw_dump.narrow");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  auto table = Table("raw_dump", "narrow");
+  ASSERT_TRUE(table.has_value());
+  EXPECT_EQ(table->schema().FindFieldByName("n")->type.ToString(), "long");
+  EXPECT_EQ(table->schema().FindFieldByName("x")->type.ToString(), "double");
+  EXPECT_EQ(Scalar("raw_dump", "narrow",
+                   "SELECT sum(n) || ' ' || sum(x) || ' ' || sum(n__v_double) FROM t"),
+            "3000000000 2.0 1.5");
 }
 
 TEST_F(FileIngestTest, EmptyNdjsonWritesNothing) {

@@ -13,6 +13,7 @@
 #include "common/interrupt.h"
 #include "common/redact.h"
 #include "iceberg/snapshot_producer.h"
+#include "load/existing_tables.h"
 #include "load/load_database.h"
 #include "load/load_id.h"
 #include "load/load_package.h"
@@ -141,8 +142,13 @@ Status SourceLoad::ExtractWhileNormalizing() {
 
 Status SourceLoad::NormalizeResource(const registry::Resource& resource) {
   DATABOX_ASSIGN_OR_RETURN(auto hints, HintsFor(source_, resource));
-  DATABOX_ASSIGN_OR_RETURN(auto normalizer,
-                           normalize::Normalizer::Make(std::move(hints), result_.load_id));
+  // The resource's tables as earlier loads left them (existing_tables.h).
+  normalize::NormalizerOptions options;
+  DATABOX_ASSIGN_OR_RETURN(options.known_tables,
+                           ExistingTables(ws_.catalog(), RawNamespace(source_), hints));
+  DATABOX_ASSIGN_OR_RETURN(
+      auto normalizer,
+      normalize::Normalizer::Make(std::move(hints), result_.load_id, std::move(options)));
   // Append and replace: the batches go to data files as they come (memory holds the batches in
   // flight, whatever the resource's size); merge: staged for deduplication and the upsert.
   std::optional<StreamedFiles> streamed;

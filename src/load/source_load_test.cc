@@ -34,8 +34,7 @@ namespace fs = std::filesystem;
 
 //! The YAML document inside a syrupy .ambr snapshot (between the ''' lines, indented by 2).
 YAML::Node ReadAmbr(const std::string& source) {
-  std::ifstream in(std::string(DATABOX_RECORDINGS_DIR) + "/" + source +
-                   "/dlt_schema.ambr");
+  std::ifstream in(std::string(DATABOX_RECORDINGS_DIR) + "/" + source + "/dlt_schema.ambr");
   std::string line, yaml;
   bool inside = false;
   while (std::getline(in, line)) {
@@ -157,7 +156,8 @@ TEST_F(SourceLoadTest, XenoCantoMatchesDltSchema) {
   ExpectSchemaMatchesAmbr("xeno_canto");
 }
 
-//! Columns (with Iceberg types) that the source pack promises (docs/registry.md, the example) for a table; extra columns allowed.
+//! Columns (with Iceberg types) that the source pack promises (docs/registry.md, the example) for a
+//! table; extra columns allowed.
 void ExpectColumns(const iceberg::Schema& schema,
                    const std::vector<std::pair<std::string, std::string>>& expected) {
   for (const auto& [name, type] : expected) {
@@ -320,6 +320,35 @@ TEST_F(SourceLoadTest, AppendTablesDoubleOnReload) {
   Load("noaa");
   EXPECT_EQ(Scalar("raw_noaa", "stations", "SELECT count(*) FROM t"),
             std::to_string(2 * std::stoll(once)));
+}
+
+// A later load with a value of another type meets the columns the first load made, as a later
+// record of one load does: the values that do not fit the column go to dlt's variant column.
+TEST_F(SourceLoadTest, ALaterLoadWithDecimalsMakesAVariantColumnNotAnError) {
+  auto& gbif = *const_cast<registry::Source*>(registry_.FindSource("gbif"));
+  registry::Resource& occurrences = gbif.resources.front();
+  ASSERT_EQ(occurrences.name, "occurrences");
+  occurrences.write_disposition = registry::WriteDisposition::kAppend;
+  occurrences.columns.clear();
+  auto transform = [&](const std::string& temp_c) {
+    occurrences.transform =
+        "SELECT TRY_CAST(record->>'$.key' AS BIGINT) AS key, " + temp_c + " AS temp_c FROM records";
+  };
+  transform("20");
+  Load("gbif");
+  const std::string rows = Scalar("raw_gbif", "occurrences", "SELECT count(*) FROM t");
+  ASSERT_NE(rows, "0");
+  transform("21.5::DOUBLE");
+  Load("gbif");
+  const auto n = std::stoll(rows);
+  EXPECT_EQ(Scalar("raw_gbif", "occurrences", "SELECT count(*) || ' ' || sum(temp_c) FROM t"),
+            std::to_string(2 * n) + " " + std::to_string(20 * n));
+  EXPECT_EQ(Scalar("raw_gbif", "occurrences",
+                   "SELECT count(temp_c__v_double) || ' ' || min(temp_c__v_double) || ' ' || "
+                   "max(temp_c__v_double) FROM t"),
+            std::to_string(n) + " 21.5 21.5");
+  EXPECT_EQ(Table("raw_gbif", "occurrences").schema().FindFieldByName("temp_c")->type.ToString(),
+            "long");
 }
 
 TEST_F(SourceLoadTest, TargetedSourcesAndResumedFileSourcesAreRefusedBeforeAnyPackage) {

@@ -39,6 +39,15 @@ std::string_view DataTypeName(DataType type) { return Find(type).dlt; }
 
 std::string_view IcebergTypeName(DataType type) { return Find(type).iceberg; }
 
+std::optional<DataType> DataTypeOfIceberg(std::string_view iceberg) {
+  if (iceberg == "int") return DataType::kBigint;
+  if (iceberg == "float") return DataType::kDouble;
+  for (const TypeNames& names : kTypes) {
+    if (names.iceberg == iceberg) return names.type;
+  }
+  return std::nullopt;
+}
+
 std::optional<DataType> ParseDataType(std::string_view name) {
   if (name == "complex") return DataType::kJson;
   for (const TypeNames& names : kTypes) {

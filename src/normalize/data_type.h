@@ -33,4 +33,8 @@ std::optional<DataType> ParseDataType(std::string_view name);
 //! wei->decimal(38,0), binary->binary, json->string.
 std::string_view IcebergTypeName(DataType type);
 
+//! The type whose IcebergTypeName is `iceberg` (text for "string"); Iceberg's narrower "int" and
+//! "float" are bigint and double. nullopt for a type the normalizer does not make.
+std::optional<DataType> DataTypeOfIceberg(std::string_view iceberg);
+
 }  // namespace databox::normalize

@@ -35,19 +35,6 @@ bool HasNotNullHint(std::string_view name) {
          name == kDltLoadId;
 }
 
-//! A column as dlt's default hints (not_null, unique, row_key, parent_key, root_key) make it.
-Column NewColumn(std::string name, DataType type, bool variant) {
-  Column column;
-  column.nullable = !HasNotNullHint(name);
-  column.row_key = column.unique = name == kDltId;
-  column.parent_key = name == kDltParentId;
-  column.root_key = name == kDltRootId;
-  column.variant = variant;
-  column.data_type = type;
-  column.name = std::move(name);
-  return column;
-}
-
 Scalar TextScalar(std::string_view text) {
   Scalar s;
   s.kind = ScalarKind::kString;
@@ -356,6 +343,8 @@ struct Normalizer::State {
     table->path = path;
     for (const TableSchema& known : options.known_tables) {
       if (known.name != name) continue;
+      // The table exists already: it keeps the parent it was made under.
+      table->schema.parent = known.parent;
       for (const Column& column : known.columns) table->AddColumn(column);
     }
     Table* raw = table.get();
@@ -643,9 +632,8 @@ struct Normalizer::State {
                              " and a value of type " + std::string(DataTypeName(ValueType(value))) +
                              " that cannot be converted; add a column type hint for it");
       }
-      const std::string variant = ShortenFragments(
-          {name.text, std::string(kVariantPrefix) + std::string(DataTypeName(ValueType(value)))},
-          options.max_identifier_length);
+      const std::string variant =
+          VariantColumnName(name.text, ValueType(value), options.max_identifier_length);
       return CoerceNonNull(table, *table.Intern(variant), value, true);
     }
     if (existing) return std::pair{static_cast<std::size_t>(name.column), std::move(*cell)};
@@ -766,6 +754,25 @@ struct Normalizer::State {
     return status;
   }
 };
+
+Column NewColumn(std::string name, DataType type, bool variant) {
+  Column column;
+  column.nullable = !HasNotNullHint(name);
+  column.row_key = column.unique = name == kDltId;
+  column.parent_key = name == kDltParentId;
+  column.root_key = name == kDltRootId;
+  column.variant = variant;
+  column.data_type = type;
+  column.name = std::move(name);
+  return column;
+}
+
+std::string VariantColumnName(const std::string& column, DataType value_type,
+                              std::optional<std::size_t> max_identifier_length) {
+  return ShortenFragments(
+      {column, std::string(kVariantPrefix) + std::string(DataTypeName(value_type))},
+      max_identifier_length);
+}
 
 Normalizer::Normalizer(std::unique_ptr<State> state) : state_(std::move(state)) {}
 Normalizer::~Normalizer() = default;

@@ -58,13 +58,25 @@ struct NormalizerOptions {
   //! A normalizer calls it from the thread that adds records.
   std::function<std::string()> row_id_generator;
   //! Tables as an earlier normalizer of the same resource left them (its Schemas()): a table
-  //! named here starts with these columns, so records continue that normalizer's inference
-  //! (types, variant columns) instead of starting afresh. Used to normalize parts of one input
-  //! separately. Hinted root columns must appear in it as that normalizer made them.
+  //! named here starts with these columns (and keeps this parent), so records continue that
+  //! normalizer's inference (types, variant columns) instead of starting afresh. Used to
+  //! normalize parts of one input separately, and to continue the tables earlier loads made.
+  //! Hinted root columns must appear in it as that normalizer made them.
   std::vector<TableSchema> known_tables;
   //! Records normalized before this normalizer's first one (record numbers in messages).
   std::size_t records_before = 0;
 };
+
+//! A column as the normalizer creates it, with dlt's default hints for its name: the system
+//! columns (`_dlt_id`, `_dlt_load_id`, `_dlt_parent_id`, `_dlt_root_id`, `_dlt_list_idx`) are not
+//! nullable, `_dlt_id` is the row key (and unique), `_dlt_parent_id` the parent key,
+//! `_dlt_root_id` the root key. `variant`: a `<column>__v_<type>` column made by a type conflict.
+Column NewColumn(std::string name, DataType type, bool variant = false);
+
+//! The variant column that takes the values of type `value_type` a column `column` cannot hold:
+//! `<column>__v_<type>` (dlt's name; shortened as any name past `max_identifier_length`).
+std::string VariantColumnName(const std::string& column, DataType value_type,
+                              std::optional<std::size_t> max_identifier_length = std::nullopt);
 
 //! Normalizes records of one resource. Feed records with Add(); take rows with Flush() whenever
 //! BufferedRows() grows too large; schemas keep growing across flushes (each batch carries the
