@@ -26,6 +26,7 @@ catalog_start "$state/start"
 # The log of the server under test, for failure messages.
 log="$state/polaris/server.log"
 [ "$server" = nessie ] && log="$state/nessie/server.log"
+[ "$server" = seaweedfs ] && log="$state/s3/weed.log"
 
 export DATABOX_SERVICES_STATE="$state" DATABOX_CATALOG_ENV="$catalog_env_file"
 "$binary" --gtest_filter='-*AfterRestart*' "$@"
