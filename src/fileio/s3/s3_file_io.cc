@@ -140,7 +140,7 @@ Result<http::Response> S3FileIO::Send(Call call) {
   request.method = call.method;
   request.url = target.url;
   request.headers = std::move(call.headers);
-  // libcurl labels bodies it sends as form data unless told otherwise, and some servers (moto)
+  // libcurl labels bodies it sends as form data unless told otherwise, and some servers (moto did)
   // then parse the body as a form and store nothing.
   if ((call.method == http::Method::kPut || call.method == http::Method::kPost) &&
       !request.headers.Contains("Content-Type")) {

@@ -1,5 +1,5 @@
 // RestCatalog against a running Iceberg REST catalog server: run.sh starts one of the FALLBACK
-// (Iceberg's reference REST adapter; NOT Polaris) or Project Nessie, over PostgreSQL + moto S3,
+// (Iceberg's reference REST adapter; NOT Polaris) or Project Nessie, over PostgreSQL + SeaweedFS S3,
 // and names the server's env file in DATABOX_CATALOG_ENV. Where the servers legitimately differ
 // (ServerTraits), each test checks what that server does, never nothing. Without
 // DATABOX_SERVICES_STATE every test FAILS: services are required, never optional.
@@ -62,7 +62,8 @@ struct ServerTraits {
   //! Table metadata lists every snapshot. Nessie keeps only the current one (the history is
   //! Nessie's commit log, checked through its own API by interop.py nessie-history).
   bool snapshot_history_in_metadata = true;
-  //! Table loads return S3 session credentials in `config` (Nessie: STS assume-role on moto).
+  //! Table loads return S3 session credentials in `config`. Nessie did with STS assume-role
+  //! (on moto); on SeaweedFS, which has no STS without a role setup, none of the servers does.
   bool vends_credentials = false;
   //! A multi-level namespace works in paths ("a%1Fb"). FALLBACK: our launcher hands the
   //! adapter a decoded path, so such paths answer 404 (its defect, not the client's).
@@ -92,7 +93,7 @@ std::optional<ServerTraits> TraitsFor(const std::string& kind) {
   if (kind == "nessie") {
     return ServerTraits{.staged_create_in_transaction = true,
                         .snapshot_history_in_metadata = false,
-                        .vends_credentials = true,
+                        .vends_credentials = false,
                         .multi_level_namespace_paths = true,
                         .enforces_ref_absent = false,
                         .nessie_commit_log = true,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Integration test of catalog::rest::RestCatalog against one real Iceberg REST catalog server:
 # `fallback` (Iceberg's reference REST adapter, NOT Apache Polaris) or `nessie` (Project
-# Nessie), each over PostgreSQL 15 + moto S3, all started here in a private temp folder and
+# Nessie), each over PostgreSQL 15 + SeaweedFS S3, all started here in a private temp folder and
 # stopped by PID on exit, pass or fail. The test program runs, the server restarts on the same
 # port, and the tests named *AfterRestart* check that nothing was lost.
 # A service that does not start is a FAILURE (exit 1), never a skip.
