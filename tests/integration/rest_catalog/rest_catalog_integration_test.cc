@@ -1,6 +1,6 @@
 // RestCatalog against a running Iceberg REST catalog server: run.sh starts one of the FALLBACK
-// (Iceberg's reference REST adapter; NOT Polaris) or Project Nessie, over PostgreSQL + SeaweedFS S3,
-// and names the server's env file in DATABOX_CATALOG_ENV. Where the servers legitimately differ
+// (Iceberg's reference REST adapter; NOT Polaris) or Project Nessie, over PostgreSQL + SeaweedFS
+// S3, and names the server's env file in DATABOX_CATALOG_ENV. Where the servers legitimately differ
 // (ServerTraits), each test checks what that server does, never nothing. Without
 // DATABOX_SERVICES_STATE every test FAILS: services are required, never optional.
 #include <gmock/gmock.h>
@@ -580,6 +580,34 @@ TEST_F(RestCatalogIntegrationTest, OAuthTokenEndpoint) {
   EXPECT_THAT(opened.error().message,
               HasSubstr("HTTP " + std::to_string(traits_.oauth_token_status)));
   EXPECT_THAT(opened.error().message, HasSubstr("/v1/oauth/tokens"));
+}
+
+// A catalog that authenticates with SigV4 (SeaweedFS) refuses a request signed with a wrong
+// secret and an unsigned one (403: kAuth), without the secret in the message; the others take
+// no signature, and opening without one works there.
+TEST_F(RestCatalogIntegrationTest, Sigv4SignatureIsRequiredWhereTheServerAsksForIt) {
+  RestCatalogOptions unsigned_options = Options();
+  unsigned_options.sigv4.reset();
+  auto opened = RestCatalog::Open(unsigned_options);
+  const bool sigv4 = env_["CATALOG_SIGV4"] == "1";
+  if (!sigv4) {
+    ASSERT_TRUE(opened.has_value()) << opened.error().ToString();
+    return;
+  }
+  // /v1/config answers unsigned requests; the first namespace call is refused.
+  ASSERT_TRUE(opened.has_value()) << opened.error().ToString();
+  auto listed = (*opened)->ListNamespaces({});
+  ASSERT_FALSE(listed.has_value()) << "SeaweedFS listed namespaces for an unsigned request";
+  EXPECT_EQ(listed.error().kind, ErrorKind::kAuth) << listed.error().ToString();
+
+  RestCatalogOptions wrong = Options();
+  wrong.sigv4->secret_access_key = "wrong-secret-for-databox-it";
+  auto wrong_opened = RestCatalog::Open(wrong);
+  ASSERT_TRUE(wrong_opened.has_value()) << wrong_opened.error().ToString();
+  auto refused = (*wrong_opened)->ListNamespaces({});
+  ASSERT_FALSE(refused.has_value()) << "SeaweedFS accepted a wrong secret";
+  EXPECT_EQ(refused.error().kind, ErrorKind::kAuth) << refused.error().ToString();
+  EXPECT_THAT(refused.error().message, ::testing::Not(HasSubstr("wrong-secret-for-databox-it")));
 }
 
 // A table written before the catalog server restarts (run.sh restarts it between two runs of
