@@ -276,8 +276,7 @@ TEST(DataboxBinary, RunAndRefreshPrintAndRecordTheRdbRowsTheySkipped) {
   const std::string cut_short = R"(USGS\t09999998\nUSGS\t09999999\tCUT SHORT\n)";
   const int short_rows = 2;
   int edited = 0;
-  for (const auto& file :
-       fs::directory_iterator(fs::path(DATABOX_RECORDINGS_DIR) / "usgs")) {
+  for (const auto& file : fs::directory_iterator(fs::path(DATABOX_RECORDINGS_DIR) / "usgs")) {
     std::string text = databox::cli::testing::Slurp(file.path());
     if (const auto pos = text.find(first_site); pos != std::string::npos) {
       text.insert(pos + 2, cut_short);
@@ -320,9 +319,7 @@ TEST(DataboxBinary, RunRefusesASourceAnotherProcessIsLoading) {
   const std::string replay = "replay = \"../../fixtures/recordings\"";
   const auto pos = registry.find(replay);
   ASSERT_NE(pos, std::string::npos) << "the example registry no longer replays recordings";
-  registry.replace(
-      pos, replay.size(),
-      "replay = \"" + std::string(DATABOX_RECORDINGS_DIR) + "\"");
+  registry.replace(pos, replay.size(), "replay = \"" + std::string(DATABOX_RECORDINGS_DIR) + "\"");
   std::ofstream(dir / "databox.toml") << registry;
   const std::string config = (dir / "databox.toml").string();
 
@@ -363,9 +360,8 @@ fs::path ExampleRegistryIn(const fs::path& dir) {
   const auto pos = registry.find(replay);
   EXPECT_NE(pos, std::string::npos) << "the example registry no longer replays recordings";
   if (pos != std::string::npos) {
-    registry.replace(
-        pos, replay.size(),
-        "replay = \"" + std::string(DATABOX_RECORDINGS_DIR) + "\"");
+    registry.replace(pos, replay.size(),
+                     "replay = \"" + std::string(DATABOX_RECORDINGS_DIR) + "\"");
   }
   std::ofstream(dir / "databox.toml") << registry;
   return dir / "databox.toml";
@@ -454,6 +450,11 @@ TEST(DataboxBinary, StatusShowsAgesInWordsAndHowTheLastTransformEnded) {
   const auto then = std::chrono::system_clock::now() - std::chrono::minutes(125);
   const std::string finished = databox::IsoAt(then);
   record["finished_at"] = finished;
+  // A source's load ends at its own start plus its seconds: usgs's load ends then too.
+  for (auto& source : record["sources"]) {
+    source["started_at"] = databox::IsoAt(then - std::chrono::seconds(60));
+    source["seconds"] = 60.0;
+  }
   std::ofstream(history) << record.dump() << "\n";
 
   auto text = RunDatabox({"status", "--config", config.string()}, {}, dir);
@@ -627,6 +628,23 @@ TEST(DataboxBinary, CatalogListDescribeAndQueryFormatsReadALoadedTable) {
   EXPECT_EQ(unknown.exit_code, 1);
   EXPECT_TRUE(Contains(unknown.err, "statement 2 of 2")) << unknown.err;
   EXPECT_TRUE(Contains(unknown.err, "nope")) << unknown.err;
+  // A later statement failing rolls back the earlier ones, whose results are still printed.
+  auto rolled = RunDatabox({"query",
+                            "SELECT 42 AS answer; CREATE TABLE rolled_back AS SELECT 1 AS x; "
+                            "SELECT error('boom')",
+                            "--format", "csv", "--config", config},
+                           {}, dir);
+  EXPECT_EQ(rolled.exit_code, 1);
+  EXPECT_TRUE(Contains(rolled.out, "answer\n42\n")) << rolled.out;
+  EXPECT_TRUE(Contains(rolled.err, "statement 3 of 3 failed")) << rolled.err;
+  EXPECT_TRUE(Contains(rolled.err, "boom")) << rolled.err;
+  auto y = RunDatabox({"query",
+                       "SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = "
+                       "'rolled_back'",
+                       "--format", "csv", "--config", config},
+                      {}, dir);
+  ASSERT_EQ(y.exit_code, 0) << y.err;
+  EXPECT_EQ(y.out, "n\n0\n");
   fs::remove_all(dir);
 }
 

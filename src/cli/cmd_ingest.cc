@@ -77,6 +77,10 @@ ExitCode Ingest(const GlobalOptions& global, const IngestArgs& args) {
         (unknown ? "" : "; nothing was committed") + "\n");
     return history.record().exit_code;
   }
+  if (loaded->tables.empty()) {
+    Out(args.table + ": no rows in the input, nothing written\n");
+    return ExitCode::kOk;
+  }
   Out(args.table + " loaded, load id " + loaded->load_id + "\n");
   PrintLoadedTables(*loaded);
   if (!views_error.empty()) {
@@ -102,8 +106,9 @@ Command IngestCommand() {
       "append and replace, written straight to data files with the types DuckDB reads and\n"
       "the normalizer's snake_case column names (nested Parquet columns, a column the table\n"
       "has with another type, and merge go through the normalizer). A malformed line fails\n"
-      "the ingest naming the file and line, and nothing is committed. Exit 0 loaded, 1 failed "
-      "(nothing committed), 2 bad usage (unknown\n"
+      "the ingest naming the file and line, and nothing is committed. Input without a row\n"
+      "(an empty NDJSON file) writes nothing: no table, no load. Exit 0 loaded (or nothing to\n"
+      "load), 1 failed (nothing committed), 2 bad usage (unknown\n"
       "format, missing file, bad --table, merge without --primary-key).",
       [](CLI::App& app) -> Runner {
         auto args = std::make_shared<IngestArgs>();

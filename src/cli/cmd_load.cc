@@ -332,6 +332,7 @@ ExitCode Refresh(const GlobalOptions& global, const RefreshArgs& args) {
   }
   const refresh::RunRecord& record = outcome->record;
   if (outcome->exit_code == ExitCode::kOk) BackupAfterRefresh(session->registry.project);
+  if (!outcome->history_problem.empty()) Err("databox refresh: " + outcome->history_problem + "\n");
   if (json) {
     Out(record.ToJson().dump(2) + "\n");
     return outcome->exit_code;

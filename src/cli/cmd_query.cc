@@ -62,18 +62,17 @@ ExitCode Query(const GlobalOptions& global, const QueryArgs& args) {
     Err("databox query: " + analytics.error().message + "\n");
     return ExitCode::kRunFailed;
   }
-  auto results = analytics->connection.QueryEach(*sql);
-  if (!results) {
-    Err("databox query: " + results.error().message + "\n");
-    return ExitCode::kRunFailed;
-  }
   const auto width = StdoutWidth();
   bool first = true;
-  for (const auto& result : *results) {
-    if (result.column_count() == 0) continue;
+  auto ran = analytics->connection.QueryEachAtomically(*sql, [&](duck::QueryResult result) {
+    if (result.column_count() == 0) return;
     if (!first && *format != QueryFormat::kJson) Out("\n");
     Out(FormatResult(result, *format, width));
     first = false;
+  });
+  if (!ran) {
+    Err("databox query: " + ran.error().message + "\n");
+    return ExitCode::kRunFailed;
   }
   return ExitCode::kOk;
 }
@@ -87,10 +86,11 @@ Command QueryCommand() {
       "default): with the embedded catalog pinned to the snapshots current after the\n"
       "last load; with a REST catalog read through the catalog, attached natively in\n"
       "DuckDB (iceberg extension), so a later commit is visible at once.\n"
-      "Every statement runs in order and each one's result is printed (tables and CSV\n"
-      "blocks separated by a blank line; JSON as one object per row). A failing statement\n"
-      "stops the query: the error names it (\"statement 2 of 3\") and DuckDB's message\n"
-      "shows where in it; exit 1.\n"
+      "Every statement runs in order, all in one transaction, and each one's result is\n"
+      "printed as it comes (tables and CSV blocks separated by a blank line; JSON as one\n"
+      "object per row). A failing statement stops the query and rolls back every statement\n"
+      "before it: the error names it (\"statement 2 of 3\") and DuckDB's message shows where\n"
+      "in it; exit 1. SQL with its own BEGIN/COMMIT/ROLLBACK runs as written.\n"
       "table: aligned columns, cells cut at 60 characters and the widest columns narrowed\n"
       "to the terminal's width ($COLUMNS when not a terminal; not cut in a pipe).\n"
       "csv: RFC 4180, NULL as an empty field. json: one object per row; numbers, booleans,\n"

@@ -39,6 +39,9 @@ struct ServeArgs {
   std::vector<std::string> at;  //!< --at HH:MM[,HH:MM...], each time given
 };
 
+//! How often the served page reloads itself, so an open tab follows the runs.
+constexpr int kPageReloadSeconds = 30;
+
 PageReply Problem(const std::string& message) {
   return {500, "text/plain; charset=utf-8", Redact(message) + "\n"};
 }
@@ -49,6 +52,7 @@ PageReply Page(Session& session, const ReportOptions& options, const RefreshSche
   report::Report page =
       GatherReport(session.registry, session.workspace->catalog(), std::move(*records), options);
   if (scheduler != nullptr) page.schedule = scheduler->State();
+  page.reload_seconds = kPageReloadSeconds;
   return {200, "text/html; charset=utf-8", report::RenderReportHtml(page)};
 }
 

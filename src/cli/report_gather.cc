@@ -5,6 +5,7 @@
 #include "common/clock.h"
 #include "report/freshness.h"
 #include "report/lineage.h"
+#include "report/model_health.h"
 #include "report/redaction.h"
 
 namespace databox::cli {
@@ -22,7 +23,7 @@ void AddTables(iceberg::Catalog& catalog, report::Report& report) {
   }
   for (const auto& summary : *summaries) {
     report.tables.push_back(
-        {summary.table, summary.records, summary.snapshots, summary.bytes, summary.snapshot_time});
+        {summary.table, summary.records, summary.snapshots, summary.bytes, summary.snapshot_time, ""});
   }
 }
 
@@ -47,9 +48,14 @@ report::Report GatherReport(const registry::Registry& registry, iceberg::Catalog
   report.stale_after_seconds = options.stale_after_seconds;
   report.sources =
       report::SourceStates(registry, records, report.generated_millis, options.stale_after_seconds);
-  report.runs = NewestRuns(std::move(records), options.runs);
   AddTables(catalog, report);
+  const auto loaded = report::TableLoadTimes(records);
+  for (auto& table : report.tables) {
+    if (auto it = loaded.find(table.table); it != loaded.end()) table.loaded_at = it->second;
+  }
   AddModels(registry, report);
+  report.model_health = report::ModelHealthOf(report.models, records);
+  report.runs = NewestRuns(std::move(records), options.runs);
   report::RedactReport(report);  // the registry's secrets were registered when it loaded
   return report;
 }

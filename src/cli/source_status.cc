@@ -131,14 +131,15 @@ std::string FormatStatus(const std::vector<std::string>& sources,
     const SourceLast l = it == last.end() ? SourceLast{} : it->second;
     if (l.ok) {
       text += "  last load: " + l.ok->load_id + "  rows=" + std::to_string(l.ok->rows) + "  at " +
-              At(l.ok_record->finished_at, now_ms) + "\n";
+              At(refresh::SourceRunEndedAt(*l.ok, *l.ok_record), now_ms) + "\n";
     } else {
       text += "  last load: never\n";
     }
     if (l.failed) {
-      text += "  last failure: " + At(l.failed_record->finished_at, now_ms) + " [" +
-              std::string(refresh::SourcePhaseName(l.failed->phase)) + "] " + l.failed->error +
-              "\n";
+      text +=
+          "  last failure: " + At(refresh::SourceRunEndedAt(*l.failed, *l.failed_record), now_ms) +
+          " [" + std::string(refresh::SourcePhaseName(l.failed->phase)) + "] " + l.failed->error +
+          "\n";
     }
   }
   const TransformLast transform = LastTransform(records);
@@ -160,14 +161,16 @@ Json StatusJson(const std::vector<std::string>& sources,
     const SourceLast l = it == last.end() ? SourceLast{} : it->second;
     Json entry = {{"source", source}, {"last_load", nullptr}, {"last_failure", nullptr}};
     if (l.ok) {
-      entry["last_load"] = {{"load_id", l.ok->load_id},
-                            {"rows", l.ok->rows},
-                            {"completed_at", l.ok_record->finished_at},
-                            {"age_seconds", AgeSeconds(l.ok_record->finished_at, now_ms)}};
+      entry["last_load"] = {
+          {"load_id", l.ok->load_id},
+          {"rows", l.ok->rows},
+          {"completed_at", refresh::SourceRunEndedAt(*l.ok, *l.ok_record)},
+          {"age_seconds", AgeSeconds(refresh::SourceRunEndedAt(*l.ok, *l.ok_record), now_ms)}};
     }
     if (l.failed) {
-      entry["last_failure"] = {{"at", l.failed_record->finished_at},
-                               {"age_seconds", AgeSeconds(l.failed_record->finished_at, now_ms)},
+      const std::string failed_at = refresh::SourceRunEndedAt(*l.failed, *l.failed_record);
+      entry["last_failure"] = {{"at", failed_at},
+                               {"age_seconds", AgeSeconds(failed_at, now_ms)},
                                {"phase", std::string(refresh::SourcePhaseName(l.failed->phase))},
                                {"error", l.failed->error}};
     }

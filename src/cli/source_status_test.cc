@@ -74,6 +74,25 @@ TEST(SourceStatusTest, LastLoadAndFailurePerSourceWithTheirAges) {
   EXPECT_THAT(text, HasSubstr("transform: never run (no refresh recorded)\n"));
 }
 
+TEST(SourceStatusTest, EachSourceIsAsOldAsItsOwnLoadNotTheRun) {
+  // One refresh of two sources: usgs loaded in the first 2 s of a run that ended 1 h later.
+  auto refresh = Record("r1", "refresh", 100);
+  refresh.started_at = Ago(3700);
+  auto quick = Source("usgs", refresh::SourceStatus::kOk, 3);
+  quick.started_at = Ago(3700);
+  quick.seconds = 2;
+  auto slow = Source("noaa", refresh::SourceStatus::kOk, 4);
+  slow.started_at = Ago(3700);
+  slow.seconds = 3600;
+  refresh.sources = {quick, slow};
+  const auto json = StatusJson({"usgs", "noaa"}, {refresh}, kNow);
+  EXPECT_EQ(json["sources"][0]["last_load"]["completed_at"], Ago(3698));
+  EXPECT_EQ(json["sources"][0]["last_load"]["age_seconds"], 3698);
+  EXPECT_EQ(json["sources"][1]["last_load"]["age_seconds"], 100);
+  EXPECT_THAT(FormatStatus({"usgs"}, {refresh}, kNow),
+              HasSubstr("rows=3  at " + Ago(3698) + " (1 h 1 min ago)"));
+}
+
 TEST(SourceStatusTest, AFailedTransformShowsWithItsExitCode) {
   auto record = Record("r1", "refresh", 7200, ExitCode::kRunFailed);
   record.transform_status = refresh::TransformStatus::kFailed;

@@ -1,6 +1,7 @@
 // A connection to an open Database: runs SQL.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +33,11 @@ class Connection {
   //! rows, such as CREATE, gives what DuckDB answers for it). Stops at the first failing
   //! statement: the error names its position ("statement 2 of 3").
   Result<std::vector<QueryResult>> QueryEach(const std::string& sql);
+  //! QueryEach as one unit: the statements run in one transaction, each one's result handed to
+  //! `on_result` as it comes, and when one fails everything before it is rolled back. SQL that
+  //! manages transactions itself (BEGIN, COMMIT, ROLLBACK) runs as written.
+  Status QueryEachAtomically(const std::string& sql,
+                             const std::function<void(QueryResult)>& on_result);
   //! Prepares one statement with `?` or `$1` parameters.
   Result<PreparedStatement> Prepare(const std::string& sql);
 

@@ -145,5 +145,31 @@ TEST(ConnectionTest, QueryEachNamesTheStatementThatFailed) {
   EXPECT_THAT(unparsable.error().message, HasSubstr("syntax error"));
 }
 
+TEST(ConnectionTest, QueryEachAtomicallyRollsBackEveryStatementWhenOneFails) {
+  auto mem = testing::OpenMemoryDb();
+  std::vector<int64_t> seen;
+  auto failed = mem.conn.QueryEachAtomically(
+      "SELECT 42; CREATE TABLE y AS SELECT 1 AS x; SELECT error('boom')",
+      [&](QueryResult r) { seen.push_back(static_cast<int64_t>(r.column_count())); });
+  ASSERT_FALSE(failed.has_value());
+  EXPECT_THAT(failed.error().message, HasSubstr("statement 3 of 3 failed"));
+  EXPECT_THAT(failed.error().message, HasSubstr("boom"));
+  EXPECT_EQ(seen.size(), 2u);  // the results before the failure were handed over
+  auto y = mem.conn.Query("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'y'");
+  ASSERT_TRUE(y.has_value());
+  EXPECT_EQ(y->GetInt64(0, 0).value(), 0);
+  // The connection is usable afterwards, and a query that succeeds is committed.
+  ASSERT_TRUE(mem.conn.QueryEachAtomically("CREATE TABLE z AS SELECT 1 AS x; SELECT * FROM z",
+                                           [](QueryResult) {}));
+  EXPECT_EQ(mem.conn.Query("SELECT count(*) FROM z")->GetInt64(0, 0).value(), 1);
+}
+
+TEST(ConnectionTest, QueryEachAtomicallyRunsExplicitTransactionsAsWritten) {
+  auto mem = testing::OpenMemoryDb();
+  ASSERT_TRUE(mem.conn.QueryEachAtomically("BEGIN; CREATE TABLE t AS SELECT 1 AS x; COMMIT",
+                                           [](QueryResult) {}));
+  EXPECT_EQ(mem.conn.Query("SELECT count(*) FROM t")->GetInt64(0, 0).value(), 1);
+}
+
 }  // namespace
 }  // namespace databox::duck

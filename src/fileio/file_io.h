@@ -61,6 +61,12 @@ class FileIO {
   virtual Status Delete(std::string_view location) = 0;
   //! Every object whose location starts with `prefix` (recursively), sorted by location.
   virtual Result<std::vector<FileInfo>> List(std::string_view prefix) = 0;
+  //! Removes the folders at and under the folder `prefix` that hold no object, deepest first (a
+  //! failed load's new table leaves none behind). A store without folders has nothing to do.
+  virtual Status RemoveEmptyFolders(std::string_view prefix) {
+    (void)prefix;
+    return Ok();
+  }
   //! List, plus the temporary files a store uses while writing (LocalFileIO's
   //! ".databox-tmp-<pid>-<name>-XXXXXX", before ".<name>.databox-tmp-XXXXXX"; a killed writer
   //! leaves them behind). For maintenance.

@@ -86,4 +86,9 @@ Result<std::vector<FileInfo>> RoutingFileIO::ListWithTemporaryFiles(std::string_
   return io->ListWithTemporaryFiles(prefix);
 }
 
+Status RoutingFileIO::RemoveEmptyFolders(std::string_view prefix) {
+  DATABOX_ASSIGN_OR_RETURN(FileIO * io, For(prefix));
+  return io->RemoveEmptyFolders(prefix);
+}
+
 }  // namespace databox::fileio

@@ -32,6 +32,7 @@ class RoutingFileIO final : public FileIO {
   Status Delete(std::string_view location) override;
   Result<std::vector<FileInfo>> List(std::string_view prefix) override;
   Result<std::vector<FileInfo>> ListWithTemporaryFiles(std::string_view prefix) override;
+  Status RemoveEmptyFolders(std::string_view prefix) override;
 
  private:
   std::map<Scheme, std::shared_ptr<FileIO>> stores_;  //!< registered before use, then read-only

@@ -98,11 +98,12 @@ Error TransportError(const Request& request, const Error& error, int attempts,
 Result<HttpClient> HttpClient::Make(ClientOptions options, CurlOptions curl) {
   DATABOX_ASSIGN_OR_RETURN(std::unique_ptr<CurlTransport> transport,
                            CurlTransport::Make(std::move(curl)));
-  return HttpClient(std::move(transport), options);
+  return WithTransport(std::move(transport), std::move(options));
 }
 
 HttpClient HttpClient::WithTransport(std::shared_ptr<Transport> transport, ClientOptions options) {
-  return HttpClient(std::move(transport), options);
+  auto redirecting = std::make_shared<RedirectTransport>(std::move(transport), options.redirects);
+  return HttpClient(std::move(redirecting), std::move(options));
 }
 
 Result<Response> HttpClient::Get(std::string url, Headers headers) {

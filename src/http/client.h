@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "http/curl_transport.h"
 #include "http/message.h"
+#include "http/redirects.h"
 #include "http/retry.h"
 #include "http/transport.h"
 
@@ -23,6 +24,8 @@ struct ClientOptions {
   std::size_t max_response_bytes = std::size_t{512} << 20;              //!< decoded body cap
   //! Clock, sleep and jitter for retries; the real ones when null. Not owned.
   RetryTiming* timing = nullptr;
+  //! Which redirects are followed and where credentials go (http/redirects.h).
+  RedirectPolicy redirects;
 };
 
 //! Options from registry-style settings in seconds (registry::ServiceHttpSettings or any type
@@ -56,6 +59,8 @@ ClientOptions ClientOptionsFromSettings(const Settings& settings) {
 //! Values of credential headers (IsCredentialHeaderName) and of credential query parameters
 //! are registered with RegisterSecret before sending, so they never appear in messages.
 //!
+//! Redirects are followed by RedirectTransport under options.redirects, over any transport.
+//!
 //! A client is used by one thread at a time (the curl transport holds one connection cache).
 class HttpClient {
  public:
@@ -79,7 +84,7 @@ class HttpClient {
 
  private:
   HttpClient(std::shared_ptr<Transport> transport, ClientOptions options)
-      : transport_(std::move(transport)), options_(options) {}
+      : transport_(std::move(transport)), options_(std::move(options)) {}
 
   std::shared_ptr<Transport> transport_;  //!< never null
   ClientOptions options_;

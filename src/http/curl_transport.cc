@@ -10,8 +10,6 @@
 namespace databox::http {
 namespace {
 
-constexpr long kMaxRedirects = 5;
-
 //! Where the callbacks of one transfer put what they receive.
 struct Transfer {
   Response response;
@@ -44,8 +42,8 @@ std::size_t OnHeader(char* data, std::size_t size, std::size_t count, void* user
   std::size_t bytes = size * count;
   std::string_view line = TrimLine(std::string_view(data, bytes));
   if (line.starts_with("HTTP/")) {
-    // A new status line: an interim (1xx) response or a redirect came before; keep only the
-    // headers of the final response.
+    // A new status line: an interim (1xx) response came before; keep only the headers of the
+    // final response.
     transfer->response.headers = Headers();
     return bytes;
   }
@@ -149,10 +147,7 @@ Result<Response> CurlTransport::Send(const Request& request, const AttemptLimits
   if (!options_.ca_bundle.empty())
     curl_easy_setopt(curl, CURLOPT_CAINFO, options_.ca_bundle.c_str());
   curl_easy_setopt(curl, CURLOPT_USERAGENT, options_.user_agent.c_str());
-  if (options_.follow_redirects) {
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(curl, CURLOPT_MAXREDIRS, kMaxRedirects);
-  }
+  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, OnBody);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, OnHeader);

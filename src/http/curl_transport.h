@@ -16,14 +16,12 @@ struct CurlOptions {
   //! PEM bundle of trusted CAs; the system store when empty.
   std::string ca_bundle;
   std::string user_agent = "databox/0.1";
-  //! Follow up to 5 redirects (file downloads often redirect to a CDN). libcurl drops
-  //! Authorization and Cookie on a change of host, but not other credential headers (such as
-  //! "token"): turn this off for requests whose credentials must not reach another host.
-  bool follow_redirects = true;
 };
 
-//! Keeps one easy handle, so connections, TLS sessions and DNS answers are reused between
-//! requests. Not thread-safe: one thread at a time (give each worker its own client).
+//! Never follows redirects: a 3xx is a Response (RedirectTransport follows them by the
+//! credentials rule). Keeps one easy handle, so connections, TLS sessions and DNS answers are
+//! reused between requests. Not thread-safe: one thread at a time (give each worker its own
+//! client).
 class CurlTransport final : public Transport {
  public:
   static Result<std::unique_ptr<CurlTransport>> Make(CurlOptions options = {});

@@ -40,13 +40,15 @@ class LoopbackServer {
   //! `handler` gets each request and its 0-based index among all requests.
   using Handler = std::function<Reply(const ReceivedRequest&, int)>;
 
-  explicit LoopbackServer(Handler handler) : handler_(std::move(handler)) {
+  //! Listens on `address` (another loopback address, such as 127.0.0.2, is another origin).
+  explicit LoopbackServer(Handler handler, std::string host = "127.0.0.1")
+      : handler_(std::move(handler)), address_(std::move(host)) {
     listen_fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
     int on = 1;
     ::setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
     sockaddr_in address{};
     address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::inet_pton(AF_INET, address_.c_str(), &address.sin_addr);
     address.sin_port = 0;
     ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address));
     ::listen(listen_fd_, 8);
@@ -66,7 +68,7 @@ class LoopbackServer {
 
   int port() const { return port_; }
   std::string Url(std::string_view target) const {
-    return "http://127.0.0.1:" + std::to_string(port_) + std::string(target);
+    return "http://" + address_ + ":" + std::to_string(port_) + std::string(target);
   }
   int connections() const { return connections_; }
   std::vector<ReceivedRequest> received() const {
@@ -175,6 +177,7 @@ class LoopbackServer {
   }
 
   Handler handler_;
+  std::string address_;
   int listen_fd_ = -1;
   int port_ = 0;
   std::atomic<bool> stop_{false};

@@ -6,6 +6,7 @@
 #include "duck/quote.h"
 #include "duck/text_generator.h"
 #include "iceberg/data_files.h"
+#include "load/csv_dialect.h"
 #include "load/staging.h"
 #include "normalize/digest.h"
 #include "normalize/naming.h"
@@ -58,13 +59,17 @@ std::optional<ColumnLoad> LoadOf(const std::string& type, const std::string& col
   return std::nullopt;
 }
 
-std::string ReaderOf(const fs::path& plain, IngestFormat format) {
-  return std::string(format == IngestFormat::kCsv ? "read_csv(" : "read_parquet(") +
-         duck::QuoteLiteral(plain.string()) + ")";
+Result<std::string> ReaderOf(duck::Connection& conn, const fs::path& file, const fs::path& plain,
+                             IngestFormat format) {
+  if (format == IngestFormat::kCsv) return StrictCsvReader(conn, file, plain);
+  return "read_parquet(" + duck::QuoteLiteral(plain.string()) + ")";
 }
 
-std::string Described(const fs::path& file, IngestFormat format) {
-  return "reading " + file.string() + " as " + std::string(IngestFormatName(format));
+//! `error`, DuckDB's reading `file`, naming the file (and for CSV the line).
+Error ReadError(const Error& error, const fs::path& file, IngestFormat format) {
+  if (format == IngestFormat::kCsv) return CsvReadError(error, file);
+  return error.WithContext("reading " + file.string() + " as " +
+                           std::string(IngestFormatName(format)));
 }
 
 }  // namespace
@@ -78,9 +83,9 @@ Result<std::optional<DirectInput>> DescribeDirectInput(duck::Connection& conn, c
                                                        const std::string& table,
                                                        const std::string& resource,
                                                        const std::string& load_id) {
-  const std::string reader = ReaderOf(plain, format);
+  DATABOX_ASSIGN_OR_RETURN(const std::string reader, ReaderOf(conn, file, plain, format));
   auto described = conn.Query("DESCRIBE SELECT * FROM " + reader);
-  if (!described) return std::unexpected(described.error().WithContext(Described(file, format)));
+  if (!described) return std::unexpected(ReadError(described.error(), file, format));
   DirectInput input;
   input.file = file;
   input.format = format;
@@ -149,9 +154,8 @@ Result<std::optional<WrittenTable>> WriteDirectInputs(
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     auto files = iceberg::WriteDataFiles(conn, io, written.metadata, inputs[i].select);
     if (!files) {
-      for (const iceberg::DataFile& file : written.files) (void)io.Delete(file.file_path);
-      return std::unexpected(
-          files.error().WithContext(Described(inputs[i].file, inputs[i].format)));
+      DiscardWritten(io, written);
+      return std::unexpected(ReadError(files.error(), inputs[i].file, inputs[i].format));
     }
     int64_t rows = 0;
     for (iceberg::DataFile& file : *files) {

@@ -85,7 +85,8 @@ class FileIngest {
   std::unique_ptr<StreamedFiles> streamed_;  //!< append and replace: the data files' writers
   int64_t staged_rows_ = 0;                  //!< merge: rows staged in db_
   normalize::ResourceHints hints_;
-  std::vector<normalize::TableSchema> schemas_;  //!< tables as the files before left them
+  //! Tables as the loads and files before left them.
+  std::vector<normalize::TableSchema> schemas_;
   int64_t records_ = 0;
   int64_t bytes_ = 0;
 };
@@ -200,6 +201,14 @@ Result<SourceLoadResult> FileIngest::Run() {
     written.resource = &resource_;
   }
   if (direct) written.tables.emplace(direct->schema.name, std::move(*direct));
+  SourceLoadResult result;
+  result.source = source_.name;
+  result.load_id = package_.load_id();
+  if (records_ == 0 && written.tables.empty()) {
+    // Nothing to write: no table is created and no load is recorded in _dlt_loads.
+    result.notes.push_back("no rows in the input, nothing written");
+    return result;
+  }
   std::vector<WrittenTables> groups;
   groups.push_back(std::move(written));
   DATABOX_RETURN_IF_ERROR(
@@ -209,9 +218,6 @@ Result<SourceLoadResult> FileIngest::Run() {
                            PlanAndCommit(
                                ws_, db_->conn(), source_, db_->tables(), package_.load_id(),
                                [&] { Report("", true); }, std::move(groups)));
-  SourceLoadResult result;
-  result.source = source_.name;
-  result.load_id = package_.load_id();
   result.tables = std::move(committed.tables);
   result.rows_loaded = committed.rows_loaded;
   result.notes.push_back(std::to_string(records_) + " records read from " +

@@ -209,11 +209,76 @@ TEST_F(FileIngestTest, MalformedCsvNamesTheFileAndCommitsNothing) {
   auto loaded = Ingest({Write("good2.csv", "id,name\n2,b\n"), bad}, "raw_dump.rows");
   ASSERT_FALSE(loaded);
   EXPECT_NE(loaded.error().message.find(bad.string()), std::string::npos) << loaded.error().message;
-  EXPECT_NE(loaded.error().message.find("Line: 30002"), std::string::npos)
+  EXPECT_NE(loaded.error().message.find(bad.string() + ":30002: "), std::string::npos)
       << loaded.error().message;
   EXPECT_EQ(Table("raw_dump", "rows")->metadata().current_snapshot_id, before);
   EXPECT_EQ(Scalar("raw_dump", "rows", "SELECT count(*) FROM t"), "1");
   EXPECT_EQ(ParquetFiles(), files_before);  // good2.csv's file is deleted
+}
+
+// A short file with a row of more fields than the header: DuckDB's sniffer alone would read it
+// as one text column (or skip the lines before the consistent ones); it is refused at the row.
+TEST_F(FileIngestTest, CsvRowWithExtraFieldInAShortFileIsRefusedAtItsLine) {
+  const fs::path bad = Write("bad3.csv", "id,name,value\n1,a,2,extra\n2,b,3\n");
+  auto loaded = Ingest({bad}, "raw_dump.short");
+  ASSERT_FALSE(loaded);
+  EXPECT_EQ(loaded.error().kind, ErrorKind::kData);
+  EXPECT_EQ(loaded.error().message.rfind(bad.string() + ":2: ", 0), 0) << loaded.error().message;
+  EXPECT_FALSE(Table("raw_dump", "short").has_value());
+}
+
+TEST_F(FileIngestTest, CsvRowWithExtraFieldAmongFiftyIsRefusedAtItsLine) {
+  std::string text = "id,name,value\n";
+  for (int i = 1; i <= 50; ++i) {
+    text += std::to_string(i) + ",n" + std::to_string(i) + "," + std::to_string(2 * i);
+    text += i == 20 ? ",extra\n" : "\n";
+  }
+  const fs::path bad = Write("bad51.csv", text);
+  auto loaded = Ingest({bad}, "raw_dump.fifty");
+  ASSERT_FALSE(loaded);
+  EXPECT_EQ(loaded.error().message.rfind(bad.string() + ":21: ", 0), 0) << loaded.error().message;
+  EXPECT_FALSE(Table("raw_dump", "fifty").has_value());
+}
+
+// A bad row past the sniffer's sample fails while the data files are written: the files are
+// deleted and so are the folders they left, so a failed first ingest leaves no table folder.
+TEST_F(FileIngestTest, CsvBadRowFarDownLeavesNoEmptyFolder) {
+  std::string text = "id,name\n";
+  for (int i = 0; i < 25'000; ++i) text += std::to_string(i) + ",n" + std::to_string(i) + "\n";
+  text += "25000,x,unexpected\n";
+  const fs::path bad = Write("far.csv", text);
+  auto loaded = Ingest({bad}, "raw_dump.far");
+  ASSERT_FALSE(loaded);
+  EXPECT_NE(loaded.error().message.find(bad.string() + ":25002: "), std::string::npos)
+      << loaded.error().message;
+  std::error_code ec;
+  for (const auto& entry : fs::recursive_directory_iterator(dir_ / "warehouse", ec)) {
+    EXPECT_EQ(entry.path().string().find("far"), std::string::npos) << entry.path();
+  }
+}
+
+// The normalizer's path (merge) reads CSV as strictly as the direct path.
+TEST_F(FileIngestTest, CsvRowWithExtraFieldIsRefusedOnTheNormalizersPath) {
+  const fs::path bad = Write("bad3.csv", "id,name,value\n1,a,2,extra\n2,b,3\n");
+  auto loaded = Ingest({bad}, "raw_dump.keyed", registry::WriteDisposition::kMerge, {"id"});
+  ASSERT_FALSE(loaded);
+  EXPECT_EQ(loaded.error().message.rfind(bad.string() + ":2: ", 0), 0) << loaded.error().message;
+}
+
+// A semicolon file is read as its own dialect, not refused.
+TEST_F(FileIngestTest, CsvWithSemicolonsIsReadAsSuch) {
+  auto loaded = Ingest({Write("semi.csv", "id;name\n1;a\n2;b\n")}, "raw_dump.semi");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  EXPECT_EQ(Scalar("raw_dump", "semi", "SELECT count(*) || ' ' || max(name) FROM t"), "2 b");
+}
+
+TEST_F(FileIngestTest, EmptyNdjsonWritesNothing) {
+  auto loaded = Ingest({Write("empty.ndjson", "")}, "raw_dump.nothing");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  EXPECT_TRUE(loaded->tables.empty());
+  EXPECT_EQ(loaded->notes, std::vector<std::string>{"no rows in the input, nothing written"});
+  EXPECT_FALSE(Table("raw_dump", "nothing").has_value());
+  EXPECT_FALSE(Table("raw_dump", "_dlt_loads").has_value());
 }
 
 TEST_F(FileIngestTest, Parquet) {

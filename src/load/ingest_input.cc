@@ -11,6 +11,7 @@
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "duck/quote.h"
+#include "load/csv_dialect.h"
 
 namespace databox::load {
 namespace {
@@ -73,17 +74,24 @@ Status UnzstdTo(const fs::path& from, std::ofstream& out) {
 
 //! DuckDB reads `path` (CSV with type detection, or Parquet) and writes its rows to `to` as
 //! NDJSON.
-Status DuckDbToNdjson(const fs::path& path, IngestFormat format, const fs::path& to) {
+Status DuckDbToNdjson(const fs::path& file, const fs::path& path, IngestFormat format,
+                      const fs::path& to) {
   DATABOX_ASSIGN_OR_RETURN(auto db, duck::Database::Open(""));
   DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(db));
   // One thread keeps the rows in file order (errors name a row by its line) without the
   // parallel ordered COPY's buffering, which grows with the input (10 M CSV rows: 1.2 GB peak).
   DATABOX_RETURN_IF_ERROR(conn.Execute("SET threads = 1"));
-  const std::string reader = format == IngestFormat::kCsv ? "read_csv" : "read_parquet";
-  const std::string sql = "COPY (SELECT * FROM " + reader + "(" +
-                          duck::QuoteLiteral(path.string()) + ")) TO " +
+  std::string reader = "read_parquet(" + duck::QuoteLiteral(path.string()) + ")";
+  if (format == IngestFormat::kCsv) {
+    DATABOX_ASSIGN_OR_RETURN(reader, StrictCsvReader(conn, file, path));
+  }
+  const std::string sql = "COPY (SELECT * FROM " + reader + ") TO " +
                           duck::QuoteLiteral(to.string()) + " (FORMAT json)";
-  return conn.Execute(sql);
+  if (auto copied = conn.Execute(sql); !copied) {
+    if (format == IngestFormat::kCsv) return std::unexpected(CsvReadError(copied.error(), file));
+    return std::unexpected(copied.error().WithContext("reading " + file.string() + " as parquet"));
+  }
+  return Ok();
 }
 
 }  // namespace
@@ -161,10 +169,7 @@ Result<fs::path> NdjsonOf(const fs::path& path, const InputKind& kind, const fs:
   DATABOX_ASSIGN_OR_RETURN(fs::path plain, PlainOf(path, kind, scratch, index));
   if (kind.format == IngestFormat::kNdjson) return plain;
   const fs::path ndjson = scratch / ("input-" + std::to_string(index) + ".ndjson");
-  if (auto copied = DuckDbToNdjson(plain, kind.format, ndjson); !copied) {
-    return std::unexpected(copied.error().WithContext("reading " + path.string() + " as " +
-                                                      std::string(IngestFormatName(kind.format))));
-  }
+  DATABOX_RETURN_IF_ERROR(DuckDbToNdjson(path, plain, kind.format, ndjson));
   return ndjson;
 }
 

@@ -211,9 +211,7 @@ Status SourceLoad::PlanAndCommit() {
 
 void SourceLoad::DiscardWritten() {
   for (const WrittenTables& group : written_) {
-    for (const auto& [name, table] : group.tables) {
-      for (const iceberg::DataFile& file : table.files) (void)ws_.file_io()->Delete(file.file_path);
-    }
+    for (const auto& [name, table] : group.tables) load::DiscardWritten(*ws_.file_io(), table);
   }
   written_.clear();
 }

@@ -133,6 +133,11 @@ int64_t StreamedFiles::held_rows() const {
   return held;
 }
 
+void DiscardWritten(fileio::FileIO& io, const WrittenTable& table) {
+  for (const iceberg::DataFile& file : table.files) (void)io.Delete(file.file_path);
+  if (table.create) (void)io.RemoveEmptyFolders(table.metadata.location);
+}
+
 void StreamedFiles::Abandon() {
   for (auto& [name, writer] : writers_) writer.rows->Cancel();
   for (auto& [name, writer] : writers_) {
@@ -143,9 +148,7 @@ void StreamedFiles::Abandon() {
   }
   writers_.clear();
   // Nothing refers to these files: no commit will.
-  for (const auto& [name, out] : out_) {
-    for (const iceberg::DataFile& file : out.files) (void)io_.Delete(file.file_path);
-  }
+  for (const auto& [name, out] : out_) DiscardWritten(io_, out);
   out_.clear();
   finished_ = true;
 }

@@ -41,6 +41,10 @@ struct WrittenTable {
   int64_t rows = 0;
 };
 
+//! Deletes `table`'s files (a load that will not commit them: nothing refers to them) and, for a
+//! table the load would have created, the folders they leave empty.
+void DiscardWritten(fileio::FileIO& io, const WrittenTable& table);
+
 //! Where a table's files go: the metadata of an existing table, or one prepared for a new
 //! table, with at least the columns of `schema` (its first batch's); `create` says which.
 struct TableTarget {

@@ -245,6 +245,8 @@ struct Table {
   std::vector<std::size_t> set_in_row;
   std::size_t rows = 0;                                       //!< buffered rows
   std::map<std::string, ColumnHint, std::less<>> incomplete;  //!< hints without a data type
+  //! For each key column inferred from a record: that record's number and shown value.
+  std::map<std::string, std::pair<std::size_t, std::string>, std::less<>> key_typed_by;
   std::unordered_map<std::string, std::unique_ptr<Name>, StringHash, std::equal_to<>> names;
   ObjectNode top;  //!< keys of this table's row objects
   // dlt's system columns of this table.
@@ -604,6 +606,24 @@ struct Normalizer::State {
                                       : std::string(value.text);
   }
 
+  //! The refusal of a key value the key column cannot hold: the column, both types seen and
+  //! the first record of each.
+  std::string KeyTypesError(const Table& table, const std::string& column, DataType type,
+                            const Scalar& value) const {
+    std::string first = "declared in the resource's column hints";
+    if (auto typed = table.key_typed_by.find(column); typed != table.key_typed_by.end()) {
+      first =
+          "first in record " + std::to_string(typed->second.first) + ": " + typed->second.second;
+    }
+    return "normalizing resource '" + hints.resource + "': primary key column '" + column +
+           "' has values of two types: " + std::string(DataTypeName(type)) + " (" + first +
+           ") and " + std::string(DataTypeName(ValueType(value))) + " (first in record " +
+           std::to_string(options.records_before + records) + ": " + ShownValue(value) +
+           "), which a " + std::string(DataTypeName(type)) +
+           " key cannot hold exactly; nothing was committed (a key never changes type; give "
+           "the key column a text type hint and reload)";
+  }
+
   //! Coerces `value` into column `name` of `table`, creating the column (or a variant column)
   //! as dlt's _coerce_non_null_value does. Returns the column position and the cell.
   Result<std::pair<std::size_t, Cell>> CoerceNonNull(Table& table, Name& name, const Scalar& value,
@@ -613,13 +633,7 @@ struct Normalizer::State {
     std::optional<Cell> cell = Coerce(type, value);
     if (!cell && existing != nullptr && IsKeyColumn(table, *existing)) {
       // A key never moves to a variant column: the key itself would be null.
-      return MakeError(ErrorKind::kData,
-                       Context() + ": primary key column '" + name.text + "' has type " +
-                           std::string(DataTypeName(type)) + " and the record has the " +
-                           std::string(DataTypeName(ValueType(value))) + " value " +
-                           ShownValue(value) +
-                           ", which it cannot hold exactly; nothing was committed (a key never "
-                           "changes type; give the key column a text type hint and reload)");
+      return MakeError(ErrorKind::kData, KeyTypesError(table, name.text, type, value));
     }
     if (!cell) {
       if (is_variant) {
@@ -640,6 +654,9 @@ struct Normalizer::State {
       column.primary_key = hint->second.primary_key;
       if (hint->second.nullable) column.nullable = *hint->second.nullable;
       table.incomplete.erase(hint);
+    }
+    if (column.primary_key) {
+      table.key_typed_by[name.text] = {options.records_before + records, ShownValue(value)};
     }
     table.AddColumn(std::move(column));
     return std::pair{table.schema.columns.size() - 1, std::move(*cell)};

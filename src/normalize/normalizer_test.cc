@@ -224,6 +224,21 @@ TEST(NormalizerTest, NullPrimaryKeyFailsAndStopsTheNormalizer) {
   EXPECT_FALSE(n->Add(Json::parse(R"({"id": 2})")));
 }
 
+TEST(NormalizerTest, AKeyOfTwoTypesNamesTheColumnBothTypesAndTheirFirstRecords) {
+  ResourceHints hints = Hints(WriteDisposition::kMerge);
+  hints.primary_key = {"id"};
+  auto n = MakeNormalizer(hints);
+  ASSERT_TRUE(n->Add(Json::parse(R"({"id": 41})")));
+  ASSERT_TRUE(n->Add(Json::parse(R"({"id": 42})")));
+  auto status = n->Add(Json::parse(R"({"id": "A-7"})"));
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().kind, ErrorKind::kData);
+  EXPECT_THAT(status.error().message,
+              ::testing::HasSubstr("primary key column 'id' has values of two types: bigint "
+                                   "(first in record 1: 41) and text (first in record 3: A-7)"))
+      << status.error().message;
+}
+
 TEST(NormalizerTest, JsonHintKeepsNestedValueWhole) {
   ResourceHints hints = Hints();
   hints.columns.push_back(ColumnHint{"geometry", DataType::kJson, std::nullopt, false});

@@ -5,6 +5,7 @@
 
 #include "http/curl_transport.h"
 #include "http/recording.h"
+#include "http/redirects.h"
 #include "http/replay.h"
 
 namespace databox::platform {
@@ -12,6 +13,13 @@ namespace {
 
 std::chrono::milliseconds Millis(double seconds) {
   return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+}
+
+http::RedirectPolicy SourceRedirectPolicy(const registry::Source& source) {
+  http::RedirectPolicy policy;
+  policy.allowed_hosts = source.redirect_hosts;
+  policy.allow_setting = "redirect_hosts of source " + source.name;
+  return policy;
 }
 
 }  // namespace
@@ -29,14 +37,16 @@ http::ClientOptions SourceClientOptions(const registry::ProjectSettings& project
   options.retry.max_attempts = source.retries.value_or(h.retries) + 1;
   options.retry.base_delay = Millis(source.backoff_initial_s.value_or(h.backoff_initial_s));
   options.retry.max_delay = Millis(source.backoff_max_s.value_or(h.backoff_max_s));
+  options.redirects = SourceRedirectPolicy(source);
   return options;
 }
 
-Result<http::HttpClient> MakeSourceClient(const registry::ProjectSettings& project,
-                                          const registry::Source& source,
-                                          http::RetryTiming* timing) {
-  http::ClientOptions options = SourceClientOptions(project, source);
-  options.timing = timing;
+namespace {
+
+//! A client of `source` with `options`: replaying, recording or live, as the source says.
+Result<http::HttpClient> MakeClientWith(const registry::ProjectSettings& project,
+                                        const registry::Source& source,
+                                        http::ClientOptions options) {
   if (source.replay()) {
     const auto folder = *source.replay_dir;
     auto replay = http::ReplayTransport::Load(folder);
@@ -59,14 +69,22 @@ Result<http::HttpClient> MakeSourceClient(const registry::ProjectSettings& proje
   return http::HttpClient::Make(options, curl);
 }
 
+}  // namespace
+
+Result<http::HttpClient> MakeSourceClient(const registry::ProjectSettings& project,
+                                          const registry::Source& source,
+                                          http::RetryTiming* timing) {
+  http::ClientOptions options = SourceClientOptions(project, source);
+  options.timing = timing;
+  return MakeClientWith(project, source, std::move(options));
+}
+
 Result<http::HttpClient> MakeFileClient(const registry::ProjectSettings& project,
                                         const registry::Source& source) {
-  if (source.replay()) return MakeSourceClient(project, source);
-  http::CurlOptions curl;
-  curl.user_agent = project.http.user_agent;
-  curl.verify_tls = project.http.verify_tls;
-  curl.follow_redirects = false;
-  return http::HttpClient::Make(SourceClientOptions(project, source), curl);
+  // The download checks its one redirect itself (replayed or recorded too).
+  http::ClientOptions options = SourceClientOptions(project, source);
+  options.redirects.follow = false;
+  return MakeClientWith(project, source, std::move(options));
 }
 
 source::TransportMaker MakeSourceTransports(const registry::ProjectSettings& project,
@@ -95,10 +113,11 @@ source::TransportMaker MakeSourceTransports(const registry::ProjectSettings& pro
   http::CurlOptions curl;
   curl.user_agent = project.http.user_agent;  // the request's User-Agent header overrides it
   curl.verify_tls = project.http.verify_tls;
-  return [curl]() -> Result<std::shared_ptr<http::Transport>> {
-    DATABOX_ASSIGN_OR_RETURN(auto transport, http::CurlTransport::Make(curl));
-    return std::shared_ptr<http::Transport>(std::move(transport));
-  };
+  return
+      [curl, policy = SourceRedirectPolicy(source)]() -> Result<std::shared_ptr<http::Transport>> {
+        DATABOX_ASSIGN_OR_RETURN(auto transport, http::CurlTransport::Make(curl));
+        return std::make_shared<http::RedirectTransport>(std::move(transport), policy);
+      };
 }
 
 }  // namespace databox::platform

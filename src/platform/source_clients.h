@@ -37,7 +37,7 @@ Result<http::HttpClient> MakeFileClient(const registry::ProjectSettings& project
 //! Replay mode: one ReplayTransport over <replay_dir>/<source name>/, loaded on the first call
 //! and shared (it is thread-safe); a request it does not hold is a transport error, which the
 //! source retries like one. Live: a new libcurl transport per call, TLS verified as
-//! [project.http] says.
+//! [project.http] says, following redirects by the source's redirect_hosts (http/redirects.h).
 source::TransportMaker MakeSourceTransports(const registry::ProjectSettings& project,
                                             const registry::Source& source);
 

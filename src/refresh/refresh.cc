@@ -225,7 +225,7 @@ void Record(RefreshRun& run, ExitCode exit_code) {
   record.exit_code = exit_code;
   const RunHistory history(run.workspace.registry().project.state_dir);
   if (auto appended = history.Append(record); !appended) {
-    record.inspection_problems.push_back(appended.error().message);
+    run.outcome.history_problem = appended.error().message;
   }
 }
 

@@ -35,6 +35,7 @@ struct RefreshOutcome {
   RunRecord record;                             //!< also appended to the run history
   std::vector<std::string> preflight_problems;  //!< non-empty: nothing was started (kUsage)
   ExitCode exit_code = ExitCode::kOk;           //!< kRunFailed: a source, inspection, transform
+  std::string history_problem;  //!< why the record could not be appended (empty: it was)
 };
 
 //! Which sources a refresh loads: the routine ones, or those named (which must be routine).

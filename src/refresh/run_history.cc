@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cmath>
 #include <fstream>
 
 #include "common/failpoint.h"
@@ -13,6 +15,8 @@
 namespace databox::refresh {
 
 namespace {
+
+constexpr double kMillisPerSecond = 1000;
 
 //! Snapshot ids are random 63-bit numbers: those beyond 2^53 are written as strings.
 nlohmann::json SnapshotsToJson(const std::map<std::string, int64_t>& snapshots) {
@@ -57,6 +61,15 @@ nlohmann::json RunRecord::ToJson() const {
                         {"exit_code", ExitCodeNumber(exit_code)}};
   if (transform_exit_code) out["transform"]["exit_code"] = *transform_exit_code;
   if (transform_seconds) out["transform"]["seconds"] = *transform_seconds;
+  if (!transform_models.empty()) {
+    nlohmann::json models = nlohmann::json::array();
+    for (const ModelResult& model : transform_models) {
+      nlohmann::json json = model.ToJson();
+      json["error"] = Redact(model.error);
+      models.push_back(std::move(json));
+    }
+    out["transform"]["models"] = std::move(models);
+  }
   return out;
 }
 
@@ -103,6 +116,10 @@ Result<RunRecord> RunRecordFromJson(const nlohmann::json& json) {
     if (transform.contains("exit_code")) r.transform_exit_code = transform["exit_code"].get<int>();
     r.transform_log_tail = transform.value("log_tail", "");
     if (transform.contains("seconds")) r.transform_seconds = transform["seconds"].get<double>();
+    for (const auto& model : transform.value("models", nlohmann::json::array())) {
+      DATABOX_ASSIGN_OR_RETURN(ModelResult result, ModelResult::FromJson(model));
+      r.transform_models.push_back(std::move(result));
+    }
   }
   DATABOX_ASSIGN_OR_RETURN(r.exit_code, ParseExitCode(json.value("exit_code", 0)));
   return r;
@@ -120,9 +137,46 @@ Result<RunRecord> RunRecord::FromJson(const nlohmann::json& json) {
   }
 }
 
+std::string SourceRunEndedAt(const SourceRun& run, const RunRecord& record) {
+  const auto started = IsoToMillis(run.started_at);
+  if (!started || run.seconds <= 0) return record.finished_at;
+  return MillisIso(*started + std::llround(run.seconds * kMillisPerSecond));
+}
+
+namespace {
+
+//! Space kept for the next record: far more than a record needs (a few KB), so that a run
+//! that filled the disk can still say what happened.
+constexpr off_t kReservedBytes = 128 << 10;
+
+//! The file holding the reserve, beside the history.
+std::filesystem::path ReservePath(const std::filesystem::path& history) {
+  return history.parent_path() / "runs.jsonl.reserve";
+}
+
+//! Best effort: a missing reserve only means the next append has no head start.
+void Reserve(const std::filesystem::path& history) {
+  const std::filesystem::path path = ReservePath(history);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  const bool reserved = ::posix_fallocate(fd, 0, kReservedBytes) == 0;
+  ::close(fd);
+  if (!reserved) ::unlink(path.c_str());
+}
+
+}  // namespace
+
 Status RunHistory::Append(const RunRecord& record) const {
   Failpoint("before-run-history");
   DATABOX_RETURN_IF_ERROR(fileio::CreateFoldersDurably(path_.parent_path()));
+  // Frees the space the previous append kept, for this record, then keeps it again.
+  ::unlink(ReservePath(path_).c_str());
+  Status appended = AppendLine(record);
+  Reserve(path_);
+  return appended;
+}
+
+Status RunHistory::AppendLine(const RunRecord& record) const {
   const std::string line = record.ToJson().dump() + "\n";
   std::error_code ec;
   const bool existed = std::filesystem::exists(path_, ec);
@@ -131,9 +185,12 @@ Status RunHistory::Append(const RunRecord& record) const {
   const ssize_t written = ::write(fd, line.data(), line.size());
   // The record says what a run did: it must survive a crash right after the run reports.
   const bool synced = written == static_cast<ssize_t>(line.size()) && ::fdatasync(fd) == 0;
+  const bool disk_full = !synced && errno == ENOSPC;
   ::close(fd);
   if (!synced) {
-    return MakeError(ErrorKind::kIo, "cannot append to run history " + path_.string());
+    return MakeError(ErrorKind::kIo,
+                     "this run could not be recorded: cannot append to run history " +
+                         path_.string() + (disk_full ? " (the disk is full)" : ""));
   }
   if (!existed) DATABOX_RETURN_IF_ERROR(fileio::SyncFolder(path_.parent_path().string()));
   return Ok();

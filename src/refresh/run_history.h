@@ -13,6 +13,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/exit_code.h"
+#include "refresh/model_results.h"
 #include "refresh/run_status.h"
 
 namespace databox::refresh {
@@ -43,7 +44,8 @@ struct RunRecord {
   TransformStatus transform_status = TransformStatus::kNotRun;
   std::optional<int> transform_exit_code;
   std::string transform_log_tail;
-  std::optional<double> transform_seconds;  //!< how long the transform ran, when it ran
+  std::optional<double> transform_seconds;    //!< how long the transform ran, when it ran
+  std::vector<ModelResult> transform_models;  //!< each model's result; empty: none recorded
   ExitCode exit_code = ExitCode::kOk;
 
   nlohmann::json ToJson() const;
@@ -52,18 +54,26 @@ struct RunRecord {
   static Result<RunRecord> FromJson(const nlohmann::json& json);
 };
 
+//! When `run` (a source of `record`) ended: its start plus its seconds, else the record's end.
+//! A source's freshness is its own load's end, not the end of the run it was part of.
+std::string SourceRunEndedAt(const SourceRun& run, const RunRecord& record);
+
 class RunHistory {
  public:
   explicit RunHistory(std::filesystem::path state_dir)
       : path_(std::move(state_dir) / "runs.jsonl") {}
 
   //! Appends one record (the file is created 0600; each line is written with one write call).
+  //! Each append leaves a 128 KB reserve file beside the history (runs.jsonl.reserve) and the
+  //! next one deletes it first, so a run that filled the disk is still recorded.
   Status Append(const RunRecord& record) const;
   //! Every record, oldest first; unreadable lines are skipped.
   Result<std::vector<RunRecord>> ReadAll() const;
   const std::filesystem::path& path() const { return path_; }
 
  private:
+  Status AppendLine(const RunRecord& record) const;
+
   std::filesystem::path path_;
 };
 

@@ -173,3 +173,38 @@ TEST(RunHistoryTest, ReadAllSkipsALineWithAnUnknownState) {
 
 }  // namespace
 }  // namespace databox::refresh
+
+namespace databox::refresh {
+namespace {
+
+TEST(RunHistoryModels, TransformModelsSurviveAWriteAndARead) {
+  RunRecord record;
+  record.run_id = "r";
+  record.transform_models = {
+      {"analytics.a", ModelStatus::kOk, "2026-12-04T10:00:00.000Z", 3, "passed 1", ""},
+      {"analytics.b", ModelStatus::kFailed, "", std::nullopt, "", "boom"}};
+  const nlohmann::json json = record.ToJson();
+  ASSERT_TRUE(json["transform"].contains("models")) << json.dump();
+  auto back = RunRecord::FromJson(json);
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_EQ(back->transform_models.size(), 2u);
+  EXPECT_EQ(back->transform_models[0].rows, 3);
+  EXPECT_EQ(back->transform_models[0].built_at, "2026-12-04T10:00:00.000Z");
+  EXPECT_EQ(back->transform_models[1].status, ModelStatus::kFailed);
+  EXPECT_EQ(back->transform_models[1].error, "boom");
+  EXPECT_FALSE(RunRecord().ToJson()["transform"].contains("models"));
+}
+
+TEST(RunHistoryModels, ASourceEndsAtItsOwnLoadsEndNotTheRuns) {
+  RunRecord record;
+  record.finished_at = "2026-12-04T10:05:00.000Z";
+  SourceRun run;
+  run.started_at = "2026-12-04T10:00:00.000Z";
+  run.seconds = 1.5;
+  EXPECT_EQ(SourceRunEndedAt(run, record), "2026-12-04T10:00:01.500Z");
+  run.started_at = "";
+  EXPECT_EQ(SourceRunEndedAt(run, record), "2026-12-04T10:05:00.000Z");
+}
+
+}  // namespace
+}  // namespace databox::refresh

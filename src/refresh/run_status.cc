@@ -118,4 +118,24 @@ std::string_view RunOutcomeName(ExitCode code) {
   return "failed";
 }
 
+std::string_view ModelStatusName(ModelStatus status) {
+  switch (status) {
+    case ModelStatus::kOk:
+      return "ok";
+    case ModelStatus::kFailed:
+      return "failed";
+    case ModelStatus::kSkipped:
+      return "skipped";
+    case ModelStatus::kNotRun:
+      return "not_run";
+  }
+  return "not_run";
+}
+
+Result<ModelStatus> ParseModelStatus(std::string_view name) {
+  return ParseByName(
+      name, {ModelStatus::kOk, ModelStatus::kFailed, ModelStatus::kSkipped, ModelStatus::kNotRun},
+      ModelStatusName, "model status");
+}
+
 }  // namespace databox::refresh

@@ -51,6 +51,17 @@ SourcePhase SourcePhaseOf(load::LoadPhase phase);
 
 std::string_view TransformStatusName(TransformStatus status);
 
+//! How a model fared in one transform (run history `transform.models`, model_results.h).
+enum class ModelStatus {
+  kOk,       //!< "ok": built (or unchanged and current) in a transform that succeeded
+  kFailed,   //!< "failed": its query or one of its audits failed
+  kSkipped,  //!< "skipped": not built because a model it reads failed
+  kNotRun,   //!< "not_run": the transform stopped before it (or never named it)
+};
+
+std::string_view ModelStatusName(ModelStatus status);
+Result<ModelStatus> ParseModelStatus(std::string_view name);
+
 //! The word for how a run ended, from its exit code: "ok", "failed", "refused" (usage or
 //! preflight: nothing started), "interrupted" (SIGINT) or "terminated" (SIGTERM).
 std::string_view RunOutcomeName(ExitCode code);

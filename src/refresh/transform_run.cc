@@ -21,6 +21,7 @@ void RecordTransform(const Result<TransformResult>& result, RunRecord& record) {
     record.transform_log_tail += "== databox: " + result->raw_columns_problem + "\n";
   }
   record.transform_seconds = std::chrono::duration<double>(result->duration).count();
+  record.transform_models = result->models;
 }
 
 TransformRunOutcome RunTransformAlone(load::Workspace& workspace, const TransformOptions& options) {

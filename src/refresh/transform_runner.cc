@@ -17,6 +17,7 @@
 #include "duck/database.h"
 #include "fileio/durable.h"
 #include "refresh/analytics.h"
+#include "refresh/model_state.h"
 #include "refresh/raw_catalog.h"
 #include "refresh/raw_columns.h"
 #include "refresh/sqlmesh_install.h"
@@ -24,6 +25,9 @@
 
 namespace databox::refresh {
 namespace {
+
+//! Terminal width SQLMesh is told (COLUMNS): wide enough that its progress lines do not wrap.
+constexpr int kOutputColumns = 240;
 
 //! The registry's default command (registry/parse_project.cc) for this project.
 std::vector<std::string> RegistryDefaultCommand(const registry::Registry& registry) {
@@ -165,6 +169,7 @@ Result<std::map<std::string, std::string>> TransformEnvironment(
       {"DATABOX_DUCKDB_EXTENSION_DIRECTORY", duck::DefaultExtensionDirectory()},
       {"SQLMESH__CACHE_DIR", (run_dir / "sqlmesh_cache").string()},
       {"PYTHONUNBUFFERED", "1"},
+      {"COLUMNS", std::to_string(kOutputColumns)},
   };
   // With credentials vended per table only, SQLMesh's DuckDB reads through the attached
   // catalog, which vends them to DuckDB too: no warehouse-wide S3 secret exists to pass.
@@ -261,6 +266,22 @@ Result<TransformResult> RunSteps(load::Workspace& workspace,
   return result;
 }
 
+//! Each model's result: the log's account merged with the state and the row counts on DuckDB.
+std::vector<ModelResult> ModelResults(const registry::Registry& registry,
+                                      const TransformResult& result) {
+  std::ifstream in(result.log_path, std::ios::binary);
+  std::stringstream log;
+  log << in.rdbuf();
+  auto printed = ParseSqlMeshOutput(log.str());
+  std::map<std::string, ModelBuild> builds;
+  if (!UsesTrino(registry)) {
+    auto read = ReadModelBuilds(SqlMeshStatePath(registry), registry.project.analytics.database);
+    if (read) builds = std::move(*read);
+  }
+  for (auto& [name, model] : printed) model.error = Redact(model.error);
+  return MergeModelResults(printed, builds, result.ok);
+}
+
 //! Saves `columns` (read before the run) as the raw columns of the last transform; the
 //! problem when they could not be read or saved.
 std::string SaveRawColumns(const registry::Registry& registry, const Result<RawColumns>& columns) {
@@ -312,6 +333,7 @@ Result<TransformResult> RunTransform(load::Workspace& workspace, const Transform
   }
   if (!result) return result;
   if (result->ok) result->raw_columns_problem = SaveRawColumns(registry, columns);
+  if (IsDefaultTransformCommand(registry)) result->models = ModelResults(registry, *result);
   return result;
 }
 

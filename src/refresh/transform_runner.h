@@ -31,6 +31,7 @@
 
 #include "common/error.h"
 #include "load/workspace.h"
+#include "refresh/model_results.h"
 #include "registry/model.h"
 
 namespace databox::refresh {
@@ -66,6 +67,9 @@ struct TransformResult {
   bool interrupted = false;  //!< SIGINT or SIGTERM stopped a step or kept the next from starting
   //! Why the raw columns were not saved after a successful run (empty when they were).
   std::string raw_columns_problem;
+  //! Each model's result (model_results.h): SQLMesh's output merged, on DuckDB, with its state
+  //! and the models' row counts; empty when a custom command ran or nothing was found.
+  std::vector<ModelResult> models;
 
   //! Exit code of the last step run (-1 when none ran).
   int exit_code() const { return steps.empty() ? -1 : steps.back().exit_code; }
@@ -90,7 +94,8 @@ Result<bool> SqlMeshProdExists(const std::filesystem::path& state_db);
 //! DuckDB gives it), DATABOX_RAW_VIEWS_DB, DATABOX_CATALOG_ALIAS, DATABOX_SQLMESH_STATE_DB,
 //! DATABOX_DUCKDB_EXTENSION_DIRECTORY (the project's DuckDB extension folder, for DuckDB's
 //! extension_directory setting: httpfs is autoloaded from it), SQLMESH__CACHE_DIR
-//! (<run_dir>/sqlmesh_cache), PYTHONUNBUFFERED. For an s3:// warehouse also DATABOX_WAREHOUSE_S3=1
+//! (<run_dir>/sqlmesh_cache), PYTHONUNBUFFERED, COLUMNS=240 (SQLMesh's lines do not wrap, so
+//! ParseSqlMeshOutput reads them whole). For an s3:// warehouse also DATABOX_WAREHOUSE_S3=1
 //! and the fields of a DuckDB S3 secret: DATABOX_S3_ENDPOINT, DATABOX_S3_USE_SSL,
 //! DATABOX_S3_URL_STYLE, DATABOX_S3_REGION, DATABOX_S3_KEY_ID, DATABOX_S3_SECRET,
 //! DATABOX_S3_SESSION_TOKEN (the raw views read the warehouse's Parquet files through httpfs).
@@ -101,9 +106,12 @@ Result<std::map<std::string, std::string>> TransformEnvironment(
 
 //! Builds the raw views file unless it is current (EnsureRawViews), then runs the steps; after
 //! they all succeeded saves the raw columns they ran on (raw_columns.h; a failure to save is
-//! TransformResult::raw_columns_problem, not a failed run). Nothing is written into the
-//! transform project. A failing, timed-out or interrupted step is a TransformResult with ok =
-//! false; an error means the run could not start (run folder, log file, program not found).
+//! TransformResult::raw_columns_problem, not a failed run). With the default command the
+//! models' results are read from the log, and on DuckDB from the state and the analytics
+//! database (TransformResult::models; what cannot be read is left out, never a failed run). Nothing
+//! is written into the transform project. A failing, timed-out or interrupted step is a
+//! TransformResult with ok = false; an error means the run could not start (run folder, log file,
+//! program not found).
 Result<TransformResult> RunTransform(load::Workspace& workspace,
                                      const TransformOptions& options = {});
 

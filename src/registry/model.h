@@ -294,10 +294,12 @@ struct Source {
   AuthSettings auth;
   std::map<std::string, std::string> params;   //!< sent with every request
   std::map<std::string, std::string> headers;  //!< sent with every request
-  std::map<std::string, std::string> vars;     //!< values for {placeholders} in paths and params
-  double pause_s = 0;                          //!< pause between requests
-  std::optional<double> timeout_s;             //!< overrides project http.timeout_s
-  std::optional<int> retries;                  //!< overrides project http.retries
+  //! Hosts of other origins a redirect may lead to; followed without credentials.
+  std::vector<std::string> redirect_hosts;
+  std::map<std::string, std::string> vars;  //!< values for {placeholders} in paths and params
+  double pause_s = 0;                       //!< pause between requests
+  std::optional<double> timeout_s;          //!< overrides project http.timeout_s
+  std::optional<int> retries;               //!< overrides project http.retries
   std::optional<double> backoff_initial_s;
   std::optional<double> backoff_max_s;
   std::optional<WindowSettings> window;

@@ -106,7 +106,15 @@ CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::pa
       r.Enum<CatalogType>("type", {{"sql", CatalogType::kSql}, {"rest", CatalogType::kRest}})
           .value_or(CatalogType::kSql);
   if (auto name = r.String("name")) {
-    if (name->empty()) r.Report("name", "'name' must not be empty", "omit it for databox_lake");
+    static const std::regex kCatalogName("^[A-Za-z0-9_][A-Za-z0-9_.-]*$");
+    if (name->empty()) {
+      r.Report("name", "'name' must not be empty", "omit it for databox_lake");
+    } else if (!std::regex_match(*name, kCatalogName) || name->find("..") != std::string::npos) {
+      r.Report("name",
+               "'name' must be letters, digits, '_', '-' and '.' (not \"..\"), no path or "
+               "quotes: the name becomes a folder under the warehouse and a value in SQL",
+               "e.g. name = \"databox_lake\"");
+    }
     catalog.name = *name;
   }
   auto uri = r.String("uri");

@@ -89,6 +89,20 @@ void CheckPlainValues(const std::map<std::string, std::string>& values, TableRea
 
 //! The query parameters in table `key` of `r`: credentials refused, {var} placeholders filled
 //! from `vars` (window placeholders stay and set *uses_window). Empty when absent.
+//! redirect_hosts: host names (no scheme, port or path) a redirect may lead to.
+std::vector<std::string> ReadRedirectHosts(TableReader& r) {
+  static const std::regex kHost("^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$");
+  std::vector<std::string> hosts =
+      r.StringList("redirect_hosts").value_or(std::vector<std::string>{});
+  for (const std::string& host : hosts) {
+    if (!std::regex_match(host, kHost)) {
+      r.Report("redirect_hosts", "'redirect_hosts' entry \"" + host + "\" is not a host name",
+               "name the host only, e.g. \"cdn.example.org\" (no scheme, port or path)");
+    }
+  }
+  return hosts;
+}
+
 std::map<std::string, std::string> ReadParams(TableReader& r, std::string_view key,
                                               const std::map<std::string, std::string>& vars,
                                               bool* uses_window) {
@@ -532,6 +546,7 @@ Source ParseSource(const toml::table& table, const std::optional<std::filesystem
     CheckPlainValues(*headers, r, "headers", true);
     source.headers = *headers;
   }
+  source.redirect_hosts = ReadRedirectHosts(r);
   if (const toml::table* file = r.Table("file")) source.file = ParseFile(*file, ctx, context);
   if (const toml::table* targets = r.Table("targets")) {
     source.targets = ParseTargets(*targets, ctx, context);

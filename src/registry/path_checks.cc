@@ -58,6 +58,21 @@ std::string WhyNotOwnFolder(const ParseContext& ctx, const fs::path& path) {
 
 std::string WhyNotStateFolder(const ParseContext& ctx, const fs::path& path) {
   if (std::string why = WhyNotOwnFolder(ctx, path); !why.empty()) return why;
+  // The first part of the path that exists must be a folder: a file there (the state folder
+  // itself or one above it) would fail the first write, after the run had started.
+  std::error_code ec;
+  for (fs::path part = fs::absolute(path, ec).lexically_normal(); !part.empty();
+       part = part.parent_path()) {
+    const fs::file_status status = fs::status(part, ec);
+    if (!fs::exists(status)) {
+      if (part == part.parent_path()) break;
+      continue;
+    }
+    if (!fs::is_directory(status)) {
+      return part.string() + " is an existing file, not a folder";
+    }
+    break;
+  }
   const fs::path resolved = Resolved(path);
   if (Within(Resolved(ctx.config_dir), resolved)) {
     return resolved.string() + " holds the registry's own folder " + ctx.config_dir.string();

@@ -580,6 +580,40 @@ project_dir = "../../../../../../../../etc"  # outside the repository on purpose
   EXPECT_TRUE(Validate(home.path(), {.env = env}).problems.empty());
 }
 
+TEST(RegistryValidationTest, AStateFolderThatIsAFileIsRefused) {
+  TempConfig config(std::string("[project]\nstate_dir = \"state\"\n") + kMinimalSource);
+  std::ofstream(config.dir() / "state") << "not a folder";
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 2, "state is an existing file, not a folder"))
+      << report.ToString();
+  // A file above the state folder is refused the same way.
+  config.Write("databox.toml",
+               std::string("[project]\nstate_dir = \"state/inner\"\n") + kMinimalSource);
+  const ValidationReport below = Validate(config.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(below, 2, "state is an existing file, not a folder")) << below.ToString();
+}
+
+TEST(RegistryValidationTest, ACatalogNameWithAPathOrQuotesIsRefused) {
+  for (const std::string name : {"../../x", "a/b", "it's", "say \\\"hi\\\"", ".."}) {
+    TempConfig config("[project.catalog]\nname = \"" + name + "\"\n" + kMinimalSource);
+    const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+    EXPECT_TRUE(HasProblem(report, 2, "no path or quotes")) << name << ": " << report.ToString();
+  }
+  TempConfig fine(std::string("[project.catalog]\nname = \"lake_2.prod-a\"\n") + kMinimalSource);
+  EXPECT_TRUE(Validate(fine.path(), {.env = NoEnv}).problems.empty());
+}
+
+TEST(RegistryValidationTest, RedirectHostsAreHostNames) {
+  std::string text = kMinimalSource;
+  const std::string base_url = "base_url = \"https://example.org/feed.json\"\n";
+  text.replace(text.find(base_url), base_url.size(),
+               base_url + "redirect_hosts = [\"cdn.example.org\", \"https://x.org/a\"]\n");
+  TempConfig config(text);
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  ASSERT_EQ(report.problems.size(), 1u) << report.ToString();
+  EXPECT_THAT(report.ToString(), HasSubstr("\"https://x.org/a\" is not a host name"));
+}
+
 TEST(RegistryValidationTest, CatalogTimeoutsNeedTheRestCatalog) {
   TempConfig config(std::string(R"([project.catalog]
 type = "sql"

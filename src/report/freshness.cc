@@ -25,12 +25,12 @@ std::map<std::string, Last> LastRuns(const std::vector<refresh::RunRecord>& reco
       Last& l = last[run.source];
       if (run.status == refresh::SourceStatus::kOk) {
         l.ok = &run;
-        l.ok_at = record.finished_at;
+        l.ok_at = refresh::SourceRunEndedAt(run, record);
         l.failed = nullptr;  // only a failure after the last ok load is news
         l.failed_at.clear();
       } else if (run.status == refresh::SourceStatus::kFailed) {
         l.failed = &run;
-        l.failed_at = record.finished_at;
+        l.failed_at = refresh::SourceRunEndedAt(run, record);
       }
     }
   }
@@ -91,6 +91,19 @@ std::vector<SourceState> SourceStates(const registry::Registry& registry,
     states.push_back(std::move(state));
   }
   return states;
+}
+
+std::map<std::string, std::string> TableLoadTimes(const std::vector<refresh::RunRecord>& records) {
+  std::map<std::string, std::string> times;
+  for (const auto& record : records) {
+    for (const auto& run : record.sources) {
+      if (run.status != refresh::SourceStatus::kOk) continue;
+      for (const auto& [table, snapshot] : run.snapshots) {
+        times[table] = refresh::SourceRunEndedAt(run, record);
+      }
+    }
+  }
+  return times;
 }
 
 }  // namespace databox::report

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "refresh/run_history.h"
@@ -22,5 +24,9 @@ inline constexpr int kDefaultStaleAfterHours = 26;
 std::vector<SourceState> SourceStates(const registry::Registry& registry,
                                       const std::vector<refresh::RunRecord>& records,
                                       int64_t now_millis, int64_t stale_after_seconds);
+
+//! When each table was last loaded: the end of the newest ok load (refresh, run or ingest) that
+//! committed a snapshot to it (refresh::SourceRunEndedAt), by table name.
+std::map<std::string, std::string> TableLoadTimes(const std::vector<refresh::RunRecord>& records);
 
 }  // namespace databox::report

@@ -69,5 +69,23 @@ TEST(FreshnessTest, AgeAgainstTheLimitAndFailuresSinceTheLastOkLoad) {
   EXPECT_FALSE(states[3].routine);
 }
 
+TEST(FreshnessTest, EachSourceIsAsFreshAsItsOwnLoadNotTheRun) {
+  registry::Registry registry;
+  registry.sources = {MakeSource("quick", registry::Eligibility::kRoutine),
+                      MakeSource("slow", registry::Eligibility::kRoutine)};
+  refresh::RunRecord record =
+      Record("2026-11-30T01:00:00.000Z", "quick", refresh::SourceStatus::kOk);
+  record.sources[0].started_at = "2026-11-30T00:00:00.000Z";
+  record.sources[0].seconds = 2;
+  record.sources.push_back(record.sources[0]);
+  record.sources[1].source = "slow";
+  record.sources[1].seconds = 3600;
+  const int64_t now = *IsoToMillis("2026-11-30T02:00:00.000Z");
+  const auto states = SourceStates(registry, {record}, now, 26 * 3600);
+  EXPECT_EQ(states[0].last_ok_at, "2026-11-30T00:00:02.000Z");
+  EXPECT_EQ(states[0].age_seconds, 2 * 3600 - 2);
+  EXPECT_EQ(states[1].last_ok_at, "2026-11-30T01:00:00.000Z");
+}
+
 }  // namespace
 }  // namespace databox::report

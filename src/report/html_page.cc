@@ -5,23 +5,17 @@
 
 #include "common/clock.h"
 #include "common/markup_escape.h"
+#include "report/health_html.h"
+#include "report/html_cells.h"
 #include "report/lineage_svg.h"
 #include "report/page_assets.h"
+#include "report/timeline_html.h"
 
 namespace databox::report {
 namespace {
 
 constexpr int64_t kMillisPerSecond = 1000;
 constexpr int64_t kSecondsPerHour = 3600;
-
-std::string Cell(const std::string& text, const std::string& cls = "") {
-  return (cls.empty() ? "<td>" : "<td class=\"" + cls + "\">") + EscapeMarkup(text) + "</td>";
-}
-
-std::string Badge(std::string_view word) {
-  const std::string text = EscapeMarkup(word);
-  return "<span class=\"badge " + text + "\">" + text + "</span>";
-}
 
 std::string Optional(const std::optional<int64_t>& value) {
   return value ? std::to_string(*value) : "-";
@@ -45,10 +39,12 @@ std::string Head(const Report& report) {
   return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
          "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
-         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-         "<title>Databox status: " +
-         EscapeMarkup(report.project) + "</title>\n<style>" + std::string(PageStyle()) +
-         "</style>\n</head>\n";
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n" +
+         (report.reload_seconds > 0 ? "<meta http-equiv=\"refresh\" content=\"" +
+                                          std::to_string(report.reload_seconds) + "\">\n"
+                                    : std::string()) +
+         "<title>Databox status: " + EscapeMarkup(report.project) + "</title>\n<style>" +
+         std::string(PageStyle()) + "</style>\n</head>\n";
 }
 
 //! The refresh schedule of `databox serve`, or "" when the page has none.
@@ -91,12 +87,12 @@ std::string SourceRow(const SourceState& source) {
   std::string row = "<tr class=\"source " + freshness + "\" data-source=\"" +
                     EscapeMarkup(source.name) + "\" data-freshness=\"" + freshness +
                     "\" data-routine=\"" + (source.routine ? "true" : "false") + "\">";
-  row += "<td><strong>" + EscapeMarkup(source.name) + "</strong><br><span class=\"muted\">" +
-         EscapeMarkup(source.description) + "</span></td>";
+  row += "<td><strong class=\"nowrap\">" + EscapeMarkup(source.name) +
+         "</strong><br><span class=\"muted\">" + EscapeMarkup(source.description) + "</span></td>";
   row += "<td class=\"freshness\">" + Badge(freshness) +
          (source.routine ? "" : "<br><span class=\"muted\">explicit: runs when named</span>") +
          "</td>";
-  row += Cell(source.last_ok_at.empty() ? "never" : source.last_ok_at);
+  row += Cell(source.last_ok_at.empty() ? "never" : source.last_ok_at, "nowrap");
   if (source.last_ok_millis && source.age_seconds) {
     row += "<td class=\"age\" data-at-millis=\"" + std::to_string(*source.last_ok_millis) + "\">" +
            EscapeMarkup(FormatDuration(*source.age_seconds * kMillisPerSecond)) + " ago</td>";
@@ -125,14 +121,14 @@ std::string SourceRunRows(const refresh::SourceRun& run) {
   const std::string status(refresh::SourceStatusName(run.status));
   std::string row = "<tr class=\"source-run " + status + "\" data-source=\"" +
                     EscapeMarkup(run.source) + "\" data-status=\"" + status + "\">";
-  row += Cell(run.source) + "<td>" + Badge(status) + "</td>" +
+  row += Cell(run.source, "nowrap") + "<td>" + Badge(status) + "</td>" +
          Cell(std::string(refresh::SourcePhaseName(run.phase))) +
          Cell(std::to_string(run.rows), "num") +
          Cell(run.status == refresh::SourceStatus::kNotStarted
                   ? "-"
                   : FormatDuration(std::llround(run.seconds * kMillisPerSecond)),
               "num") +
-         Cell(run.started_at) + Cell(run.load_id);
+         Cell(run.started_at, "nowrap") + Cell(run.load_id, "nowrap");
   std::string snapshots;
   for (const auto& [table, id] : run.snapshots) {
     snapshots += (snapshots.empty() ? "" : ", ") + table + " " + std::to_string(id);
@@ -155,17 +151,34 @@ std::string RunDuration(const refresh::RunRecord& run) {
   return start && end && *end >= *start ? FormatDuration(*end - *start) : "-";
 }
 
+//! The errors of the models a failed transform names, open at the top of its card.
+std::string TransformErrors(const refresh::RunRecord& run) {
+  std::string html;
+  for (const auto& model : run.transform_models) {
+    if (model.status != refresh::ModelStatus::kFailed) continue;
+    html += "<div class=\"transform-error\" data-model=\"" + EscapeMarkup(model.name) +
+            "\"><strong class=\"nowrap\">" + EscapeMarkup(model.name) +
+            "</strong> failed<pre class=\"error\">" + EscapeMarkup(model.error) + "</pre></div>\n";
+  }
+  return html;
+}
+
+//! The transform's line and log; "" for `run` and `ingest`, which never run the transform.
 std::string TransformPart(const refresh::RunRecord& run) {
+  if (run.command == "run" || run.command == "ingest") return "";
   const std::string status(refresh::TransformStatusName(run.transform_status));
   std::string html =
       "<p class=\"transform\" data-status=\"" + status + "\">transform: " + Badge(status) +
       (run.transform_exit_code ? " exit code " + std::to_string(*run.transform_exit_code) : "") +
       "</p>\n";
   if (!run.transform_log_tail.empty()) {
-    html += std::string("<details class=\"log-tail\"") +
-            (run.transform_status == refresh::TransformStatus::kFailed ? " open" : "") +
-            "><summary>transform log tail</summary><pre>" + EscapeMarkup(run.transform_log_tail) +
-            "</pre></details>\n";
+    html +=
+        std::string("<details class=\"log-tail\"") +
+        (run.transform_status == refresh::TransformStatus::kFailed && TransformErrors(run).empty()
+             ? " open"
+             : "") +
+        "><summary>transform log tail</summary><pre>" + EscapeMarkup(run.transform_log_tail) +
+        "</pre></details>\n";
   }
   return html;
 }
@@ -190,6 +203,9 @@ std::string RunSection(const refresh::RunRecord& run) {
                      EscapeMarkup(run.run_id) + " <span class=\"muted\">took " +
                      EscapeMarkup(RunDuration(run)) + ", finished " +
                      EscapeMarkup(run.finished_at) + "</span></header>\n";
+  // A failed transform's errors come first: the reason a run failed is read without scrolling.
+  const bool transform_failed = run.transform_status == refresh::TransformStatus::kFailed;
+  if (transform_failed) html += TransformErrors(run) + TransformPart(run);
   if (!run.sources.empty()) {
     html +=
         "<table class=\"run-sources\"><thead><tr><th>source</th><th>status</th><th>failed "
@@ -198,7 +214,7 @@ std::string RunSection(const refresh::RunRecord& run) {
     for (const auto& source : run.sources) html += SourceRunRows(source);
     html += "</tbody></table>\n";
   }
-  return html + InspectionPart(run) + TransformPart(run) + "</section>\n";
+  return html + InspectionPart(run) + (transform_failed ? "" : TransformPart(run)) + "</section>\n";
 }
 
 std::string RunsSection(const Report& report) {
@@ -206,6 +222,14 @@ std::string RunsSection(const Report& report) {
   if (report.runs.empty()) html += "<p class=\"muted\">No runs recorded yet.</p>\n";
   for (const auto& run : report.runs) html += RunSection(run);
   return html + "</div>\n";
+}
+
+//! The age of `at` as of writing, made again as of viewing by the page's script.
+std::string AgeCell(const std::string& at, int64_t now_millis) {
+  const auto millis = IsoToMillis(at);
+  if (!millis) return Cell("-", "age");
+  return "<td class=\"age nowrap\" data-at-millis=\"" + std::to_string(*millis) + "\">" +
+         EscapeMarkup(FormatDuration(now_millis - *millis)) + " ago</td>";
 }
 
 std::string TablesSection(const Report& report) {
@@ -216,12 +240,15 @@ std::string TablesSection(const Report& report) {
   }
   html +=
       "<table id=\"tables\"><thead><tr><th>table</th><th>rows</th><th>snapshots</th>"
-      "<th>size</th><th>current snapshot</th></tr></thead><tbody>\n";
+      "<th>size</th><th>current snapshot</th><th>last loaded</th><th>age</th></tr></thead>"
+      "<tbody>\n";
   for (const auto& table : report.tables) {
     html += "<tr class=\"table\" data-table=\"" + EscapeMarkup(table.table) + "\">" +
-            Cell(table.table) + Cell(Optional(table.rows), "num") +
+            Cell(table.table, "nowrap") + Cell(Optional(table.rows), "num") +
             Cell(std::to_string(table.snapshots), "num") + Cell(Bytes(table.bytes), "num") +
-            Cell(table.snapshot_time.empty() ? "-" : table.snapshot_time) + "</tr>\n";
+            Cell(table.snapshot_time.empty() ? "-" : table.snapshot_time, "nowrap") +
+            Cell(table.loaded_at.empty() ? "-" : table.loaded_at, "nowrap") +
+            AgeCell(table.loaded_at, report.generated_millis) + "</tr>\n";
   }
   return html + "</tbody></table>\n";
 }
@@ -229,7 +256,8 @@ std::string TablesSection(const Report& report) {
 std::string LineageSection(const Report& report) {
   std::string html =
       "<h2>Lineage</h2>\n<p class=\"muted\">Sources, the raw tables they load, and the "
-      "transform models whose SQL names those tables.</p>\n";
+      "transform models whose SQL names those tables or other models, coloured by status "
+      "(red: failed).</p>\n";
   if (!report.models_problem.empty()) {
     html += "<p class=\"error\" id=\"models-problem\">" + EscapeMarkup(report.models_problem) +
             "</p>\n";
@@ -241,8 +269,10 @@ std::string LineageSection(const Report& report) {
   for (const auto& model : report.models) {
     std::string reads;
     for (const auto& read : model.reads) reads += (reads.empty() ? "" : ", ") + read;
+    for (const auto& read : model.models_read) reads += (reads.empty() ? "" : ", ") + read;
     html += "<tr class=\"model\" data-model=\"" + EscapeMarkup(model.model) + "\">" +
-            Cell(model.model) + Cell(model.file) + Cell(reads.empty() ? "-" : reads) + "</tr>\n";
+            Cell(model.model, "nowrap") + Cell(model.file, "nowrap") +
+            Cell(reads.empty() ? "-" : reads) + "</tr>\n";
   }
   return html + "</tbody></table>\n";
 }
@@ -253,7 +283,8 @@ std::string RenderReportHtml(const Report& report) {
   return Head(report) + "<body data-generated-millis=\"" + std::to_string(report.generated_millis) +
          "\" data-stale-after-ms=\"" +
          std::to_string(report.stale_after_seconds * kMillisPerSecond) + "\">\n" + Intro(report) +
-         SourcesSection(report) + RunsSection(report) + TablesSection(report) +
+         AttentionSection(report) + SourcesSection(report) + ModelsSection(report) +
+         TimelineSection(report) + RunsSection(report) + TablesSection(report) +
          LineageSection(report) + "<script>" + std::string(PageScript()) +
          "</script>\n</body>\n</html>\n";
 }

@@ -61,6 +61,20 @@ std::vector<std::string> RawTablesRead(std::string_view sql, std::string_view al
   return {tables.begin(), tables.end()};
 }
 
+std::vector<std::string> ModelsRead(std::string_view sql, const std::vector<std::string>& models,
+                                    const std::string& self) {
+  const std::string text = Lower(WithoutLineComments(sql));
+  std::vector<std::string> read;
+  for (const auto& model : models) {
+    if (model == self || model.find('.') == std::string::npos) continue;
+    const std::regex name(R"((^|[^A-Za-z0-9_."]))" + EscapeRegex(Lower(model)) +
+                          R"(($|[^A-Za-z0-9_."]))");
+    if (std::regex_search(text, name)) read.push_back(model);
+  }
+  std::sort(read.begin(), read.end());
+  return read;
+}
+
 std::string DeclaredModelName(std::string_view sql) {
   static const std::regex kHeader(R"(\bMODEL\s*\(\s*name\s+([A-Za-z0-9_."]+))", std::regex::icase);
   const std::string text = WithoutLineComments(sql);
@@ -76,6 +90,7 @@ Result<std::vector<ModelReads>> ScanModels(const std::filesystem::path& project_
   const auto models_dir = project_dir / "models";
   std::error_code error;
   std::vector<ModelReads> models;
+  std::vector<std::string> texts;
   std::filesystem::recursive_directory_iterator it(models_dir, error), end;
   for (; !error && it != end; it.increment(error)) {
     if (!it->is_regular_file() || it->path().extension() != ".sql") continue;
@@ -87,11 +102,17 @@ Result<std::vector<ModelReads>> ScanModels(const std::filesystem::path& project_
     if (model.model.empty()) model.model = model.file;
     model.reads = RawTablesRead(*text, alias);
     models.push_back(std::move(model));
+    texts.push_back(std::move(*text));
   }
   if (error) {
     return MakeError(ErrorKind::kIo, "cannot list the transform models in " + models_dir.string() +
                                          ": " + error.message() +
                                          " (check [project.transform] project_dir)");
+  }
+  std::vector<std::string> names;
+  for (const auto& model : models) names.push_back(model.model);
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    models[i].models_read = ModelsRead(texts[i], names, models[i].model);
   }
   std::sort(models.begin(), models.end(),
             [](const ModelReads& a, const ModelReads& b) { return a.model < b.model; });

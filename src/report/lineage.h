@@ -18,10 +18,16 @@ namespace databox::report {
 //! The raw tables `sql` names through `alias`, as "raw_<source>.<table>", sorted and unique.
 std::vector<std::string> RawTablesRead(std::string_view sql, std::string_view alias);
 
+//! The names of `models` that `sql` names (as schema.table, any case, outside `--` comments and
+//! not as part of a longer dotted name), except `self`; sorted.
+std::vector<std::string> ModelsRead(std::string_view sql, const std::vector<std::string>& models,
+                                    const std::string& self);
+
 //! The model name a file declares in its MODEL header; "" when it has none.
 std::string DeclaredModelName(std::string_view sql);
 
-//! Every model under `project_dir`/models, sorted by name; a kIo error naming the folder when
+//! Every model under `project_dir`/models with the raw tables and other models it reads (the
+//! transform's DAG between models), sorted by name; a kIo error naming the folder when
 //! it cannot be listed or a file cannot be read.
 Result<std::vector<ModelReads>> ScanModels(const std::filesystem::path& project_dir,
                                            std::string_view alias);

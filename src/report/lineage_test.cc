@@ -21,6 +21,16 @@ TEST(LineageTest, RawTablesAreReadThroughTheAliasOutsideComments) {
   EXPECT_EQ(RawTablesRead(sql, "other"), std::vector<std::string>{"raw_noaa.daily_weather"});
 }
 
+TEST(LineageTest, ModelsReadOtherModelsByTheirWholeName) {
+  const std::vector<std::string> models = {"analytics.a", "analytics.ab", "analytics.c"};
+  const std::string sql =
+      "-- analytics.c in a comment\nSELECT * FROM Analytics.A JOIN db.analytics.ab_x ON true "
+      "JOIN analytics.self ON true";
+  EXPECT_EQ(ModelsRead(sql, models, "analytics.self"), std::vector<std::string>{"analytics.a"});
+  EXPECT_EQ(ModelsRead("SELECT * FROM analytics.a", models, "analytics.a"),
+            std::vector<std::string>{});
+}
+
 TEST(LineageTest, TheModelNameComesFromTheHeader) {
   EXPECT_EQ(DeclaredModelName("MODEL (\n  name analytics.fct_x,\n  kind FULL\n);"),
             "analytics.fct_x");

@@ -18,12 +18,27 @@ section.run { border: 1px solid #d0d7de; border-radius: 6px; padding: .4em .8em;
 section.run.failed { border-color: #cf222e; }
 section.run header { font-weight: 600; }
 pre { background: #f6f8fa; padding: .5em; overflow-x: auto; white-space: pre-wrap; max-height: 24em; }
-.error { color: #a40e26; white-space: pre-wrap; overflow-wrap: anywhere; }
-td { overflow-wrap: anywhere; }
+.error { color: #a40e26; white-space: pre-wrap; overflow-wrap: break-word; }
+td { overflow-wrap: break-word; }
+.nowrap, time { white-space: nowrap; }
+#attention { border: 1px solid #d0d7de; border-radius: 6px; padding: .2em .8em; margin: .8em 0; background: #fff; }
+#attention.failed { border: 2px solid #cf222e; background: #fff8f7; } #attention h2 { margin-top: .3em; border: 0; }
+#attention pre, td.error pre, .transform-error pre { margin: .2em 0; max-height: 10em; }
+tr.model-health.failed td { background: #fff8f7; } tr.model-health.failed td:first-child { color: #a40e26; font-weight: 600; }
+.badge.unknown { background: #eef1f4; color: #57606a; }
+#timeline .timeline-row { display: flex; align-items: center; gap: .6em; margin: .15em 0; }
+#timeline .timeline-label { width: 22em; overflow: hidden; text-overflow: ellipsis; }
+#timeline .track { position: relative; flex: 1; height: 1.3em; background: #eef1f4; border-radius: 3px; }
+#timeline .bar { position: absolute; top: 0; height: 100%; overflow: hidden; white-space: nowrap; font-size: .75em; padding: 0 .2em; border-radius: 3px; background: #8dd6a0; box-sizing: border-box; }
+#timeline .bar.failed, #timeline .bar.interrupted { background: #ff8182; } #timeline .bar.not_started { background: #d0d7de; }
+#timeline .bar.transform { background: #d8b9ff; } #timeline .bar.transform.failed { background: #ff8182; }
+svg .node.failed rect { fill: #ffebe9; stroke: #cf222e; stroke-width: 2; } svg .node.ok rect, svg .node.fresh rect { stroke: #1a7f37; }
+svg .node.stale rect, svg .node.never rect { stroke: #bf8700; }
+svg .edge.failed { stroke: #cf222e; stroke-width: 2; } svg .edge.ok, svg .edge.fresh { stroke: #1a7f37; }
 #summary ul { margin: .3em 0; padding-left: 1.2em; }
 #runs.failed-only section.run:not(.failed) { display: none; }
 svg .node rect { fill: #fff; stroke: #57606a; } svg .node.source rect { fill: #ddf4ff; }
-svg .node.model rect { fill: #fbefff; } svg .node.disabled text { fill: #8c959f; }
+svg .node.model:not(.failed) rect { fill: #fbefff; } svg .node.disabled text { fill: #8c959f; }
 svg text { font: 12px system-ui, sans-serif; } svg .heading { font-weight: 600; }
 svg .edge { fill: none; stroke: #8c959f; stroke-width: 1.2; }
 .muted { color: #57606a; }
@@ -81,6 +96,9 @@ std::string_view PageScript() {
   var newest = document.querySelector('section.run');
   item(list, 'runs', count('section.run') + ' runs shown, ' + count('section.run.failed') +
        ' failed' + (newest ? '; newest run ' + newest.getAttribute('data-status') : ''));
+  item(list, 'models', count('tr.model-health') + ' models: ' +
+       count('tr.model-health.failed') + ' failed, ' + count('tr.model-health.skipped') +
+       ' skipped');
   item(list, 'tables', count('tr.table') + ' tables');
   summary.appendChild(list);
   summary.setAttribute('data-ready', 'true');

@@ -14,6 +14,7 @@ void RedactRun(refresh::RunRecord& run) {
     RedactInPlace(source.error);
     for (auto& note : source.notes) RedactInPlace(note);
   }
+  for (auto& model : run.transform_models) RedactInPlace(model.error);
 }
 
 }  // namespace
@@ -23,6 +24,7 @@ void RedactReport(Report& report) {
   for (auto& source : report.sources) RedactInPlace(source.last_failure_error);
   RedactInPlace(report.tables_problem);
   RedactInPlace(report.models_problem);
+  for (auto& model : report.model_health) RedactInPlace(model.error);
 }
 
 }  // namespace databox::report

@@ -51,13 +51,27 @@ struct TableState {
   int64_t snapshots = 0;
   std::optional<int64_t> bytes;
   std::string snapshot_time;  //!< ISO 8601 UTC of the current snapshot; "" none
+  std::string loaded_at;  //!< end of the newest ok load that committed to it (ingest too); "" none
 };
 
 //! One transform model and the raw tables its SQL names.
 struct ModelReads {
-  std::string model;               //!< "analytics.fct_daily_weather"
-  std::string file;                //!< relative to the transform project
-  std::vector<std::string> reads;  //!< "raw_noaa.daily_weather", sorted, unique
+  std::string model;                     //!< "analytics.fct_daily_weather"
+  std::string file;                      //!< relative to the transform project
+  std::vector<std::string> reads;        //!< "raw_noaa.daily_weather", sorted, unique
+  std::vector<std::string> models_read;  //!< other models its SQL names, sorted, unique
+};
+
+//! How a model fared: its result in the newest transform that named it (run history
+//! `transform.models`), with its newest build time from any of them.
+struct ModelHealth {
+  std::string model;     //!< "analytics.fct_daily_weather"
+  std::string status;    //!< a refresh::ModelStatusName, or "unknown": no transform named it
+  std::string built_at;  //!< ISO 8601 UTC; "" never built as far as the history says
+  std::optional<int64_t> rows;
+  std::string audits;
+  std::string error;
+  std::string run_id;  //!< of the transform that said so; "" none
 };
 
 //! The refresh `databox serve` runs on its own (--every, --at); absent for `databox report`.
@@ -83,6 +97,8 @@ struct Report {
   std::vector<ModelReads> models;        //!< sorted by model name
   std::string models_problem;  //!< why the models could not be scanned; "" when they could
   std::optional<ScheduleState> schedule;
+  std::vector<ModelHealth> model_health;  //!< failed first, then by name
+  int reload_seconds = 0;  //!< > 0: the page reloads itself this often (`databox serve`)
 };
 
 }  // namespace databox::report

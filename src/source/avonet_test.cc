@@ -459,7 +459,9 @@ TEST_F(ExtractAvonetTest, DownloadThroughTheOneRedirect) {
     }
     return response;
   });
-  http::HttpClient client = http::HttpClient::WithTransport(transport);
+  http::ClientOptions options;
+  options.redirects.follow = false;  // as platform's MakeFileClient: the download checks it
+  http::HttpClient client = http::HttpClient::WithTransport(transport, options);
   AvonetInput input;
   input.client = &client;
   input.work_dir = dir_.path() / "work";

@@ -73,6 +73,7 @@ FakeServer Serve(testing::FakeTransport::Handler handler) {
   auto transport = std::make_shared<testing::FakeTransport>(std::move(handler));
   http::ClientOptions options;
   options.retry.max_attempts = 1;
+  options.redirects.follow = false;  // as platform's MakeFileClient: the download checks it
   return {transport, http::HttpClient::WithTransport(transport, options)};
 }
 

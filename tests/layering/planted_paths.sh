@@ -49,16 +49,19 @@ accept() {
   out="$("$check" "$repo" 2>&1)" || fail "'$text' in $file was refused:"$'\n'"$out"
 }
 
+# Three folders up from a file two folders deep: beside the checkout (built here, so this script
+# does not itself name a path outside the repository).
+up="$(printf '../%.0s' 1 2 3)"
 # A registry replaying recordings from a folder beside the checkout.
-plant examples/demo/databox.toml 'replay = "../../../shared/fixtures/recordings"'
+plant examples/demo/databox.toml "replay = \"${up}shared/fixtures/recordings\""
 # A test reading a document beside the checkout.
-plant src/cli/main.cc 'const char* kDesign = "../../../shared/DESIGN.md";'
+plant src/cli/main.cc "const char* kDesign = \"${up}shared/DESIGN.md\";"
 # A relative path that climbs out and names nothing of the repository.
 plant docs/index.md 'See ../../notes/plan.md.'
 # An absolute path beside the checkout.
 plant docs/index.md "The recordings are in $work/shared/fixtures."
 # A new file (not only a changed one) is read too.
-plant src/cli/other.cc 'const char* kDir = "../../../elsewhere/data";'
+plant src/cli/other.cc "const char* kDir = \"${up}elsewhere/data\";"
 
 # Written relative to another folder of the repository (the example's folder), quoted in docs.
 accept docs/index.md 'The example replays `../../fixtures/recordings`.'

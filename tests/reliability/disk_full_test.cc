@@ -7,10 +7,14 @@
 //    (before: a 0-byte databox.duckdb every later refresh failed on until it was deleted by hand).
 //  - little free space on a second load: whatever fails, the raw views file is never replaced
 //    by an incomplete one (before: with 1 MB free, an empty database without views, and a stray
-//    .tmp-N.wal, with exit 0), and once space is freed the next refresh succeeds.
+//    .tmp-N.wal, with exit 0), and once space is freed the next refresh succeeds; and every
+//    run is in the run history (before: with 1 MB free, the failed run's record was lost).
+//  - a first run with 4 KB free says the disk is full, without the catalog's DDL and without
+//    SQLite's "disk I/O error".
 // If no private mount can be made here, the tests FAIL (never skip) saying why.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +38,14 @@ std::vector<std::string> TempLeftovers(const Workspace& ws) {
     if (name.find(".tmp") != std::string::npos) found.push_back(name);
   }
   return found;
+}
+
+//! Lines of the run history (one per recorded run).
+int RecordedRuns(const Workspace& ws) {
+  std::ifstream in(ws.state_dir() / "runs.jsonl");
+  int lines = 0;
+  for (std::string line; std::getline(in, line);) lines += line.empty() ? 0 : 1;
+  return lines;
 }
 
 class DiskFull : public ::testing::Test {
@@ -110,6 +122,8 @@ TEST_F(DiskFull, RawViewsAreNeverPublishedIncompleteWhateverSpaceIsLeft) {
   ASSERT_TRUE(disk.error().empty()) << "cannot make a small file system here: " << disk.error();
   RunResult first = Refresh(ws);
   ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  int recorded = RecordedRuns(ws);
+  ASSERT_EQ(recorded, 1);
   // From "loads fail" to "only the views file does not fit" (1 MB: the reported case).
   for (const std::size_t free : {1u << 20, 768u << 10, 1536u << 10, 512u << 10}) {
     ++faults_;
@@ -126,12 +140,31 @@ TEST_F(DiskFull, RawViewsAreNeverPublishedIncompleteWhateverSpaceIsLeft) {
     EXPECT_TRUE(TempLeftovers(ws).empty())
         << when << ": left " << ::testing::PrintToString(TempLeftovers(ws));
     disk.Unfill();
+    // Every run is recorded, also one that filled the disk.
+    EXPECT_EQ(RecordedRuns(ws), ++recorded) << when << ": the run was not recorded\n" << r.err;
     // The views file is the old complete one or a new complete one.
     ExpectEveryRawViewReadable(ws, when);
   }
   RunResult freed = Refresh(ws);
   EXPECT_EQ(freed.exit_code, 0) << "after space was freed\n" << freed.out << freed.err;
   ExpectEveryRawViewReadable(ws, "after space was freed");
+}
+
+TEST_F(DiskFull, AFullDiskIsNamedAsSuchWithoutTheCatalogDdl) {
+  Workspace ws("disk_ddl");
+  ws.WriteRegistry();
+  ws.UseSharedRecordings("gbif");
+  SmallDisk disk(ws.state_dir(), 64 << 20);
+  ASSERT_TRUE(disk.error().empty()) << "cannot make a small file system here: " << disk.error();
+  // A fresh state folder: the first run creates the catalog, whose DDL does not fit.
+  ASSERT_TRUE(disk.LeaveFree(4 << 10));
+  ++faults_;
+  ++runs_;
+  RunResult full = ws.Databox({"run", "gbif"});
+  EXPECT_NE(full.exit_code, 0) << full.out << full.err;
+  EXPECT_TRUE(Contains(full.err, "the disk is full")) << full.err;
+  EXPECT_FALSE(Contains(full.err, "CREATE TABLE")) << full.err;
+  EXPECT_FALSE(Contains(full.err, "disk I/O error")) << full.err;
 }
 
 }  // namespace

@@ -1,8 +1,11 @@
 #include "catalog/sql/sqlite_db.h"
 
 #include <sqlite3.h>
+#include <sys/statvfs.h>
 
+#include <cerrno>
 #include <chrono>
+#include <filesystem>
 #include <thread>
 #include <utility>
 
@@ -48,8 +51,30 @@ Result<std::unique_ptr<SqliteDb>> SqliteDb::Open(const std::string& path, int bu
 
 SqliteDb::~SqliteDb() { sqlite3_close_v2(db_); }
 
+namespace {
+
+//! "12 KB free" on the file system holding `path`, or "" when statvfs fails.
+std::string FreeSpace(const std::string& path) {
+  struct statvfs stats {};
+  const std::string folder = std::filesystem::path(path).parent_path().string();
+  if (::statvfs(folder.empty() ? "." : folder.c_str(), &stats) != 0) return "";
+  const auto free_bytes = static_cast<unsigned long long>(stats.f_bavail) * stats.f_frsize;
+  return std::to_string(free_bytes >> 10) + " KB free";
+}
+
+}  // namespace
+
 Error SqliteDb::ErrorFor(int rc, std::string_view what) const {
   int primary = rc & 0xff;
+  if (primary == SQLITE_FULL || (primary == SQLITE_IOERR && sqlite3_system_errno(db_) == ENOSPC)) {
+    // The statement (often the whole catalog DDL) says nothing useful here.
+    const std::string free = FreeSpace(path_);
+    const std::string folder = std::filesystem::path(path_).parent_path().string();
+    return Error{ErrorKind::kIo, "the disk is full: the catalog database '" + path_ +
+                                     "' could not be written (" +
+                                     (free.empty() ? "" : "only " + free + " ") + "in " + folder +
+                                     ", and the write needs more): free space there and retry"};
+  }
   std::string message =
       std::string(what) + " on catalog database '" + path_ + "' failed: " + sqlite3_errmsg(db_);
   switch (primary) {

@@ -240,6 +240,22 @@ Result<std::vector<FileInfo>> LocalFileIO::ListWithTemporaryFiles(std::string_vi
   return ListFiles(prefix, /*with_temporary=*/true);
 }
 
+Status LocalFileIO::RemoveEmptyFolders(std::string_view prefix) {
+  DATABOX_ASSIGN_OR_RETURN(std::string path, LocalPathOf(prefix));
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return Ok();
+  std::vector<fs::path> folders{fs::path(path)};
+  for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->is_directory(ec) && !it->is_symlink(ec)) folders.push_back(it->path());
+  }
+  // Deepest first, so a folder whose only entries were empty folders goes too; rmdir refuses a
+  // folder that holds anything, which then stays.
+  std::sort(folders.begin(), folders.end(),
+            [](const fs::path& a, const fs::path& b) { return a.native() > b.native(); });
+  for (const fs::path& folder : folders) ::rmdir(folder.c_str());
+  return Ok();
+}
+
 Result<std::vector<FileInfo>> LocalFileIO::ListFiles(std::string_view prefix, bool with_temporary) {
   DATABOX_ASSIGN_OR_RETURN(std::string path_prefix, LocalPathOf(prefix));
   // The location form (e.g. "file://") is whatever precedes the path in `prefix`.

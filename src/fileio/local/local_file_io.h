@@ -30,6 +30,7 @@ class LocalFileIO final : public FileIO {
   Status Delete(std::string_view location) override;
   Result<std::vector<FileInfo>> List(std::string_view prefix) override;
   Result<std::vector<FileInfo>> ListWithTemporaryFiles(std::string_view prefix) override;
+  Status RemoveEmptyFolders(std::string_view prefix) override;
 
  private:
   Result<std::vector<FileInfo>> ListFiles(std::string_view prefix, bool with_temporary);

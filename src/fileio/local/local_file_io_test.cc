@@ -83,6 +83,17 @@ TEST_F(LocalFileIOTest, DeleteRemoves) {
   EXPECT_FALSE(io_.Exists(loc).value());
 }
 
+TEST_F(LocalFileIOTest, RemoveEmptyFoldersKeepsFoldersThatHoldFiles) {
+  fs::create_directories(dir_ / "t" / "data" / "deep");
+  fs::create_directories(dir_ / "u" / "data");
+  ASSERT_TRUE(io_.WriteNew(Path("u/data/f.parquet"), "x"));
+  ASSERT_TRUE(io_.RemoveEmptyFolders(Path("t")));
+  EXPECT_FALSE(fs::exists(dir_ / "t"));
+  ASSERT_TRUE(io_.RemoveEmptyFolders(Path("u")));
+  EXPECT_TRUE(fs::exists(dir_ / "u" / "data" / "f.parquet"));
+  EXPECT_TRUE(io_.RemoveEmptyFolders(Path("missing")));
+}
+
 TEST_F(LocalFileIOTest, UploadFileCopiesAndKeepsSource) {
   std::string src = Path("staging/part-0.parquet");
   fs::create_directories(fs::path(src).parent_path());

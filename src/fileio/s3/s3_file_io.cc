@@ -79,10 +79,10 @@ Result<std::unique_ptr<S3FileIO>> S3FileIO::Make(S3Options options,
                                                  std::shared_ptr<CredentialsProvider> credentials) {
   ClientFactory factory = [http = options.http,
                            curl = options.curl]() -> Result<std::unique_ptr<http::HttpClient>> {
-    http::CurlOptions curl_options = curl;
-    // A redirect to another host would carry our signed headers there.
-    curl_options.follow_redirects = false;
-    DATABOX_ASSIGN_OR_RETURN(http::HttpClient client, http::HttpClient::Make(http, curl_options));
+    http::ClientOptions client_options = http;
+    // A signed request is valid for its own URL only; a redirect is reported, not followed.
+    client_options.redirects.follow = false;
+    DATABOX_ASSIGN_OR_RETURN(http::HttpClient client, http::HttpClient::Make(client_options, curl));
     return std::make_unique<http::HttpClient>(std::move(client));
   };
   return Make(std::move(options), std::move(credentials), std::move(factory));

@@ -316,6 +316,78 @@ TEST_F(ReportBrowser, ServeAnswersThePageAndTheRunHistoryOnLoopbackUntilSigterm)
   EXPECT_EQ(WEXITSTATUS(status), 143) << Slurp(out);
 }
 
+TEST_F(ReportBrowser, AFailedModelIsRedWithItsLineageEdgeAndItsErrorAtTheTopOfThePage) {
+  ASSERT_TRUE(fs::exists(CHROMIUM_BINARY))
+      << CHROMIUM_BINARY << " is missing: install Debian's chromium (scripts/setup lists it)";
+  // A transform that succeeds, then a model that fails at run time over the earthquakes, and
+  // one that reads it.
+  RunResult first = Databox({"refresh", "--source", "usgs_earthquakes"});
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  const fs::path models = dir_ / "transform" / "models" / "analytics";
+  std::ofstream(models / "broken_quakes.sql")
+      << "MODEL (name analytics.broken_quakes, kind FULL);\n"
+         "SELECT error('broken model: no magnitude for ' || id) AS m\n"
+         "FROM polaris_aws.raw_usgs_earthquakes.events\n";
+  std::ofstream(models / "after_broken.sql")
+      << "MODEL (name analytics.after_broken, kind FULL);\nSELECT m FROM analytics.broken_quakes\n";
+  RunResult refresh = Databox({"refresh", "--source", "usgs_earthquakes"});
+  ASSERT_EQ(refresh.exit_code, 1) << refresh.out << refresh.err;
+
+  // The run history holds each model's result, read from SQLMesh's output and state.
+  const std::string history = Slurp(dir_ / ".databox" / "runs.jsonl");
+  EXPECT_TRUE(std::regex_search(
+      history, std::regex(R"("error":"[^"]*broken model: no magnitude for[^"]*","name":)"
+                          R"("analytics.broken_quakes")")))
+      << history;
+  EXPECT_TRUE(std::regex_search(
+      history,
+      std::regex(R"("built_at":"\d{4}-[^"]+","error":"","name":"analytics.fct_earthquakes",)"
+                 R"("rows":[1-9]\d*,"status":"ok")")))
+      << history;
+  EXPECT_TRUE(
+      Contains(history, R"("name":"analytics.after_broken","rows":null,"status":"skipped")"))
+      << history;
+
+  const fs::path page = dir_ / "page.html";
+  RunResult report = Databox({"report", "--out", page.string()});
+  ASSERT_EQ(report.exit_code, 0) << report.out << report.err;
+  RunResult dump = Chromium({"--dump-dom", "file://" + page.string()}, "profile-models");
+  ASSERT_EQ(dump.exit_code, 0) << "chromium could not start or render the page:\n" << dump.err;
+  const std::string& dom = dump.out;
+  ASSERT_TRUE(Contains(dom, "id=\"sources\"")) << dom.substr(0, 2000) << dump.err;
+
+  // The model red in the Models table, with its error; the one reading it skipped.
+  const std::string row = ElementText(
+      dom,
+      R"(<tr class="model-health failed" data-model="analytics.broken_quakes" data-status="failed">)",
+      "</tr>");
+  EXPECT_TRUE(Contains(row, "broken model: no magnitude for")) << dom;
+  // A model the failed plan did not reach: not run this time, its last build kept.
+  const std::string quakes =
+      ElementText(dom,
+                  R"(<tr class="model-health not_run" )"
+                  R"(data-model="analytics.fct_earthquakes" data-status="not_run">)",
+                  "</tr>");
+  EXPECT_TRUE(std::regex_search(quakes, std::regex(R"(<td class="nowrap">\d{4}-\d\d-\d\dT)")))
+      << dom;
+  // Its lineage: the raw table's edge into it red, its own edge to the model that reads it.
+  EXPECT_TRUE(Contains(dom, R"(<path class="edge failed" data-from="raw_usgs_earthquakes.events" )"
+                            R"(data-to="analytics.broken_quakes" data-status="failed")"))
+      << dom;
+  EXPECT_TRUE(Contains(dom, R"(<g class="node model failed" data-name="analytics.broken_quakes")"))
+      << dom;
+  EXPECT_TRUE(
+      Contains(dom, R"(data-from="analytics.broken_quakes" data-to="analytics.after_broken")"))
+      << dom;
+  // The error above the fold: in the "Needs attention" box, which comes before every table.
+  const auto attention = dom.find(R"(<section id="attention" class="failed">)");
+  ASSERT_NE(attention, std::string::npos) << dom;
+  const auto sources = dom.find("<table id=\"sources\">");
+  const auto item = dom.find(R"(data-kind="model" data-name="analytics.broken_quakes")", attention);
+  EXPECT_LT(item, sources) << dom;
+  EXPECT_LT(dom.find("broken model: no magnitude for", attention), sources) << dom;
+}
+
 //! How often `pattern` occurs in `text`.
 int Count(const std::string& text, const std::string& pattern) {
   int count = 0;
