@@ -168,6 +168,7 @@ Result<http::Response> S3FileIO::Send(Call call) {
   request.body = std::move(call.body);
   request.idempotent = call.idempotent;
   request.allow_error_status = true;
+  request.decode_content = false;
 
   Result<std::unique_ptr<http::HttpClient>> client = AcquireClient();
   if (!client) return context(client.error());
