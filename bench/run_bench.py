@@ -422,7 +422,7 @@ def main() -> None:
         ingest_command(report, runs, tmp, inputs, work, commands, q, args.databox, once, shared)
 
     if "g" in only:
-        report.add("## (g) One-file appends through a REST catalog server, S3 on moto", "")
+        report.add("## (g) One-file appends through a REST catalog server, S3 on SeaweedFS", "")
         rest_append(report, runs, tmp, commands, REST_APPENDS[q])
 
     report.add("## Targets", "", "| target | measured | verdict |", "|---|---|---|", *report.targets, "")
@@ -669,7 +669,7 @@ def read_env(path: str) -> dict:
 def rest_append(report: Report, runs: int, tmp: str, commands: list, appends: int) -> None:
     """(g): rest_append_bench and pyiceberg's append, the same number of one-file appends of the
     same 10-row table, against each REST catalog server of the test suite (scripts/services:
-    the reference adapter and Nessie, both on PostgreSQL, files on moto)."""
+    the reference adapter and Nessie, both on PostgreSQL, files on SeaweedFS)."""
     state = os.path.join(tmp, "services")
     os.makedirs(state)
     os.chmod(tmp, 0o711)  # PostgreSQL runs as user postgres when we are root
@@ -680,7 +680,8 @@ def rest_append(report: Report, runs: int, tmp: str, commands: list, appends: in
         out = subprocess.run([os.path.join(SERVICES, "start-s3"), "--dir", state],
                              capture_output=True, text=True)
         if out.returncode != 0:
-            report.add(f"Not measured: moto did not start: {out.stderr.strip()[-300:]}", "")
+            report.add("Not measured: the S3 server (SeaweedFS) did not start: "
+                       f"{out.stderr.strip()[-300:]}", "")
             return
         s3_env = os.path.join(state, "s3.env")
         s3 = read_env(s3_env)
@@ -737,7 +738,7 @@ def rest_append(report: Report, runs: int, tmp: str, commands: list, appends: in
     report.add("", "Where databox's append time goes (p50 ms): table load (GET from the server), "
                "data file write, manifests (our manifest and manifest list, read/written on S3), "
                "the commit request (the server writes the new metadata file and swaps its "
-               "pointer), and the storage floor (one 4 KB PUT to moto).", "",
+               "pointer), and the storage floor (one 4 KB PUT to SeaweedFS).", "",
                "| server | load | data file | manifests | commit request | 4 KB PUT |",
                "|---|---|---|---|---|---|")
     for label, ours, _ in rows:

@@ -102,7 +102,7 @@ ExitCode Bootstrap(const GlobalOptions& global, const BootstrapArgs& args) {
                 "the Polaris catalog needs an s3:// [project.warehouse] location, not " +
                     project.warehouse.location);
   }
-  auto rest = platform::RestCatalogOptionsFromSettings(project.catalog);
+  auto rest = platform::RestCatalogOptionsFromSettings(project.catalog, project.warehouse.s3);
   if (!rest) return fail(rest.error().kind, rest.error().message);
 
   const std::string management =

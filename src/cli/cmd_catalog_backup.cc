@@ -29,9 +29,10 @@ ExitCode Fail(std::string_view action, const Error& error) {
 }
 
 //! Every table the REST catalog lists, with the metadata location it serves now.
-platform::TableLister RestTableLister(const registry::CatalogSettings& settings) {
-  return [&settings]() -> Result<std::vector<catalog::sql::TablePointer>> {
-    DATABOX_ASSIGN_OR_RETURN(auto options, platform::RestCatalogOptionsFromSettings(settings));
+platform::TableLister RestTableLister(const registry::ProjectSettings& project) {
+  return [&project]() -> Result<std::vector<catalog::sql::TablePointer>> {
+    DATABOX_ASSIGN_OR_RETURN(auto options, platform::RestCatalogOptionsFromSettings(
+                                               project.catalog, project.warehouse.s3));
     options.vended_credentials = false;  // only the pointers are read, never a file
     options.http.retry.max_attempts = std::min(options.http.retry.max_attempts, 2);
     DATABOX_ASSIGN_OR_RETURN(auto catalog, catalog::rest::RestCatalog::Open(std::move(options)));
@@ -52,7 +53,7 @@ ExitCode Backup(const GlobalOptions& global, const std::optional<std::string>& t
   if (to) dir = fs::absolute(*to);
   const auto& catalog = loaded->project.catalog;
   const bool rest = catalog.type == registry::CatalogType::kRest;
-  auto backup = platform::BackupCatalog(loaded->project, dir, BackupTableLister(catalog));
+  auto backup = platform::BackupCatalog(loaded->project, dir, BackupTableLister(loaded->project));
   if (!backup) return Fail("backup", backup.error());
   const std::string what = rest ? "REST catalog '" + backup->catalog_name + "' (pg_dump of " +
                                       backup->source_database + ", "
@@ -68,7 +69,7 @@ ExitCode Backup(const GlobalOptions& global, const std::optional<std::string>& t
 
 //! After a REST restore: compares what the catalog serves with the backup's manifest and says
 //! whether the catalog server must be restarted to serve the restored state.
-void VerifyRestRestore(const registry::CatalogSettings& settings,
+void VerifyRestRestore(const registry::ProjectSettings& project,
                        const platform::CatalogBackup& backup) {
   const std::string restart =
       "a catalog server that caches table pointers serves the restored state only after a "
@@ -79,7 +80,7 @@ void VerifyRestRestore(const registry::CatalogSettings& settings,
         "; then check with `databox catalog list`\n");
     return;
   }
-  auto served = RestTableLister(settings)();
+  auto served = RestTableLister(project)();
   if (!served) {
     Out("the REST catalog did not answer (" + served.error().message + "): " + restart +
         "; once it runs, check with `databox catalog list`\n");
@@ -136,7 +137,7 @@ ExitCode Restore(const GlobalOptions& global, const std::string& folder, bool fo
     Out("restored the REST catalog's database " + loaded->project.catalog.backup.database_url +
         " from " + backup->folder.string() + " (taken " + backup->taken_at + ", " +
         std::to_string(backup->tables.size()) + " tables)\n");
-    VerifyRestRestore(loaded->project.catalog, *backup);
+    VerifyRestRestore(loaded->project, *backup);
   } else {
     Out("restored catalog '" + backup->catalog_name + "' (" +
         std::to_string(backup->tables.size()) + " tables) as of " + backup->taken_at + " from " +
@@ -164,9 +165,9 @@ struct BackupArgs {
 
 }  // namespace
 
-platform::TableLister BackupTableLister(const registry::CatalogSettings& catalog) {
-  if (catalog.type != registry::CatalogType::kRest) return {};
-  return RestTableLister(catalog);
+platform::TableLister BackupTableLister(const registry::ProjectSettings& project) {
+  if (project.catalog.type != registry::CatalogType::kRest) return {};
+  return RestTableLister(project);
 }
 
 void DeclareBackupAndRestore(CLI::App& app, Runner& chosen) {

@@ -17,7 +17,7 @@ namespace databox::cli {
 void DeclareBackupAndRestore(CLI::App& app, Runner& chosen);
 
 //! What platform::BackupCatalog lists a REST catalog's tables with (every table the catalog
-//! serves and its metadata location); empty for the embedded catalog. `catalog` must outlive it.
-platform::TableLister BackupTableLister(const registry::CatalogSettings& catalog);
+//! serves and its metadata location); empty for the embedded catalog. `project` must outlive it.
+platform::TableLister BackupTableLister(const registry::ProjectSettings& project);
 
 }  // namespace databox::cli

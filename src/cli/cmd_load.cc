@@ -289,7 +289,7 @@ void PrintPlatformHealth(load::Workspace& workspace) {
 //! may be JSON).
 void BackupAfterRefresh(const registry::ProjectSettings& project) {
   if (!project.catalog.backup.after_refresh) return;
-  auto backup = platform::BackupCatalog(project, std::nullopt, BackupTableLister(project.catalog));
+  auto backup = platform::BackupCatalog(project, std::nullopt, BackupTableLister(project));
   if (!backup) {
     Err("databox refresh: the catalog backup after the refresh failed: " + backup.error().message +
         "\n");

@@ -269,6 +269,23 @@ TEST_F(HttpClientTest, DecodesGzipBodies) {
               HasSubstr("gzip"));
 }
 
+TEST_F(HttpClientTest, StoredObjectBytesAreNotDecoded) {
+  // SeaweedFS answers a GET of an object uploaded with aws-chunked with that Content-Encoding;
+  // the bytes are the object as stored, so object storage asks for them undecoded.
+  LoopbackServer server([](const ReceivedRequest&, int) {
+    return Status(200, "{\"a\":1}", {{"Content-Encoding", "aws-chunked"}});
+  });
+  HttpClient client = MakeClient();
+  Request stored = MakeRequest(Method::kGet, server.Url("/"));
+  stored.decode_content = false;
+  auto response = client.Send(stored);
+  ASSERT_TRUE(response.has_value()) << response.error().ToString();
+  EXPECT_EQ(response->body, "{\"a\":1}");
+  EXPECT_FALSE(server.received()[0].headers.Get("Accept-Encoding").has_value());
+  // Decoding on (the default) cannot read it.
+  EXPECT_FALSE(client.Send(MakeRequest(Method::kGet, server.Url("/"))).has_value());
+}
+
 TEST_F(HttpClientTest, BodyOverTheCapIsADataError) {
   LoopbackServer server(
       [](const ReceivedRequest&, int) { return Status(200, std::string(10000, 'a')); });

@@ -136,7 +136,11 @@ Result<Response> CurlTransport::Send(const Request& request, const AttemptLimits
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_detail);
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, header_list.get());
-  curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");  // every encoding libcurl can decode
+  if (request.decode_content) {
+    curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");  // every encoding libcurl can decode
+  } else {
+    curl_easy_setopt(curl, CURLOPT_HTTP_CONTENT_DECODING, 0L);
+  }
   curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(limits.timeout.count()));
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
                    static_cast<long>(limits.connect_timeout.count()));

@@ -67,6 +67,10 @@ struct Request {
   std::optional<bool> idempotent;
   //! Return non-2xx responses as values instead of errors (after retries of 429/5xx).
   bool allow_error_status = false;
+  //! Whether a Content-Encoding the server declares is decoded (and one is asked for). Object
+  //! storage sets false: an object's Content-Encoding is metadata stored with it (SeaweedFS
+  //! returns `aws-chunked` for objects uploaded that way), and its bytes are the object.
+  bool decode_content = true;
 };
 
 struct Response {

@@ -4,11 +4,12 @@
 #include "common/redact.h"
 #include "http/client.h"
 #include "iceberg/commit_marker.h"
+#include "platform/s3_settings.h"
 
 namespace databox::platform {
 
 Result<catalog::rest::RestCatalogOptions> RestCatalogOptionsFromSettings(
-    const registry::CatalogSettings& settings) {
+    const registry::CatalogSettings& settings, const registry::S3Settings& s3) {
   if (settings.type != registry::CatalogType::kRest) {
     return MakeError(ErrorKind::kConfig, "catalog '" + settings.name + "' is not of type rest");
   }
@@ -49,6 +50,23 @@ Result<catalog::rest::RestCatalogOptions> RestCatalogOptionsFromSettings(
     }
     options.bearer_token = settings.token.Reveal();
     RegisterSecret(options.bearer_token);
+  }
+  if (settings.sigv4) {
+    // The same keys S3FileIO signs with (registered with the redactor there).
+    auto provider = S3CredentialsFromSettings(s3);
+    if (!provider) {
+      return MakeError(ErrorKind::kConfig, "catalog '" + settings.name +
+                                               "' signs requests with SigV4 (sigv4 = true): " +
+                                               provider.error().message);
+    }
+    DATABOX_ASSIGN_OR_RETURN(fileio::s3::Credentials keys, (*provider)->Get());
+    options.sigv4 = http::AwsSigning{
+        .access_key_id = keys.access_key_id,
+        .secret_access_key = keys.secret_access_key,
+        .session_token = keys.session_token,
+        .region = settings.signing_region.empty() ? s3.region : settings.signing_region,
+        .service = settings.signing_name};
+    if (options.sigv4->region.empty()) options.sigv4->region = "us-east-1";
   }
   return options;
 }

@@ -16,9 +16,11 @@ namespace databox::platform {
 
 //! Options from the registry: name, uri, warehouse, credential "client_id:client_secret"
 //! (kConfig if it has no ':' or is unresolved), scope, oauth2_server_uri, realm, the client's
-//! timeouts and retries. kConfig unless the catalog is type rest with a uri.
+//! timeouts and retries; with sigv4, the signing name, the region (signing_region, else the
+//! warehouse's S3 region) and the keys of `s3` (the registry's, else DATABOX_AWS_*; kConfig when
+//! neither has them). kConfig unless the catalog is type rest with a uri.
 Result<catalog::rest::RestCatalogOptions> RestCatalogOptionsFromSettings(
-    const registry::CatalogSettings& settings);
+    const registry::CatalogSettings& settings, const registry::S3Settings& s3);
 
 //! RestCatalogOptions::on_committed for a REST catalog of `project`: writes the commit markers
 //! the embedded catalog writes itself (iceberg/commit_marker.h) under the project's warehouse

@@ -50,7 +50,8 @@ Result<iceberg::WarehouseRecovery> RecoverSql(const registry::ProjectSettings& p
 Result<iceberg::WarehouseRecovery> RecoverRest(const registry::ProjectSettings& project,
                                                const iceberg::RecoveryOptions& options,
                                                const std::string& tables_under) {
-  DATABOX_ASSIGN_OR_RETURN(auto rest_options, RestCatalogOptionsFromSettings(project.catalog));
+  DATABOX_ASSIGN_OR_RETURN(auto rest_options,
+                           RestCatalogOptionsFromSettings(project.catalog, project.warehouse.s3));
   rest_options.vended_credentials = false;  // files are read with the registry's storage
   DATABOX_ASSIGN_OR_RETURN(Storage storage, OpenStorage(project.warehouse));
   // What recovery registers is committed now: marked so, like any commit.

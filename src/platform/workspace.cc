@@ -44,7 +44,8 @@ Result<std::unique_ptr<iceberg::Catalog>> OpenCatalog(
     const registry::ProjectSettings& project, std::shared_ptr<fileio::FileIO> file_io,
     const std::shared_ptr<TableCredentials>& table_credentials) {
   if (project.catalog.type == registry::CatalogType::kRest) {
-    DATABOX_ASSIGN_OR_RETURN(auto options, RestCatalogOptionsFromSettings(project.catalog));
+    DATABOX_ASSIGN_OR_RETURN(auto options,
+                             RestCatalogOptionsFromSettings(project.catalog, project.warehouse.s3));
     // Held only by the catalog's listener, so it dies with the catalog: a reload asked after
     // the catalog closed (by someone still holding the storage) is refused, not a dangling call.
     auto catalog_alive = std::make_shared<bool>(true);

@@ -1,7 +1,7 @@
 // OpenWorkspace + Workspace::PrepareDuckDbReads: what a DuckDB connection gets to read an s3://
 // warehouse. The secret's settings are read back from DuckDB's own duckdb_secrets() (which redacts
 // the key), so the expectations do not come from our code. Reading real S3 objects is covered by
-// tests/integration/refresh_rest (moto).
+// tests/integration/refresh_rest (SeaweedFS).
 #include "platform/workspace.h"
 
 #include <gtest/gtest.h>

@@ -50,8 +50,14 @@ struct CatalogSettings {
   std::string scope;              //!< rest only: OAuth2 scope, e.g. PRINCIPAL_ROLE:ALL
   std::string oauth2_server_uri;  //!< rest only: token endpoint; empty = ask the catalog config
   std::string realm;              //!< rest only: Polaris realm header value; empty = default
-  ServiceHttpSettings http;       //!< rest only: the catalog client's timeouts and retries
-  CatalogBackupSettings backup;   //!< backup_* keys
+  //! rest only: sign every request with AWS Signature V4 (AWS S3 Tables, AWS Glue, SeaweedFS),
+  //! with the warehouse's S3 keys ([project.warehouse.s3] or DATABOX_AWS_*); exclusive with
+  //! `credential` and `token`.
+  bool sigv4 = false;
+  std::string signing_name = "s3tables";  //!< rest + sigv4: the SigV4 service name
+  std::string signing_region;             //!< rest + sigv4: empty = the warehouse's S3 region
+  ServiceHttpSettings http;               //!< rest only: the catalog client's timeouts and retries
+  CatalogBackupSettings backup;           //!< backup_* keys
 };
 
 //! S3 settings used when the warehouse is an s3:// location.

@@ -126,6 +126,9 @@ CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::pa
                              "scope",
                              "oauth2_server_uri",
                              "realm",
+                             "sigv4",
+                             "signing_name",
+                             "signing_region",
                              "connect_timeout_s",
                              "timeout_s",
                              "retries",
@@ -139,6 +142,9 @@ CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::pa
   catalog.scope = r.String("scope").value_or("");
   catalog.oauth2_server_uri = r.String("oauth2_server_uri").value_or("");
   catalog.realm = r.String("realm").value_or("");
+  catalog.sigv4 = r.Bool("sigv4").value_or(false);
+  catalog.signing_name = r.String("signing_name").value_or(catalog.signing_name);
+  catalog.signing_region = r.String("signing_region").value_or("");
   ReadTimeoutsAndRetries(r, catalog.http);
   catalog.backup = ParseCatalogBackup(r, rest, state_dir, ctx);
   if (rest) {
@@ -156,6 +162,16 @@ CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::pa
       r.Report("token", "'token' and 'credential' are exclusive",
                "keep credential for OAuth2 client credentials (Polaris), or token for a bearer "
                "token the catalog's identity provider issued");
+    }
+    if (catalog.sigv4 && (r.Has("credential") || r.Has("token"))) {
+      r.Report("sigv4", "'sigv4' excludes 'credential' and 'token'",
+               "a SigV4 catalog authenticates with the warehouse's S3 keys; remove credential "
+               "and token");
+    }
+    if (!catalog.sigv4 && (r.Has("signing_name") || r.Has("signing_region"))) {
+      r.Report(r.Has("signing_name") ? "signing_name" : "signing_region",
+               "'signing_name' and 'signing_region' are only used with sigv4 = true",
+               "add sigv4 = true or remove them");
     }
     if (!catalog.oauth2_server_uri.empty()) {
       if (auto bad = CheckHttpUrl(catalog.oauth2_server_uri); !bad.empty()) {

@@ -271,6 +271,38 @@ warehouse = "lake"
   EXPECT_TRUE(ValidationNotes(*fixed).empty());
 }
 
+TEST(RegistryValidationTest, RestCatalogSigv4TakesSigningNameAndRegion) {
+  const std::string catalog = R"([project.catalog]
+type = "rest"
+uri = "http://127.0.0.1:8181"
+warehouse = "warehouse"
+)";
+  TempConfig plain(catalog + "sigv4 = true\n" + kMinimalSource);
+  auto registry = LoadRegistry(plain.path(), {.env = NoEnv});
+  ASSERT_TRUE(registry.has_value()) << registry.error().message;
+  EXPECT_TRUE(registry->project.catalog.sigv4);
+  EXPECT_EQ(registry->project.catalog.signing_name, "s3tables");
+  EXPECT_EQ(registry->project.catalog.signing_region, "");
+
+  TempConfig named(catalog +
+                   "sigv4 = true\nsigning_name = \"glue\"\nsigning_region = \"eu-west-1\"\n" +
+                   kMinimalSource);
+  registry = LoadRegistry(named.path(), {.env = NoEnv});
+  ASSERT_TRUE(registry.has_value()) << registry.error().message;
+  EXPECT_EQ(registry->project.catalog.signing_name, "glue");
+  EXPECT_EQ(registry->project.catalog.signing_region, "eu-west-1");
+
+  TempConfig with_token(catalog + "sigv4 = true\ntoken = \"${CATALOG_TOKEN}\"\n" + kMinimalSource);
+  const ValidationReport token_report = Validate(with_token.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(token_report, 5, "'sigv4' excludes 'credential' and 'token'"))
+      << token_report.ToString();
+
+  TempConfig without(catalog + "signing_name = \"glue\"\n" + kMinimalSource);
+  const ValidationReport without_report = Validate(without.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(without_report, 5, "only used with sigv4 = true"))
+      << without_report.ToString();
+}
+
 TEST(RegistryValidationTest, RestCatalogBearerTokenIsASecretExclusiveWithTheCredential) {
   const std::string catalog = R"([project.catalog]
 type = "rest"

@@ -4,8 +4,10 @@
 # scripts/services, in the state folder $state. Servers ($catalog_server):
 #   fallback  Iceberg's reference REST adapter (start-polaris --allow-fallback): NOT Polaris
 #   nessie    Project Nessie 0.99.0 (start-nessie), REST at /iceberg, authentication off
-# Both keep their metadata in the private PostgreSQL (database $catalog_database: the FALLBACK
-# `iceberg_fallback`, Nessie `nessie`) and their files on moto S3.
+#   seaweedfs SeaweedFS's own Iceberg REST catalog (start-s3), every request SigV4-signed
+# The first two keep their metadata in the private PostgreSQL (database $catalog_database: the
+# FALLBACK `iceberg_fallback`, Nessie `nessie`) and their files on SeaweedFS S3; SeaweedFS keeps
+# both in its own store (table bucket `warehouse`).
 # The caller defines $svc (scripts/services) and fail(), and $state unless it calls
 # catalog_workspace.
 # After catalog_start, $catalog_env_file is the server's KEY=VALUE file.
@@ -48,7 +50,8 @@ catalog_select() {
     fallback) catalog_env_file="$state/polaris.env" catalog_service=polaris
       catalog_database=iceberg_fallback ;;
     nessie) catalog_env_file="$state/nessie.env" catalog_service=nessie catalog_database=nessie ;;
-    *) fail "unknown catalog server '$catalog_server' (known: fallback, nessie)" ;;
+    seaweedfs) catalog_env_file="$state/seaweedfs.env" catalog_service=s3 catalog_database= ;;
+    *) fail "unknown catalog server '$catalog_server' (known: fallback, nessie, seaweedfs)" ;;
   esac
 }
 
@@ -58,13 +61,17 @@ catalog_banner() {
   case "$catalog_server" in
     fallback)
       echo " $1: the catalog server is the FALLBACK Iceberg REST"
-      echo " reference server over PostgreSQL + moto S3. It is NOT Polaris:"
+      echo " reference server over PostgreSQL + SeaweedFS S3. It is NOT Polaris:"
       echo " no OAuth, no management API, no credential vending are exercised." ;;
     nessie)
       echo " $1: the catalog server is Project Nessie 0.99.0 (Iceberg REST"
       echo " at /iceberg, authentication OFF on loopback) over PostgreSQL +"
-      echo " moto S3 and STS. It is NOT Polaris: Nessie issues no OAuth tokens"
+      echo " SeaweedFS S3. It is NOT Polaris: Nessie issues no OAuth tokens"
       echo " (501) and has no Polaris management API." ;;
+    seaweedfs)
+      echo " $1: the catalog server is SeaweedFS $("${DATABOX_DEPS_DIR:-$root/.deps}/seaweedfs/bin/weed" version 2>/dev/null | awk '{print $3}')'s Iceberg REST catalog"
+      echo " (weed mini, S3 Tables bucket 'warehouse'), every request signed with"
+      echo " AWS SigV4 (signing name s3tables). No OAuth, no PostgreSQL." ;;
   esac
   echo "=================================================================="
 }
@@ -79,14 +86,19 @@ _catalog_run_start() {
     nessie)
       DATABOX_NESSIE_PORT="${port:-${DATABOX_NESSIE_PORT:-}}" \
         "$svc/start-nessie" --dir "$state" >"$out" 2>&1 ;;
+    seaweedfs)  # the catalog is part of the S3 server: a restart keeps the S3 port too
+      local s3_port=
+      [ -n "$port" ] && s3_port="$(sed -n 's/^S3_ENDPOINT=http:\/\/127.0.0.1://p' "$state/s3.env")"
+      DATABOX_S3_ICEBERG_PORT="$port" DATABOX_S3_PORT="$s3_port" \
+        "$svc/start-s3" --dir "$state" >"$out" 2>&1 ;;
   esac
 }
 
-# catalog_start OUT_PREFIX: starts moto S3, then the server (with PostgreSQL); fails the test
+# catalog_start OUT_PREFIX: starts SeaweedFS S3, then the server (with PostgreSQL); fails the test
 # with the scripts' own messages when one does not start. Output goes to OUT_PREFIX-*.out.
 catalog_start() {
   "$svc/start-s3" --dir "$state" >"$1-s3.out" 2>&1 ||
-    { cat "$1-s3.out"; fail "the S3 server (moto) did not start"; }
+    { cat "$1-s3.out"; fail "the S3 server (SeaweedFS) did not start"; }
   _catalog_run_start "$1-catalog.out" ||
     { cat "$1-catalog.out"; fail "the $catalog_server REST catalog did not start"; }
   grep -q "^CATALOG_KIND=" "$catalog_env_file" || fail "no CATALOG_KIND in $catalog_env_file"
@@ -129,7 +141,7 @@ catalog_env() {
 # catalog_as_owner COMMAND...: runs COMMAND as the PostgreSQL cluster's owner (test setup only).
 catalog_as_owner() { (set -a; source "$state/postgres.env"; set +a; "$@"); }
 
-# catalog_registries: writes $work/rest/databox.toml (the REST catalog, warehouse on moto S3)
+# catalog_registries: writes $work/rest/databox.toml (the REST catalog, warehouse on SeaweedFS S3)
 # and $work/embedded/databox.toml (the same sources, embedded) and exports the S3 keys as AWS_*.
 catalog_registries() {
   mkdir -p "$work/rest" "$work/embedded"

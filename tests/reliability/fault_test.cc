@@ -1,5 +1,5 @@
 // Dependency faults (issue #8): the REST catalog and the S3 store fail while `databox run`
-// loads. Real services (scripts/services: moto S3, PostgreSQL, and the FALLBACK Iceberg REST
+// loads. Real services (scripts/services: SeaweedFS S3, PostgreSQL, and the FALLBACK Iceberg REST
 // catalog, which is NOT Apache Polaris) sit behind two loopback fault proxies (fault_proxy.h);
 // the test's registry points the catalog URI and the S3 endpoint at the proxies, with small
 // timeouts and 2 retries, and each scenario schedules faults on chosen requests.
@@ -96,7 +96,7 @@ class DependencyFaults : public ::testing::Test {
     fs::create_directories(s->dir);
     // PostgreSQL runs as user postgres when we are root: the folder must be traversable.
     ::chmod(s->dir.c_str(), 0755);
-    std::cout << "dependency faults: starting moto S3 and the FALLBACK Iceberg REST catalog "
+    std::cout << "dependency faults: starting SeaweedFS S3 and the FALLBACK Iceberg REST catalog "
                  "(Iceberg's reference REST server over PostgreSQL; NOT Apache Polaris)"
               << std::endl;
     s->error = RunScript("start-s3", "", s->dir);
@@ -112,8 +112,8 @@ class DependencyFaults : public ::testing::Test {
     s->catalog = std::make_unique<FaultProxy>(PortOf(s->Get("CATALOG_URI")));
     s->s3 = std::make_unique<FaultProxy>(PortOf(s->Get("S3_ENDPOINT")));
     std::cout << "catalog: FALLBACK at " << s->Get("CATALOG_URI") << " behind proxy "
-              << s->catalog->Url() << "; S3 (moto): " << s->Get("S3_ENDPOINT") << " behind proxy "
-              << s->s3->Url() << std::endl;
+              << s->catalog->Url() << "; S3 (SeaweedFS): " << s->Get("S3_ENDPOINT")
+              << " behind proxy " << s->s3->Url() << std::endl;
   }
 
   static void TearDownTestSuite() {
@@ -307,7 +307,7 @@ Fault Drop(FaultKind kind) { return Fault{kind, 0, "", milliseconds(0)}; }
 Fault Slow() { return Fault{FaultKind::kSlow, 0, "", kPastTimeout}; }
 
 constexpr int kAlways = -1;
-// Request patterns (FALLBACK paths: /v1/namespaces/..., moto path-style /<bucket>/<key>).
+// Request patterns (FALLBACK paths: /v1/namespaces/..., SeaweedFS path-style /<bucket>/<key>).
 constexpr char kCreateCommitItems[] = "/v1/namespaces/[^/]+/tables/items$";
 constexpr char kTransaction[] = "/v1/transactions/commit$";
 constexpr char kLoadItems[] = "/v1/namespaces/[^/]+/tables/items(\\?|$)";

@@ -1,6 +1,7 @@
 #include "catalog/rest/rest_catalog.h"
 
 #include <algorithm>
+#include <chrono>
 #include <nlohmann/json.hpp>
 
 #include "common/failpoint.h"
@@ -128,6 +129,9 @@ Result<http::Response> RestCatalog::Send(http::Request request) {
   if (!tokens_) {
     if (!options_.bearer_token.empty()) {
       request.headers.Set("Authorization", "Bearer " + options_.bearer_token);
+    } else if (options_.sigv4) {
+      DATABOX_RETURN_IF_ERROR(
+          http::SignRequest(request, *options_.sigv4, std::chrono::system_clock::now()));
     }
     return client_.Send(std::move(request));
   }

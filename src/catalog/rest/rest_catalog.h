@@ -1,8 +1,9 @@
 // RestCatalog: the Iceberg REST catalog client (Apache Polaris in production; any server
 // speaking open-api/rest-catalog-open-api.yaml). Open() asks GET /v1/config?warehouse=... for
 // the prefix, defaults/overrides and the endpoint list; with a credential every request
-// carries an OAuth2 client-credentials bearer token (oauth2.h), without one (the FALLBACK
-// test server) none.
+// carries an OAuth2 client-credentials bearer token (oauth2.h), with `sigv4` every request is
+// signed with AWS Signature V4 (http/sigv4_request.h: AWS S3 Tables, AWS Glue, SeaweedFS), and
+// without either (the FALLBACK test server) it carries no authentication.
 //
 // Commits: POST .../tables/{table} with requirements + updates, or POST
 // /v1/{prefix}/transactions/commit for several tables. 409 (and the 400 with which Polaris
@@ -28,6 +29,7 @@
 #include "catalog/rest/rest_paths.h"
 #include "catalog/rest/storage_credentials.h"
 #include "http/client.h"
+#include "http/sigv4_request.h"
 #include "iceberg/catalog.h"
 
 namespace databox::catalog::rest {
@@ -46,6 +48,9 @@ struct RestCatalogOptions {
   //! Without client_id: sent as `Authorization: Bearer <token>` on every request (a token an
   //! identity provider issued, e.g. for Nessie); never logged. Empty = no authentication.
   std::string bearer_token;
+  //! Without client_id and bearer_token: every request is signed with AWS Signature V4 with
+  //! these keys, region and signing name (secrets: never logged).
+  std::optional<http::AwsSigning> sigv4;
   std::string scope = kDefaultScope;
   std::string oauth2_server_uri;   //!< empty = <uri>/v1/oauth/tokens (Polaris' token endpoint)
   std::string realm;               //!< Polaris realm; empty = the server's default realm

@@ -102,6 +102,28 @@ TEST_F(RestCatalogTest, BearerTokenIsSentOnEveryRequest) {
   EXPECT_TRUE(fake_->RequestsTo("POST /api/catalog/v1/oauth/tokens").empty());
 }
 
+TEST_F(RestCatalogTest, Sigv4SignsEveryRequest) {
+  auto options = Options();
+  options.sigv4 = http::AwsSigning{.access_key_id = "AKIDEXAMPLE",
+                                   .secret_access_key = "secret",
+                                   .session_token = "",
+                                   .region = "eu-west-1",
+                                   .service = "s3tables"};
+  auto catalog = Open(options);
+  fake_->On(std::string("HEAD ") + kNs + "/raw", 204);
+  EXPECT_TRUE(catalog->NamespaceExists({"raw"}).value());
+  ASSERT_GE(fake_->requests().size(), 2u);  // the config and the namespace
+  for (const auto& request : fake_->requests()) {
+    const std::string authorization(request.headers.Get("Authorization").value_or(""));
+    EXPECT_TRUE(authorization.starts_with("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/"))
+        << request.url << ": " << authorization;
+    EXPECT_NE(authorization.find("/eu-west-1/s3tables/aws4_request,"), std::string::npos)
+        << authorization;
+    EXPECT_TRUE(request.headers.Contains("x-amz-date")) << request.url;
+    EXPECT_TRUE(request.headers.Contains("x-amz-content-sha256")) << request.url;
+  }
+}
+
 // Nessie's prefix is "{ref}|{warehouse}", sent already encoded: it goes into paths as sent
 // (encoding it again gave "main%257Clake", which Nessie rejects as a reference name).
 TEST_F(RestCatalogTest, EncodedPrefixIsUsedAsSent) {

@@ -15,7 +15,7 @@
 #include "fileio/fd.h"
 #include "fileio/location.h"
 #include "fileio/s3/s3_errors.h"
-#include "fileio/s3/sigv4.h"
+#include "http/sigv4.h"
 
 namespace databox::fileio::s3 {
 namespace {
@@ -131,16 +131,16 @@ Result<http::Response> S3FileIO::Send(Call call) {
       call.credentials_for.empty() ? call.path->Location() : call.credentials_for);
   if (!credentials) return context(credentials.error());
 
-  const std::string query = CanonicalQuery(std::move(call.query));
+  const std::string query = http::CanonicalQuery(std::move(call.query));
   const S3Target target = endpoint_.For(call.path->bucket, call.path->key, query);
   const std::string payload_hash = Sha256Hex(call.body);
-  const std::string amz_date = AmzDate(options_.clock());
+  const std::string amz_date = http::AmzDate(options_.clock());
 
   http::Request request;
   request.method = call.method;
   request.url = target.url;
   request.headers = std::move(call.headers);
-  // libcurl labels bodies it sends as form data unless told otherwise, and some servers (moto)
+  // libcurl labels bodies it sends as form data unless told otherwise, and some servers (moto did)
   // then parse the body as a form and store nothing.
   if ((call.method == http::Method::kPut || call.method == http::Method::kPost) &&
       !request.headers.Contains("Content-Type")) {
@@ -152,21 +152,23 @@ Result<http::Response> S3FileIO::Send(Call call) {
   if (!credentials->session_token.empty()) {
     request.headers.Set("x-amz-security-token", credentials->session_token);
   }
-  SigningRequest signing{.method = http::MethodName(call.method),
-                         .canonical_uri = target.canonical_uri,
-                         .canonical_query = query,
-                         .headers = request.headers.fields(),
-                         .payload_sha256 = payload_hash};
-  SigV4Result signature = SignV4(signing, SigningScope{
-                                              .access_key_id = credentials->access_key_id,
-                                              .secret_access_key = credentials->secret_access_key,
-                                              .region = options_.region,
-                                              .amz_date = amz_date,
-                                          });
+  http::SigningRequest signing{.method = http::MethodName(call.method),
+                               .canonical_uri = target.canonical_uri,
+                               .canonical_query = query,
+                               .headers = request.headers.fields(),
+                               .payload_sha256 = payload_hash};
+  http::SigV4Result signature =
+      http::SignV4(signing, http::SigningScope{
+                                .access_key_id = credentials->access_key_id,
+                                .secret_access_key = credentials->secret_access_key,
+                                .region = options_.region,
+                                .amz_date = amz_date,
+                            });
   request.headers.Set("Authorization", signature.authorization);
   request.body = std::move(call.body);
   request.idempotent = call.idempotent;
   request.allow_error_status = true;
+  request.decode_content = false;
 
   Result<std::unique_ptr<http::HttpClient>> client = AcquireClient();
   if (!client) return context(client.error());

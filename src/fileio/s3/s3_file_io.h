@@ -1,4 +1,4 @@
-// S3FileIO: FileIO over an S3-compatible object store (AWS S3, moto, ...), for s3://bucket/key
+// S3FileIO: FileIO over an S3-compatible object store (AWS S3, SeaweedFS, ...), for s3://bucket/key
 // (and s3a://) locations, with the same contract as LocalFileIO:
 //
 //  - Requests are signed with our SigV4 signer (sigv4.h) using credentials from a
@@ -40,7 +40,7 @@ namespace databox::fileio::s3 {
 
 //! How WriteNew guarantees it never overwrites.
 enum class ConditionalCreate {
-  kIfNoneMatch,  //!< PUT with If-None-Match: * (atomic; AWS S3 since 2024, moto, ...)
+  kIfNoneMatch,  //!< PUT with If-None-Match: * (atomic; AWS S3 since 2024, SeaweedFS, ...)
   kHeadThenPut,  //!< HEAD, then PUT when absent (racy; for stores without conditional writes)
 };
 

@@ -2,7 +2,7 @@
 # End to end: `databox catalog backup` and `restore` of a REST catalog server's PostgreSQL
 # database (pg_dump / pg_restore from Debian's postgresql-client), against `fallback` (Iceberg's
 # reference REST adapter over JDBC, NOT Apache Polaris) or `nessie` (Project Nessie), with
-# PostgreSQL 15 and moto S3 started here in a private temp folder and stopped by PID on exit.
+# PostgreSQL 15 and SeaweedFS S3 started here in a private temp folder and stopped by PID on exit.
 # Recorded sources are refreshed into the REST catalog; the backup is taken as a separate
 # PostgreSQL role whose password only the environment holds; the server's database is dropped
 # (the catalog state is lost: the server starts empty); restore is refused over the server's
@@ -23,7 +23,7 @@ started=$SECONDS
 catalog_banner "catalog_backup_rest.$server"
 sources=(--source usgs --source noaa --source usgs_earthquakes)
 
-step "starting S3 (moto) and the $server catalog (with PostgreSQL)"
+step "starting S3 (SeaweedFS) and the $server catalog (with PostgreSQL)"
 catalog_start "$work/start"
 catalog_env
 pg_port="$(sed -n 's/^PGPORT=//p' "$state/postgres.env")"

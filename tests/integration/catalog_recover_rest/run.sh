@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End to end: `databox catalog recover --from-warehouse` of a REST catalog, against `fallback`
 # (Iceberg's reference REST adapter over JDBC, NOT Apache Polaris) or `nessie` (Project Nessie),
-# with PostgreSQL 15 and moto S3 started here in a private temp folder and stopped by PID on
+# with PostgreSQL 15 and SeaweedFS S3 started here in a private temp folder and stopped by PID on
 # exit. Recorded sources are refreshed twice into the REST catalog; every table is recorded
 # with pyiceberg; the server's database is dropped (the catalog state is lost: the server starts
 # empty); a dry run writes nothing and plans every table at its newest file, confirmed by the
@@ -21,7 +21,7 @@ started=$SECONDS
 catalog_banner "catalog_recover_rest.$server"
 sources=(--source usgs --source noaa --source usgs_earthquakes)
 
-step "starting S3 (moto) and the $server catalog (with PostgreSQL)"
+step "starting S3 (SeaweedFS) and the $server catalog (with PostgreSQL)"
 catalog_start "$work/start"
 catalog_env
 # Where the server puts table folders (its warehouse location, from scripts/services).

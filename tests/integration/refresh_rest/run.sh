@@ -2,12 +2,13 @@
 # End to end: `databox refresh` of the six recorded routine sources into the Iceberg REST
 # catalog + S3, checked by pyiceberg against an embedded (SQLite + local) run of the same
 # registry. Runs against one REST catalog server: `fallback` (Iceberg's reference REST
-# adapter, NOT Apache Polaris) or `nessie` (Project Nessie), with PostgreSQL 15 and moto S3,
+# adapter, NOT Apache Polaris) or `nessie` (Project Nessie), with PostgreSQL 15 and SeaweedFS S3,
 # all started here in a private temp folder and stopped by PID on exit, pass or fail.
 # A service that does not start FAILS the test.
 # With --vended-only (nessie) the REST registry has NO S3 keys and databox runs without any in
 # its environment: every table's files are signed with the credentials Nessie vends (STS
-# session credentials from moto) with the table's load; two refresh rounds (creates, then
+# session credentials) with the table's load (not registered in ctest while the S3 server,
+# SeaweedFS, offers no STS: docs/services.md); two refresh rounds (creates, then
 # merges that read the tables' files through DuckDB) are compared with the embedded run.
 # usage: run.sh fallback|nessie PATH/TO/databox [--vended-only]
 set -uo pipefail
@@ -31,7 +32,7 @@ step "the committed REST example is the generator's output"
 diff -u "$work/polaris.expected.toml" "$root/examples/databox/databox.polaris.toml" ||
   fail "examples/databox/databox.polaris.toml is stale: run $here/make_rest_registry.py --out examples/databox/databox.polaris.toml"
 
-step "starting S3 (moto) and the $server catalog (with PostgreSQL)"
+step "starting S3 (SeaweedFS) and the $server catalog (with PostgreSQL)"
 catalog_start "$work/start"
 # Exported: tables.py reads CATALOG_URI, REST_WAREHOUSE and S3_* from the environment.
 # shellcheck disable=SC1091
@@ -159,7 +160,7 @@ PY
     "$py" -c 'import json,sys; print(len(json.load(sys.stdin)["delete_files"]))')" ||
     fail "databox inspect of the S3 events table failed with vended credentials"
   [ "$deletes" -gt 0 ] || fail "the merge-on-read round left no delete files on S3 (got $deletes)"
-  step "no vended session token (moto's prefix FQoGZXIvYXdzEBYaD) in databox's output or files"
+  step "no vended session token (moto's STS prefix FQoGZXIvYXdzEBYaD) in databox's output or files"
   leaks="$(grep -rl "FQoGZXIvYXdzEBYaD" "$work/rest" "$work"/refresh-rest-*.out)"
   [ -z "$leaks" ] || fail "a vended session token was written to: $leaks"
   leaks="$(grep -rl "$DATABOX_TEST_CATALOG_TOKEN" "$work/rest" "$work"/refresh-rest-*.out)"

@@ -110,12 +110,25 @@ def check_nessie_history(cat, s3, ns, name, commits):
         parent = snapshot.snapshot_id
     if len(seen) != commits:
         sys.exit(f"FAIL: {len(seen)} distinct worker commits in Nessie's log, expected {commits}")
-    catalog = RestCatalog("interop", uri=cat["CATALOG_URI"], warehouse=cat["CATALOG_WAREHOUSE"],
-                          **s3_properties(s3))
+    catalog = RestCatalog("interop", **catalog_properties(cat, s3))
     current = catalog.load_table(f"{ns}.{name}").metadata.current_snapshot_id
     if current != parent:
         sys.exit(f"FAIL: the table's current snapshot is {current}, Nessie's last commit {parent}")
     print(f"Nessie's log holds {commits} commits of {ns}.{name}, sequence numbers 1..{commits}")
+
+
+def catalog_properties(cat, s3):
+    """pyiceberg's properties for the catalog of `cat` (SigV4-signed when CATALOG_SIGV4=1)."""
+    properties = {"uri": cat["CATALOG_URI"], "warehouse": cat.get("CATALOG_WAREHOUSE", ""),
+                  **s3_properties(s3)}
+    if cat.get("CATALOG_SIGV4") == "1":
+        properties.update({"rest.sigv4-enabled": "true",
+                           "rest.signing-name": cat["CATALOG_SIGNING_NAME"],
+                           "rest.signing-region": cat["CATALOG_SIGNING_REGION"],
+                           "client.access-key-id": cat["CATALOG_ACCESS_KEY_ID"],
+                           "client.secret-access-key": cat["CATALOG_SECRET_ACCESS_KEY"],
+                           "client.region": cat["CATALOG_SIGNING_REGION"]})
+    return properties
 
 
 def main():
@@ -130,9 +143,7 @@ def main():
         check_nessie_one_commit(cat, sys.argv[4], sys.argv[5:])
         return
     ns, name = sys.argv[4:6]
-    catalog = RestCatalog("interop", **{
-        "uri": cat["CATALOG_URI"], "warehouse": cat.get("CATALOG_WAREHOUSE", ""),
-        **s3_properties(s3)})
+    catalog = RestCatalog("interop", **catalog_properties(cat, s3))
     ident = f"{ns}.{name}"
     if mode == "check-ours":
         table = catalog.load_table(ident)

@@ -1,6 +1,6 @@
 // RestCatalog against a running Iceberg REST catalog server: run.sh starts one of the FALLBACK
-// (Iceberg's reference REST adapter; NOT Polaris) or Project Nessie, over PostgreSQL + moto S3,
-// and names the server's env file in DATABOX_CATALOG_ENV. Where the servers legitimately differ
+// (Iceberg's reference REST adapter; NOT Polaris) or Project Nessie, over PostgreSQL + SeaweedFS
+// S3, and names the server's env file in DATABOX_CATALOG_ENV. Where the servers legitimately differ
 // (ServerTraits), each test checks what that server does, never nothing. Without
 // DATABOX_SERVICES_STATE every test FAILS: services are required, never optional.
 #include <gmock/gmock.h>
@@ -62,7 +62,8 @@ struct ServerTraits {
   //! Table metadata lists every snapshot. Nessie keeps only the current one (the history is
   //! Nessie's commit log, checked through its own API by interop.py nessie-history).
   bool snapshot_history_in_metadata = true;
-  //! Table loads return S3 session credentials in `config` (Nessie: STS assume-role on moto).
+  //! Table loads return S3 session credentials in `config`. Nessie did with STS assume-role
+  //! (on moto); on SeaweedFS, which has no STS without a role setup, none of the servers does.
   bool vends_credentials = false;
   //! A multi-level namespace works in paths ("a%1Fb"). FALLBACK: our launcher hands the
   //! adapter a decoded path, so such paths answer 404 (its defect, not the client's).
@@ -74,6 +75,9 @@ struct ServerTraits {
   bool nessie_commit_log = false;
   //! POST /v1/oauth/tokens: the HTTP status a client-credentials request gets.
   long oauth_token_status = 0;
+  //! A create of an existing table is refused (409). SeaweedFS 4.48 answers 200 with the
+  //! existing table, unchanged (databox treats both as "the table is there").
+  bool refuses_existing_table_create = true;
 };
 
 std::optional<ServerTraits> TraitsFor(const std::string& kind) {
@@ -89,11 +93,21 @@ std::optional<ServerTraits> TraitsFor(const std::string& kind) {
   if (kind == "nessie") {
     return ServerTraits{.staged_create_in_transaction = true,
                         .snapshot_history_in_metadata = false,
-                        .vends_credentials = true,
+                        .vends_credentials = false,
                         .multi_level_namespace_paths = true,
                         .enforces_ref_absent = false,
                         .nessie_commit_log = true,
                         .oauth_token_status = 501};
+  }
+  if (kind == "seaweedfs") {
+    return ServerTraits{.staged_create_in_transaction = false,
+                        .snapshot_history_in_metadata = true,
+                        .vends_credentials = false,
+                        .multi_level_namespace_paths = true,
+                        .enforces_ref_absent = true,
+                        .nessie_commit_log = false,
+                        .oauth_token_status = 401,
+                        .refuses_existing_table_create = false};
   }
   return std::nullopt;
 }
@@ -122,6 +136,13 @@ class RestCatalogIntegrationTest : public ::testing::Test {
     options.name = env_["CATALOG_KIND"];
     options.uri = env_["CATALOG_URI"];
     options.warehouse = env_["CATALOG_WAREHOUSE"];
+    if (env_["CATALOG_SIGV4"] == "1") {  // SeaweedFS: every request signed with AWS SigV4
+      options.sigv4 = http::AwsSigning{.access_key_id = env_["CATALOG_ACCESS_KEY_ID"],
+                                       .secret_access_key = env_["CATALOG_SECRET_ACCESS_KEY"],
+                                       .session_token = "",
+                                       .region = env_["CATALOG_SIGNING_REGION"],
+                                       .service = env_["CATALOG_SIGNING_NAME"]};
+    }
     return options;
   }
 
@@ -179,8 +200,14 @@ TEST_F(RestCatalogIntegrationTest, NamespaceAndTableLifecycle) {
   const iceberg::TableIdentifier birds{ns, "birds"};
   iceberg::LoadedTable created = CreateBirds(birds);
   EXPECT_THAT(created.metadata_location, HasSubstr(".metadata.json"));
-  EXPECT_EQ(catalog_->CreateTable(birds, BirdSchema(), {}, {}, {}, {}).error().kind,
-            ErrorKind::kAlreadyExists);
+  auto again = catalog_->CreateTable(birds, BirdSchema(), {}, {}, {}, {});
+  if (traits_.refuses_existing_table_create) {
+    EXPECT_EQ(again.error().kind, ErrorKind::kAlreadyExists);
+  } else {
+    ASSERT_TRUE(again.has_value()) << again.error().ToString();
+    EXPECT_EQ(again->metadata.table_uuid, created.metadata.table_uuid);
+    EXPECT_EQ(again->metadata_location, created.metadata_location);
+  }
   EXPECT_TRUE(catalog_->TableExists(birds).value());
   EXPECT_THAT(catalog_->ListTables(ns).value(), ElementsAre(birds));
   auto loaded = catalog_->LoadTable(birds);
@@ -553,6 +580,34 @@ TEST_F(RestCatalogIntegrationTest, OAuthTokenEndpoint) {
   EXPECT_THAT(opened.error().message,
               HasSubstr("HTTP " + std::to_string(traits_.oauth_token_status)));
   EXPECT_THAT(opened.error().message, HasSubstr("/v1/oauth/tokens"));
+}
+
+// A catalog that authenticates with SigV4 (SeaweedFS) refuses a request signed with a wrong
+// secret and an unsigned one (403: kAuth), without the secret in the message; the others take
+// no signature, and opening without one works there.
+TEST_F(RestCatalogIntegrationTest, Sigv4SignatureIsRequiredWhereTheServerAsksForIt) {
+  RestCatalogOptions unsigned_options = Options();
+  unsigned_options.sigv4.reset();
+  auto opened = RestCatalog::Open(unsigned_options);
+  const bool sigv4 = env_["CATALOG_SIGV4"] == "1";
+  if (!sigv4) {
+    ASSERT_TRUE(opened.has_value()) << opened.error().ToString();
+    return;
+  }
+  // /v1/config answers unsigned requests; the first namespace call is refused.
+  ASSERT_TRUE(opened.has_value()) << opened.error().ToString();
+  auto listed = (*opened)->ListNamespaces({});
+  ASSERT_FALSE(listed.has_value()) << "SeaweedFS listed namespaces for an unsigned request";
+  EXPECT_EQ(listed.error().kind, ErrorKind::kAuth) << listed.error().ToString();
+
+  RestCatalogOptions wrong = Options();
+  wrong.sigv4->secret_access_key = "wrong-secret-for-databox-it";
+  auto wrong_opened = RestCatalog::Open(wrong);
+  ASSERT_TRUE(wrong_opened.has_value()) << wrong_opened.error().ToString();
+  auto refused = (*wrong_opened)->ListNamespaces({});
+  ASSERT_FALSE(refused.has_value()) << "SeaweedFS accepted a wrong secret";
+  EXPECT_EQ(refused.error().kind, ErrorKind::kAuth) << refused.error().ToString();
+  EXPECT_THAT(refused.error().message, ::testing::Not(HasSubstr("wrong-secret-for-databox-it")));
 }
 
 // A table written before the catalog server restarts (run.sh restarts it between two runs of

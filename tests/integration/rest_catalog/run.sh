@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Integration test of catalog::rest::RestCatalog against one real Iceberg REST catalog server:
 # `fallback` (Iceberg's reference REST adapter, NOT Apache Polaris) or `nessie` (Project
-# Nessie), each over PostgreSQL 15 + moto S3, all started here in a private temp folder and
+# Nessie), each over PostgreSQL 15 + SeaweedFS S3, all started here in a private temp folder and
 # stopped by PID on exit, pass or fail. The test program runs, the server restarts on the same
 # port, and the tests named *AfterRestart* check that nothing was lost.
 # A service that does not start is a FAILURE (exit 1), never a skip.
@@ -26,6 +26,7 @@ catalog_start "$state/start"
 # The log of the server under test, for failure messages.
 log="$state/polaris/server.log"
 [ "$server" = nessie ] && log="$state/nessie/server.log"
+[ "$server" = seaweedfs ] && log="$state/s3/weed.log"
 
 export DATABOX_SERVICES_STATE="$state" DATABOX_CATALOG_ENV="$catalog_env_file"
 "$binary" --gtest_filter='-*AfterRestart*' "$@"

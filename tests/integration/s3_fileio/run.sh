@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Starts moto (scripts/services/start-s3) in a private state folder, turns on its request
-# authentication (auth_setup.py) so it verifies our SigV4 signatures, runs the S3 FileIO
-# integration tests (argument 1: the test binary), and stops moto by PID on any exit.
-# A moto that cannot start is a test FAILURE, never a skip.
+# Starts SeaweedFS (scripts/services/start-s3) in a private state folder, runs the S3 FileIO
+# integration tests (argument 1: the test binary) with the random key pair start-s3 gave it (the
+# only one it accepts, so it verifies our SigV4 signatures), and stops it by PID on any exit.
+# A server that cannot start is a test FAILURE, never a skip.
 set -euo pipefail
 binary="$1"
 shift
@@ -10,26 +10,21 @@ repo="$(cd "$(dirname "$0")/../../.." && pwd)"
 venv="${DATABOX_VENV_DIR:-$repo/.venv}"
 state="$(mktemp -d "${TMPDIR:-/tmp}/databox-s3-it.XXXXXX")"
 cleanup() {
-  "$repo/scripts/services/stop" --dir "$state" s3 || echo "WARNING: could not stop moto (state: $state)" >&2
+  "$repo/scripts/services/stop" --dir "$state" s3 || echo "WARNING: could not stop SeaweedFS (state: $state)" >&2
   rm -rf "$state"
 }
 trap cleanup EXIT
 
 if ! "$repo/scripts/services/start-s3" --dir "$state" >"$state/start.out" 2>&1; then
   cat "$state/start.out" >&2
-  echo "FAILED: the moto S3 server could not be started by scripts/services/start-s3 (see above);" \
-    "run scripts/setup to install moto[server] into $venv" >&2
+  echo "FAILED: the SeaweedFS S3 server could not be started by scripts/services/start-s3 (see" \
+    "above); run scripts/setup --services to install it into .deps/seaweedfs" >&2
   exit 1
 fi
 set -a
 source "$state/s3.env"
-set +a
-if ! "$venv/bin/python" "$(dirname "$0")/auth_setup.py" "$S3_ENDPOINT" "$S3_REGION" >"$state/auth.env"; then
-  echo "FAILED: could not enable request authentication in moto at $S3_ENDPOINT" >&2
-  exit 1
-fi
-set -a
-source "$state/auth.env"
+IT_KEY_ID="$S3_ACCESS_KEY_ID"
+IT_SECRET="$S3_SECRET_ACCESS_KEY"
 set +a
 export DATABOX_VENV_DIR="$venv"
 "$binary" "$@"

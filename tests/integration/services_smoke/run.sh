@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Integration smoke test. Needs: PostgreSQL 15, moto S3, and Apache Polaris (or,
+# Integration smoke test. Needs: PostgreSQL 15, SeaweedFS S3, and Apache Polaris (or,
 # with --allow-fallback, the FALLBACK Iceberg REST catalog, announced as such).
 # Starts all three in a private temp folder, writes a table with pyiceberg through
 # the catalog onto S3, restarts the catalog, reads the table back, stops everything.
@@ -21,7 +21,7 @@ cleanup() { "$svc/stop" --dir "$state" || true; rm -rf "$state"; }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-"$svc/start-s3" --dir "$state" >/dev/null || fail "S3 server (moto) did not start"
+"$svc/start-s3" --dir "$state" >/dev/null || fail "S3 server (SeaweedFS) did not start"
 "$svc/start-polaris" --dir "$state" "${allow[@]}" >/dev/null || fail "catalog did not start"
 "$py" "$(dirname "$0")/roundtrip.py" "$state" write || fail "write through the catalog"
 "$svc/stop" --dir "$state" polaris || fail "catalog did not stop"

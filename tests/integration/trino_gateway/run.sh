@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End to end: SQLMesh on a Trino gateway ([project.transform] gateway = "trino"). Starts
-# PostgreSQL, moto S3, the REST catalog server and Trino (catalogs iceberg, polaris_aws and
+# PostgreSQL, SeaweedFS S3, the REST catalog server and Trino (catalogs iceberg, polaris_aws and
 # databox_analytics over the same REST catalog), all in a private temp folder, stopped by PID on
 # exit, pass or fail. A service that does not start FAILS the test.
 #   1. `databox refresh` with the Trino gateway: the sources load into REST + S3, then SQLMesh
@@ -18,7 +18,7 @@ source "$here/../catalog_server.sh"
 catalog_test_begin "${1:-}" "${2:-}" "run.sh nessie|fallback PATH/TO/databox"
 catalog_banner "trino_gateway.$server"
 
-step "starting S3 (moto) and the $server catalog (with PostgreSQL), then Trino"
+step "starting S3 (SeaweedFS) and the $server catalog (with PostgreSQL), then Trino"
 catalog_start "$work/start"
 catalog_env
 catalog_registries

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End to end: Trino 476 (a second engine, on another JVM) over the same Iceberg REST catalog and
-# S3 as `databox`. Starts PostgreSQL, moto S3 and the REST catalog server (nessie or fallback)
+# S3 as `databox`. Starts PostgreSQL, SeaweedFS S3 and the REST catalog server (nessie or fallback)
 # and then Trino, all in a private temp folder, stopped by PID on exit, pass or fail. A service
 # that does not start (Trino included) FAILS the test.
 #   1. `databox refresh --skip-transform` twice into REST + S3, the second round merging
@@ -24,7 +24,7 @@ source "$here/../catalog_server.sh"
 catalog_test_begin "${1:-}" "${2:-}" "run.sh nessie|fallback PATH/TO/databox"
 catalog_banner "trino_interop.$server"
 
-step "starting S3 (moto) and the $server catalog (with PostgreSQL)"
+step "starting S3 (SeaweedFS) and the $server catalog (with PostgreSQL)"
 catalog_start "$work/start"
 catalog_env
 catalog_registries

@@ -1,4 +1,4 @@
-#include "fileio/s3/sigv4.h"
+#include "http/sigv4.h"
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -9,7 +9,7 @@
 
 #include "common/encoding.h"
 
-namespace databox::fileio::s3 {
+namespace databox::http {
 namespace {
 
 constexpr std::string_view kAlgorithm = "AWS4-HMAC-SHA256";
@@ -114,4 +114,4 @@ SigV4Result SignV4(const SigningRequest& request, const SigningScope& scope) {
   return result;
 }
 
-}  // namespace databox::fileio::s3
+}  // namespace databox::http

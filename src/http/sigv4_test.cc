@@ -1,13 +1,13 @@
 // Checks the signer against the example requests published in the Amazon S3 API reference
 // ("Signature Calculations for the Authorization Header: Transferring Payload in a Single Chunk",
 // sig-v4-header-based-auth.html). The expected signatures are AWS's, not computed here.
-#include "fileio/s3/sigv4.h"
+#include "http/sigv4.h"
 
 #include <gtest/gtest.h>
 
 #include "common/encoding.h"
 
-namespace databox::fileio::s3 {
+namespace databox::http {
 namespace {
 
 constexpr std::string_view kHost = "examplebucket.s3.amazonaws.com";
@@ -120,4 +120,4 @@ TEST(SigV4Test, AmzDateIsUtc) {
 }
 
 }  // namespace
-}  // namespace databox::fileio::s3
+}  // namespace databox::http

@@ -1,4 +1,5 @@
-// AWS Signature Version 4 for S3 requests (header-based authentication), on OpenSSL.
+// AWS Signature Version 4 (header-based authentication), on OpenSSL: S3 requests (fileio/s3)
+// and the requests of SigV4-signed Iceberg REST catalogs (sigv4_request.h).
 //
 // The signer is deterministic: callers supply the timestamp, the canonical URI (the path as it
 // is sent, already percent-encoded: S3 does not encode it twice) and the headers to sign. See
@@ -15,7 +16,7 @@
 
 #include "common/sha256.h"
 
-namespace databox::fileio::s3 {
+namespace databox::http {
 
 //! SHA-256 of the empty string: the payload hash of requests without a body.
 inline constexpr std::string_view kEmptyPayloadSha256 =
@@ -65,4 +66,4 @@ struct SigV4Result {
 //! Signs `request`. Pure function of its inputs.
 SigV4Result SignV4(const SigningRequest& request, const SigningScope& scope);
 
-}  // namespace databox::fileio::s3
+}  // namespace databox::http
