@@ -34,8 +34,7 @@ namespace fs = std::filesystem;
 
 //! The YAML document inside a syrupy .ambr snapshot (between the ''' lines, indented by 2).
 YAML::Node ReadAmbr(const std::string& source) {
-  std::ifstream in(std::string(DATABOX_RECORDINGS_DIR) + "/" + source +
-                   "/dlt_schema.ambr");
+  std::ifstream in(std::string(DATABOX_RECORDINGS_DIR) + "/" + source + "/dlt_schema.ambr");
   std::string line, yaml;
   bool inside = false;
   while (std::getline(in, line)) {
@@ -157,7 +156,8 @@ TEST_F(SourceLoadTest, XenoCantoMatchesDltSchema) {
   ExpectSchemaMatchesAmbr("xeno_canto");
 }
 
-//! Columns (with Iceberg types) that the source pack promises (docs/registry.md, the example) for a table; extra columns allowed.
+//! Columns (with Iceberg types) that the source pack promises (docs/registry.md, the example) for a
+//! table; extra columns allowed.
 void ExpectColumns(const iceberg::Schema& schema,
                    const std::vector<std::pair<std::string, std::string>>& expected) {
   for (const auto& [name, type] : expected) {
@@ -465,6 +465,24 @@ TEST_F(FailedLoadTest, ARecordTheNormalizerRefusesFailsTheNormalizePhase) {
     return std::regex_replace(text, std::regex("\"key\": 5938028359"), "\"key\": null");
   });
   ExpectFailsAndCommitsNothing("gbif", "is null in this record", LoadPhase::kNormalize);
+}
+
+// A primary key no record has fails the load before any commit, whatever the write disposition,
+// naming where the registry declares the key and the table.
+TEST_F(FailedLoadTest, APrimaryKeyNoRecordOfTheFirstBatchHasCommitsNothing) {
+  Load("noaa");
+  auto& noaa = *const_cast<registry::Source*>(registry_.FindSource("noaa"));
+  for (registry::Resource& resource : noaa.resources) {
+    if (resource.name != "datasets") continue;
+    ASSERT_EQ(resource.write_disposition, registry::WriteDisposition::kReplace);
+    resource.primary_key = {"dataset_idd"};
+    resource.primary_key_at = "databox.toml:290";
+  }
+  ExpectFailsAndCommitsNothing("noaa",
+                               "databox.toml:290: source noaa, resource datasets: primary_key "
+                               "column 'dataset_idd' of table raw_noaa.datasets is in no record "
+                               "of the first batch",
+                               LoadPhase::kNormalize);
 }
 
 TEST_F(FailedLoadTest, RejectedDuplicateKeysCommitNothingAndResumeFinishesWithoutFetching) {

@@ -240,6 +240,7 @@ struct Resource {
   Pagination pagination;
   std::optional<int> chunk_days;  //!< overrides the source window's chunk_days
   std::vector<std::string> primary_key;
+  std::string primary_key_at;  //!< "file:line" of primary_key, for the load's messages
   WriteDisposition write_disposition = WriteDisposition::kAppend;
   DuplicatePolicy merge_duplicates = DuplicatePolicy::kLastWins;
   //! unset: the table's write.merge.mode property (copy-on-write when it has none)

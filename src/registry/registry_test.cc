@@ -659,6 +659,43 @@ write_disposition = "replace"
   EXPECT_THAT(loaded.error().message, HasSubstr(report.ToString()));
 }
 
+// A key column the transform's output cannot hold is refused with the closest output name; a
+// key the transform names or `columns` declares passes, and without a transform only the load
+// can tell.
+TEST(RegistryTest, PrimaryKeyNamingNoColumnIsAProblemWithTheClosestName) {
+  TempConfig config(R"([[source]]
+name = "quakes"
+eligibility = "routine"
+base_url = "https://example.org"
+
+[[source.resource]]
+name = "events"
+write_disposition = "merge"
+primary_key = ["event_idd", "magnitude", "placeId"]
+columns = { magnitude = "double" }
+transform = """
+SELECT record->>'$.id' AS event_id, TRY_CAST(record->>'$.mag' AS DOUBLE) AS magnitude,
+       record->>'$.place' AS place_id
+FROM records
+"""
+
+[[source.resource]]
+name = "raw_events"
+write_disposition = "merge"
+primary_key = ["whatever"]
+columns = { magnitude = "double" }
+)");
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 9,
+                         "source 'quakes' resource 'events': primary_key column 'event_idd' is "
+                         "neither in 'columns' nor named by 'transform'"))
+      << report.ToString();
+  EXPECT_THAT(report.ToString(), HasSubstr(":9: source 'quakes' resource 'events': primary_key "
+                                           "column 'event_idd' is neither in 'columns' nor named "
+                                           "by 'transform' (hint: did you mean 'event_id'?)"));
+  EXPECT_EQ(report.problems.size(), 1u) << report.ToString();
+}
+
 TEST(RegistryValidationTest, FileRedirectUrlIsTheExactTargetWithoutAQuery) {
   TempConfig config(R"(
 [[source]]
