@@ -426,17 +426,24 @@ TEST(DataboxBinary, RunsListsAndShowsTheRunHistory) {
   fs::remove_all(dir);
 }
 
-TEST(DataboxBinary, StatusShowsAgesInWordsAndHowTheLastTransformEnded) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("databox_cli_status_" + std::to_string(getpid()));
+//! ExampleRegistryIn(dir) with [project.transform] command = `command` (a TOML array).
+fs::path ExampleRegistryWithTransform(const fs::path& dir, const std::string& command) {
   const fs::path config = ExampleRegistryIn(dir);
   std::string registry = databox::cli::testing::Slurp(config);
   const std::string transform = "[project.transform]\n";
   const auto at = registry.find(transform);
-  ASSERT_NE(at, std::string::npos) << "the example registry has no [project.transform]";
-  // A transform that fails with exit code 3 (a model that does not build).
-  registry.insert(at + transform.size(), "command = [\"sh\", \"-c\", \"exit 3\"]\n");
+  EXPECT_NE(at, std::string::npos) << "the example registry has no [project.transform]";
+  if (at != std::string::npos)
+    registry.insert(at + transform.size(), "command = " + command + "\n");
   std::ofstream(config) << registry;
+  return config;
+}
+
+TEST(DataboxBinary, StatusShowsAgesInWordsAndHowTheLastTransformEnded) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("databox_cli_status_" + std::to_string(getpid()));
+  // A transform that fails with exit code 3 (a model that does not build).
+  const fs::path config = ExampleRegistryWithTransform(dir, R"(["sh", "-c", "exit 3"])");
   auto none = RunDatabox({"status", "--config", config.string()}, {}, dir);
   EXPECT_EQ(none.exit_code, 0) << none.err;
   EXPECT_TRUE(Contains(none.out, "transform: never run (no refresh recorded)\n")) << none.out;
@@ -476,6 +483,27 @@ TEST(DataboxBinary, StatusShowsAgesInWordsAndHowTheLastTransformEnded) {
   EXPECT_EQ(status["transform"]["status"], "failed") << json.out;
   EXPECT_EQ(status["transform"]["exit_code"], 3) << json.out;
   EXPECT_EQ(status["transform"]["at"], finished) << json.out;
+  fs::remove_all(dir);
+}
+
+// `databox transform` whose command is not installed is refused at preflight as `refresh` is:
+// exit 2, the problem listed, no run recorded.
+TEST(DataboxBinary, TransformWithoutItsCommandIsRefusedAtPreflightAndRecordsNoRun) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("databox_cli_transform_preflight_" + std::to_string(getpid()));
+  const fs::path config = ExampleRegistryWithTransform(dir, R"(["databox-test-no-such-sqlmesh"])");
+  for (const char* command : {"transform", "refresh"}) {
+    auto r = RunDatabox({command, "--config", config.string()}, {}, dir);
+    EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.out << r.err;
+    EXPECT_TRUE(Contains(
+        r.err, "databox " + std::string(command) + ": preflight failed; nothing was started:\n"))
+        << r.err;
+    EXPECT_TRUE(Contains(r.err, "transform command 'databox-test-no-such-sqlmesh' was not found"))
+        << r.err;
+    // Only a refresh can go on without the transform.
+    EXPECT_EQ(Contains(r.err, "--skip-transform"), std::string(command) == "refresh") << r.err;
+    EXPECT_FALSE(fs::exists(dir / ".databox" / "runs.jsonl")) << command;
+  }
   fs::remove_all(dir);
 }
 
