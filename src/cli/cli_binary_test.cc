@@ -507,6 +507,38 @@ TEST(DataboxBinary, TransformWithoutItsCommandIsRefusedAtPreflightAndRecordsNoRu
   fs::remove_all(dir);
 }
 
+// A misspelt command or source is answered with the closest name, as the registry's unknown keys.
+TEST(DataboxBinary, MisspeltCommandsAndSourcesNameTheClosestOne) {
+  auto command = RunDatabox({"refesh"});
+  EXPECT_EQ(command.exit_code, 2);
+  EXPECT_TRUE(Contains(command.err, "unknown command 'refesh' (did you mean 'refresh'?)"))
+      << command.err;
+  auto help = RunDatabox({"help", "catalog", "lst"});
+  EXPECT_EQ(help.exit_code, 2);
+  EXPECT_TRUE(Contains(help.err, "unknown command 'lst' (did you mean 'list'?)")) << help.err;
+  auto far = RunDatabox({"frobnicate"});
+  EXPECT_FALSE(Contains(far.err, "did you mean")) << far.err;
+
+  const fs::path dir =
+      fs::temp_directory_path() / ("databox_cli_misspelt_" + std::to_string(getpid()));
+  const std::string config = ExampleRegistryIn(dir).string();
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", "usgs_earthquake"},
+        std::vector<std::string>{"refresh", "--source", "usgs_earthquake"},
+        std::vector<std::string>{"loads", "usgs_earthquake"}}) {
+    std::vector<std::string> with_config = args;
+    with_config.insert(with_config.end(), {"--config", config});
+    auto r = RunDatabox(with_config, {}, dir);
+    EXPECT_EQ(r.exit_code, 2) << args.front() << "\n" << r.err;
+    EXPECT_TRUE(Contains(r.err,
+                         "unknown source 'usgs_earthquake' (did you mean "
+                         "'usgs_earthquakes'?)"))
+        << args.front() << "\n"
+        << r.err;
+  }
+  fs::remove_all(dir);
+}
+
 TEST(DataboxBinary, LoadsListsPackagesAndRemovesOneUnderTheSourceLock) {
   const fs::path dir =
       fs::temp_directory_path() / ("databox_cli_loads_" + std::to_string(getpid()));

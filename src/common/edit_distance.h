@@ -26,4 +26,7 @@ std::optional<std::string> ClosestName(std::string_view name,
 std::optional<std::string> LikelyMeant(std::string_view name,
                                        const std::vector<std::string>& candidates);
 
+//! " (did you mean 'X'?)" with X = LikelyMeant(name, candidates); "" when none is that close.
+std::string DidYouMean(std::string_view name, const std::vector<std::string>& candidates);
+
 }  // namespace databox

@@ -324,6 +324,8 @@ struct Registry {
 
   //! The source with this name, or nullptr.
   const Source* FindSource(std::string_view name) const;
+  //! Every source's name, in declaration order.
+  std::vector<std::string> SourceNames() const;
   //! Sources in declaration order that run in a routine refresh.
   std::vector<const Source*> RoutineSources() const;
   //! True when [project.http] replay is set (a source may still opt out: Source::replay()).
