@@ -659,6 +659,17 @@ write_disposition = "replace"
   EXPECT_THAT(loaded.error().message, HasSubstr(report.ToString()));
 }
 
+TEST(RegistryTest, AFolderInPlaceOfTheRegistryFileIsNamedAsOne) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("databox_registry_folder_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const ValidationReport report = Validate(dir, {.env = NoEnv});
+  ASSERT_EQ(report.problems.size(), 1u) << report.ToString();
+  EXPECT_EQ(report.problems.front().message, "is a folder, not a registry file");
+  EXPECT_THAT(report.problems.front().hint, HasSubstr((dir / "databox.toml").string()));
+  std::filesystem::remove_all(dir);
+}
+
 // A key column the transform's output cannot hold is refused with the closest output name; a
 // key the transform names or `columns` declares passes, and without a transform only the load
 // can tell.
