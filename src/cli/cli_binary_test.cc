@@ -539,6 +539,33 @@ TEST(DataboxBinary, MisspeltCommandsAndSourcesNameTheClosestOne) {
   fs::remove_all(dir);
 }
 
+// `validate` reads the transform's models: a raw table no source loads is named with the model's
+// file (it would fail only at transform otherwise); a declared table and `_dlt_*` pass.
+TEST(DataboxBinary, ValidateNamesTheModelThatReadsATableNoSourceLoads) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("databox_cli_validate_models_" + std::to_string(getpid()));
+  const std::string config = ExampleRegistryIn(dir).string();
+  fs::create_directories(dir / "transform" / "models");
+  std::ofstream(dir / "transform" / "models" / "good.sql")
+      << "MODEL (name analytics.good);\nSELECT * FROM polaris_aws.raw_usgs_earthquakes.events "
+         "JOIN polaris_aws.raw_usgs_earthquakes._dlt_loads USING (x)\n";
+  auto valid = RunDatabox({"validate", "--config", config}, {}, dir);
+  EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
+
+  std::ofstream(dir / "transform" / "models" / "bad.sql")
+      << "MODEL (name analytics.bad);\nSELECT * FROM polaris_aws.raw_usgs_earthquakes.event\n";
+  auto invalid = RunDatabox({"validate", "--config", config}, {}, dir);
+  EXPECT_EQ(invalid.exit_code, 2) << invalid.out << invalid.err;
+  EXPECT_TRUE(Contains(invalid.err, (dir / "transform" / "models" / "bad.sql").string() +
+                                        ": model analytics.bad reads raw_usgs_earthquakes.event, "
+                                        "which no source of the registry loads (hint: did you "
+                                        "mean raw_usgs_earthquakes.events?)\n"))
+      << invalid.err;
+  EXPECT_FALSE(Contains(invalid.err, "good.sql")) << invalid.err;
+  EXPECT_FALSE(Contains(invalid.out, "valid")) << invalid.out;
+  fs::remove_all(dir);
+}
+
 TEST(DataboxBinary, LoadsListsPackagesAndRemovesOneUnderTheSourceLock) {
   const fs::path dir =
       fs::temp_directory_path() / ("databox_cli_loads_" + std::to_string(getpid()));
