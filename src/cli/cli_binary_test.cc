@@ -445,17 +445,24 @@ TEST(DataboxBinary, RunsListsAndShowsTheRunHistory) {
   fs::remove_all(dir);
 }
 
-TEST(DataboxBinary, StatusShowsAgesInWordsAndHowTheLastTransformEnded) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("databox_cli_status_" + std::to_string(getpid()));
+//! ExampleRegistryIn(dir) with [project.transform] command = `command` (a TOML array).
+fs::path ExampleRegistryWithTransform(const fs::path& dir, const std::string& command) {
   const fs::path config = ExampleRegistryIn(dir);
   std::string registry = databox::cli::testing::Slurp(config);
   const std::string transform = "[project.transform]\n";
   const auto at = registry.find(transform);
-  ASSERT_NE(at, std::string::npos) << "the example registry has no [project.transform]";
-  // A transform that fails with exit code 3 (a model that does not build).
-  registry.insert(at + transform.size(), "command = [\"sh\", \"-c\", \"exit 3\"]\n");
+  EXPECT_NE(at, std::string::npos) << "the example registry has no [project.transform]";
+  if (at != std::string::npos)
+    registry.insert(at + transform.size(), "command = " + command + "\n");
   std::ofstream(config) << registry;
+  return config;
+}
+
+TEST(DataboxBinary, StatusShowsAgesInWordsAndHowTheLastTransformEnded) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("databox_cli_status_" + std::to_string(getpid()));
+  // A transform that fails with exit code 3 (a model that does not build).
+  const fs::path config = ExampleRegistryWithTransform(dir, R"(["sh", "-c", "exit 3"])");
   auto none = RunDatabox({"status", "--config", config.string()}, {}, dir);
   EXPECT_EQ(none.exit_code, 0) << none.err;
   EXPECT_TRUE(Contains(none.out, "transform: never run (no refresh recorded)\n")) << none.out;
@@ -495,6 +502,86 @@ TEST(DataboxBinary, StatusShowsAgesInWordsAndHowTheLastTransformEnded) {
   EXPECT_EQ(status["transform"]["status"], "failed") << json.out;
   EXPECT_EQ(status["transform"]["exit_code"], 3) << json.out;
   EXPECT_EQ(status["transform"]["at"], finished) << json.out;
+  fs::remove_all(dir);
+}
+
+// `databox transform` whose command is not installed is refused at preflight as `refresh` is:
+// exit 2, the problem listed, no run recorded.
+TEST(DataboxBinary, TransformWithoutItsCommandIsRefusedAtPreflightAndRecordsNoRun) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("databox_cli_transform_preflight_" + std::to_string(getpid()));
+  const fs::path config = ExampleRegistryWithTransform(dir, R"(["databox-test-no-such-sqlmesh"])");
+  for (const char* command : {"transform", "refresh"}) {
+    auto r = RunDatabox({command, "--config", config.string()}, {}, dir);
+    EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.out << r.err;
+    EXPECT_TRUE(Contains(
+        r.err, "databox " + std::string(command) + ": preflight failed; nothing was started:\n"))
+        << r.err;
+    EXPECT_TRUE(Contains(r.err, "transform command 'databox-test-no-such-sqlmesh' was not found"))
+        << r.err;
+    // Only a refresh can go on without the transform.
+    EXPECT_EQ(Contains(r.err, "--skip-transform"), std::string(command) == "refresh") << r.err;
+    EXPECT_FALSE(fs::exists(dir / ".databox" / "runs.jsonl")) << command;
+  }
+  fs::remove_all(dir);
+}
+
+// A misspelt command or source is answered with the closest name, as the registry's unknown keys.
+TEST(DataboxBinary, MisspeltCommandsAndSourcesNameTheClosestOne) {
+  auto command = RunDatabox({"refesh"});
+  EXPECT_EQ(command.exit_code, 2);
+  EXPECT_TRUE(Contains(command.err, "unknown command 'refesh' (did you mean 'refresh'?)"))
+      << command.err;
+  auto help = RunDatabox({"help", "catalog", "lst"});
+  EXPECT_EQ(help.exit_code, 2);
+  EXPECT_TRUE(Contains(help.err, "unknown command 'lst' (did you mean 'list'?)")) << help.err;
+  auto far = RunDatabox({"frobnicate"});
+  EXPECT_FALSE(Contains(far.err, "did you mean")) << far.err;
+
+  const fs::path dir =
+      fs::temp_directory_path() / ("databox_cli_misspelt_" + std::to_string(getpid()));
+  const std::string config = ExampleRegistryIn(dir).string();
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", "usgs_earthquake"},
+        std::vector<std::string>{"refresh", "--source", "usgs_earthquake"},
+        std::vector<std::string>{"loads", "usgs_earthquake"}}) {
+    std::vector<std::string> with_config = args;
+    with_config.insert(with_config.end(), {"--config", config});
+    auto r = RunDatabox(with_config, {}, dir);
+    EXPECT_EQ(r.exit_code, 2) << args.front() << "\n" << r.err;
+    EXPECT_TRUE(Contains(r.err,
+                         "unknown source 'usgs_earthquake' (did you mean "
+                         "'usgs_earthquakes'?)"))
+        << args.front() << "\n"
+        << r.err;
+  }
+  fs::remove_all(dir);
+}
+
+// `validate` reads the transform's models: a raw table no source loads is named with the model's
+// file (it would fail only at transform otherwise); a declared table and `_dlt_*` pass.
+TEST(DataboxBinary, ValidateNamesTheModelThatReadsATableNoSourceLoads) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("databox_cli_validate_models_" + std::to_string(getpid()));
+  const std::string config = ExampleRegistryIn(dir).string();
+  fs::create_directories(dir / "transform" / "models");
+  std::ofstream(dir / "transform" / "models" / "good.sql")
+      << "MODEL (name analytics.good);\nSELECT * FROM polaris_aws.raw_usgs_earthquakes.events "
+         "JOIN polaris_aws.raw_usgs_earthquakes._dlt_loads USING (x)\n";
+  auto valid = RunDatabox({"validate", "--config", config}, {}, dir);
+  EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
+
+  std::ofstream(dir / "transform" / "models" / "bad.sql")
+      << "MODEL (name analytics.bad);\nSELECT * FROM polaris_aws.raw_usgs_earthquakes.event\n";
+  auto invalid = RunDatabox({"validate", "--config", config}, {}, dir);
+  EXPECT_EQ(invalid.exit_code, 2) << invalid.out << invalid.err;
+  EXPECT_TRUE(Contains(invalid.err, (dir / "transform" / "models" / "bad.sql").string() +
+                                        ": model analytics.bad reads raw_usgs_earthquakes.event, "
+                                        "which no source of the registry loads (hint: did you "
+                                        "mean raw_usgs_earthquakes.events?)\n"))
+      << invalid.err;
+  EXPECT_FALSE(Contains(invalid.err, "good.sql")) << invalid.err;
+  EXPECT_FALSE(Contains(invalid.out, "valid")) << invalid.out;
   fs::remove_all(dir);
 }
 

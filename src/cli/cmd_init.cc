@@ -73,6 +73,8 @@ ExitCode Init(const std::string& dir_text, bool force) {
     Err("databox init: " + why + "\n");
     return ExitCode::kUsage;
   }
+  std::error_code ec;
+  const bool existing = fs::exists(dir, ec) && !fs::is_empty(dir, ec);
   std::string written, kept;
   for (const TemplateFile& file : InitTemplates()) {
     std::string error;
@@ -88,7 +90,13 @@ ExitCode Init(const std::string& dir_text, bool force) {
         return ExitCode::kRunFailed;
     }
   }
-  Out("databox init: new project in " + dir.string() + "\n" + written);
+  if (!existing) {
+    Out("databox init: new project in " + dir.string() + "\n" + written);
+  } else {
+    // --force into a folder with files: nothing was overwritten, so say what was added.
+    Out("databox init: re-initialised " + dir.string() + "; no file was overwritten\n" +
+        (written.empty() ? "no file was missing\n" : "wrote the missing:\n" + written));
+  }
   if (!kept.empty()) Out("kept the existing (not overwritten):\n" + kept);
   Out("next:\n  cd " + dir.string() +
       "\n  databox validate\n  databox refresh              # load usgs_earthquakes (offline "

@@ -19,6 +19,7 @@
 #include "cli/session.h"
 #include "cli/table_format.h"
 #include "cli/terminal_width.h"
+#include "common/edit_distance.h"
 #include "common/exit_code.h"
 #include "common/interrupt.h"
 #include "common/terminal_style.h"
@@ -189,7 +190,8 @@ ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
   if (cap) CapItems(session->registry, *cap);
   const registry::Source* source = session->registry.FindSource(name);
   if (source == nullptr) {
-    Err("databox run: unknown source '" + name + "' (see `databox sources`)\n");
+    Err("databox run: unknown source '" + name + "'" +
+        DidYouMean(name, session->registry.SourceNames()) + " (see `databox sources`)\n");
     return ExitCode::kUsage;
   }
   if (args.record && args.resume) {

@@ -18,9 +18,6 @@
 namespace databox::cli {
 namespace {
 
-//! Edits within which an unknown source is taken for a typo of a known one.
-constexpr std::size_t kSourceTypos = 2;
-
 //! What `databox loads [remove]` parsed.
 struct LoadsArgs {
   std::string source;  //!< empty: every source
@@ -39,9 +36,8 @@ bool KnownSource(const registry::Registry& registry, const std::filesystem::path
   }
   if (registry.FindSource(name) != nullptr) return true;
   for (const auto& source : registry.sources) names.push_back(source.name);
-  const auto closest = ClosestName(name, names, kSourceTypos);
-  Err(command + ": unknown source '" + name + "'" +
-      (closest ? " (did you mean '" + *closest + "'?)" : "") + "; `databox sources` lists them\n");
+  Err(command + ": unknown source '" + name + "'" + DidYouMean(name, names) +
+      "; `databox sources` lists them\n");
   return false;
 }
 

@@ -1,21 +1,66 @@
 // `databox validate` and `databox sources`: the commands that only read the registry.
 #include <algorithm>
+#include <filesystem>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "cli/catalog_tables.h"
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "common/edit_distance.h"
 #include "common/exit_code.h"
 #include "iceberg/table_identifier.h"
 #include "platform/workspace.h"
 #include "registry/format.h"
 #include "registry/registry.h"
 #include "registry/validation_notes.h"
+#include "report/lineage.h"
 
 namespace databox::cli {
 namespace {
+
+//! One problem per raw table a transform model reads (report/lineage.h: the tables its SQL
+//! names through the catalog alias) that no source of `registry` declares, as
+//! "MODEL_FILE: model M reads raw_x.y, which no source of the registry loads (hint: ...)". A
+//! source's `_dlt_*` tables count as declared. Empty when the SQLMesh project has no models
+//! folder (there is nothing to check).
+std::vector<std::string> UnloadedTablesModelsRead(const registry::Registry& registry) {
+  const std::filesystem::path& project_dir = registry.project.transform.project_dir;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(project_dir / "models", ec)) return {};
+  auto models = report::ScanModels(project_dir, registry.project.analytics.catalog_alias);
+  if (!models) return {models.error().message};
+  std::vector<std::string> declared;
+  std::set<std::string> namespaces;
+  for (const registry::Source& source : registry.sources) {
+    namespaces.insert(source.Namespace());
+    for (const std::string& table : source.Tables()) {
+      declared.push_back(source.Namespace() + "." + table);
+    }
+  }
+  std::vector<std::string> problems;
+  for (const report::ModelReads& model : *models) {
+    for (const std::string& read : model.reads) {
+      if (std::ranges::find(declared, read) != declared.end()) continue;
+      const std::size_t dot = read.find('.');
+      if (dot != std::string::npos && read.compare(dot + 1, 5, "_dlt_") == 0 &&
+          namespaces.contains(read.substr(0, dot))) {
+        continue;
+      }
+      const std::optional<std::string> meant = LikelyMeant(read, declared);
+      problems.push_back((project_dir / model.file).string() + ": model " + model.model +
+                         " reads " + read + ", which no source of the registry loads (hint: " +
+                         (meant ? "did you mean " + *meant + "?"
+                                : "declare the source or resource that loads it, or fix the "
+                                  "model") +
+                         ")");
+    }
+  }
+  return problems;
+}
 
 ExitCode Validate(const GlobalOptions& global) {
   const registry::ValidationReport report = registry::Validate(global.config_path);
@@ -25,8 +70,18 @@ ExitCode Validate(const GlobalOptions& global) {
         global.config_path + "\n");
     return ExitCode::kUsage;
   }
+  auto registry = registry::LoadRegistry(global.config_path);
+  if (registry) {
+    const std::vector<std::string> problems = UnloadedTablesModelsRead(*registry);
+    if (!problems.empty()) {
+      for (const std::string& problem : problems) Err(problem + "\n");
+      Err("databox validate: " + std::to_string(problems.size()) +
+          " problem(s) in the transform models of " + global.config_path + "\n");
+      return ExitCode::kUsage;
+    }
+  }
   Out(global.config_path + ": valid\n");
-  if (auto registry = registry::LoadRegistry(global.config_path)) {
+  if (registry) {
     for (const std::string& note : registry::ValidationNotes(*registry))
       Out("note: " + note + "\n");
   }
@@ -81,7 +136,10 @@ Command ValidateCommand() {
   return Command{"validate", "Check the registry and report every problem",
                  "Parses the registry, applies defaults, resolves ${ENV} secret references (from\n"
                  "the environment or a .env file beside the registry) and reports every problem\n"
-                 "as file:line: problem (hint). Exit 0 when valid, 2 otherwise.",
+                 "as file:line: problem (hint). Then reads the transform's models (the SQL files\n"
+                 "under [project.transform] project_dir/models) and reports each raw table a\n"
+                 "model names that no source loads, with the model's file. Exit 0 when valid, 2\n"
+                 "otherwise.",
                  [](CLI::App&) -> Runner { return Validate; }};
 }
 

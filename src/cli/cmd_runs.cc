@@ -54,9 +54,10 @@ Command RunsCommand() {
   return Command{
       "runs", "List recent runs, or show one run's sources, errors and transform",
       "Reads the run history (<state_dir>/runs.jsonl, docs/run_history.md), which every\n"
-      "`databox refresh` and `databox run` appends to. Each line: run id, command, start time\n"
-      "(UTC), duration, status (ok, failed, refused, interrupted, terminated) and how many\n"
-      "sources loaded and failed. Exit 1 when the history cannot be read.",
+      "`databox refresh`, `databox run`, `databox ingest` and `databox transform` appends to.\n"
+      "Each line: run id, command, start time (UTC), duration, status (ok, failed, refused,\n"
+      "interrupted, terminated) and how many sources loaded and failed. Exit 1 when the history\n"
+      "cannot be read.",
       [](CLI::App& app) -> Runner {
         auto args = std::make_shared<RunsArgs>();
         app.require_subcommand(0, 1);
@@ -69,9 +70,10 @@ Command RunsCommand() {
         args->show->footer(
             "RUN_ID is the id `databox runs` lists, or a prefix of it that only one run has.\n"
             "For each source: its status, the load phase it failed in (extract, normalize,\n"
-            "commit, inspection, or load for `databox run`), load id, start, rows, the new\n"
+            "commit, inspection, or load for `databox ingest`), load id, start, rows, the new\n"
             "snapshot of each table it committed, its error and notes; for a refresh also the\n"
-            "inspection and the transform's status and log tail. Exit 1 when no run has the id.");
+            "inspection and the transform's status and log tail, for `databox transform` only\n"
+            "the transform. Exit 1 when no run has the id.");
         args->show->add_option("RUN_ID", args->run_id, "the run, e.g. 2026-11-30T02:10:58.659Z")
             ->required();
         args->show->add_flag("--json", args->json, "machine-readable output");

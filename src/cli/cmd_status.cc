@@ -40,8 +40,9 @@ Command StatusCommand() {
       "status", "Show each source's last load and failure, and the last transform",
       "Reads the run history (<state_dir>/runs.jsonl, docs/run_history.md): for each source\n"
       "its last successful load (load id, rows, time and age) and last failure, and how the\n"
-      "transform of the newest refresh ended (ok, failed, skipped, interrupted or not_run,\n"
-      "with SQLMesh's exit code), with the newest transform that ran when that one did not.",
+      "transform of the newest `databox refresh` or `databox transform` ended (ok, failed,\n"
+      "skipped, interrupted or not_run, with SQLMesh's exit code), with the newest transform\n"
+      "that ran when that one did not.",
       [](CLI::App& app) -> Runner {
         auto json = std::make_shared<bool>(false);
         app.add_flag("--json", *json, "machine-readable output");

@@ -2,6 +2,7 @@
 // (`--plan`).
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/commands.h"
 #include "cli/output.h"
@@ -10,6 +11,7 @@
 #include "common/clock.h"
 #include "common/exit_code.h"
 #include "common/interrupt.h"
+#include "refresh/preflight.h"
 #include "refresh/run_status.h"
 #include "refresh/transform_plan.h"
 #include "refresh/transform_run.h"
@@ -36,6 +38,14 @@ ExitCode Plan(load::Workspace& workspace, bool json) {
 }
 
 ExitCode Run(load::Workspace& workspace, bool json) {
+  // As for a refresh: a transform that cannot start is refused, and no run is recorded.
+  const std::vector<std::string> problems = refresh::RunPreflight(
+      workspace, refresh::PreflightOptions{.command = refresh::PreflightFor::kTransform});
+  if (!problems.empty()) {
+    Err("databox transform: preflight failed; nothing was started:\n");
+    for (const std::string& problem : problems) Err("  - " + problem + "\n");
+    return ExitCode::kUsage;
+  }
   const refresh::TransformRunOutcome outcome = refresh::RunTransformAlone(workspace);
   const refresh::RunRecord& record = outcome.record;
   if (!outcome.history_problem.empty()) Err("databox transform: " + outcome.history_problem + "\n");
@@ -81,7 +91,9 @@ Command TransformCommand() {
       "restate on prod) over the current raw views, records the run in the run history\n"
       "(command transform; `databox runs` lists it) and prints how it ended and how long it\n"
       "took. Exit 0 when it succeeded, 1 when it failed (the log tail on stderr). Refused\n"
-      "(exit 2, nothing started) while a refresh, a run or another transform works.\n"
+      "(exit 2, nothing started or recorded) while a refresh, a run or another transform\n"
+      "works, and at preflight as a refresh is: the transform command not found, its\n"
+      "project folder missing, the catalog or analytics database unusable.\n"
       "After a success the raw tables' columns are saved for --plan.\n"
       "--plan applies nothing: it shows the models SQLMesh would change (`sqlmesh diff prod`;\n"
       "only with the default command) and the raw columns that appeared, vanished or changed\n"

@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "common/edit_distance.h"
 #include "duck/version.h"
 
 namespace databox::cli {
@@ -77,9 +78,18 @@ std::optional<std::string> FirstLeftOver(const CLI::App& app) {
   return std::nullopt;
 }
 
+//! The names of `app`'s subcommands.
+std::vector<std::string> SubcommandNames(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+  return names;
+}
+
 std::string Unexpected(const CLI::App& app, const std::string& arg) {
   if (arg.size() > 1 && arg.front() == '-') return "unknown option '" + arg + "'";
-  if (!app.get_subcommands({}).empty()) return "unknown command '" + arg + "'";
+  if (!app.get_subcommands({}).empty()) {
+    return "unknown command '" + arg + "'" + DidYouMean(arg, SubcommandNames(app));
+  }
   return "unexpected argument '" + arg + "'";
 }
 
@@ -140,7 +150,8 @@ ExitCode CommandLine::Help(const std::vector<std::string>& path) const {
   for (const std::string& name : path) {
     const CLI::App* sub = FindSubcommand(*app, name);
     if (sub == nullptr) {
-      Err("databox help: unknown command '" + name + "' (see `" + FullName(*app) + " --help`)\n");
+      Err("databox help: unknown command '" + name + "'" + DidYouMean(name, SubcommandNames(*app)) +
+          " (see `" + FullName(*app) + " --help`)\n");
       return ExitCode::kUsage;
     }
     app = sub;

@@ -32,6 +32,8 @@ TEST(InitBinary, NewProjectValidatesAndLoadsItsSourceOffline) {
     EXPECT_TRUE(fs::is_regular_file(project / file)) << file << "\n" << init.out;
   }
   EXPECT_TRUE(Contains(Slurp(project / ".gitignore"), ".databox/"));
+  EXPECT_TRUE(Contains(Slurp(project / ".gitignore"), ".venv/"));  // SQLMesh's virtualenv
+  EXPECT_TRUE(Contains(init.out, "new project in myproject")) << init.out;
   // The platform_health model is the example project's, unchanged.
   EXPECT_EQ(Slurp(project / "transform/models/analytics/platform_health.sql"),
             Slurp(fs::path(DATABOX_SOURCE_DIR) /
@@ -77,6 +79,15 @@ TEST(InitBinary, RefusesANonEmptyFolderAndNeverOverwritesAFile) {
   EXPECT_EQ(Slurp(project / "databox.toml"), "# my own registry\n");
   EXPECT_TRUE(Contains(forced.out, "kept")) << forced.out;
   EXPECT_TRUE(fs::is_regular_file(project / "transform/config.yaml"));
+  // Not a new project: it says so, and what it added.
+  EXPECT_FALSE(Contains(forced.out, "new project")) << forced.out;
+  EXPECT_TRUE(Contains(forced.out, "re-initialised " + project.string() +
+                                       "; no file was overwritten\nwrote the missing:\n"))
+      << forced.out;
+  EXPECT_TRUE(Contains(forced.out, "  transform/config.yaml\n")) << forced.out;
+  auto again = RunDatabox({"init", "--force", project.string()});
+  EXPECT_EQ(again.exit_code, 0) << again.out << again.err;
+  EXPECT_TRUE(Contains(again.out, "no file was missing")) << again.out;
 }
 
 TEST(InitBinary, RefusesAFileInPlaceOfTheFolder) {

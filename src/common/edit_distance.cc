@@ -35,4 +35,14 @@ std::optional<std::string> ClosestName(std::string_view name,
   return closest;
 }
 
+std::optional<std::string> LikelyMeant(std::string_view name,
+                                       const std::vector<std::string>& candidates) {
+  return ClosestName(name, candidates, std::max<std::size_t>(2, name.size() / 3));
+}
+
+std::string DidYouMean(std::string_view name, const std::vector<std::string>& candidates) {
+  const std::optional<std::string> meant = LikelyMeant(name, candidates);
+  return meant ? " (did you mean '" + *meant + "'?)" : "";
+}
+
 }  // namespace databox

@@ -20,4 +20,13 @@ std::optional<std::string> ClosestName(std::string_view name,
                                        const std::vector<std::string>& candidates,
                                        std::size_t max_distance);
 
+//! What a misspelt `name` most likely meant: the closest candidate within max(2, |name| / 3)
+//! edits, the one rule of every "did you mean" (registry keys, columns, commands, sources);
+//! nullopt when none is that close.
+std::optional<std::string> LikelyMeant(std::string_view name,
+                                       const std::vector<std::string>& candidates);
+
+//! " (did you mean 'X'?)" with X = LikelyMeant(name, candidates); "" when none is that close.
+std::string DidYouMean(std::string_view name, const std::vector<std::string>& candidates);
+
 }  // namespace databox

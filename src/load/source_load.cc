@@ -24,6 +24,7 @@
 #include "load/resource_hints.h"
 #include "load/streamed_files.h"
 #include "load/system_tables.h"
+#include "normalize/naming.h"
 #include "normalize/normalizer.h"
 #include "source/extractor.h"
 #include "source/page_stream.h"
@@ -34,6 +35,29 @@ namespace {
 
 //! Records between two progress reports of one resource's normalization.
 constexpr int64_t kNormalizeProgressEvery = 10000;
+
+//! kData when a primary key column of `resource` is absent from `root`, the root table of its
+//! first batch: no record had the column (a primary_key naming no field, or records of another
+//! shape). Checked before anything is committed; later batches may lack the column (nulls).
+Status CheckKeyInFirstBatch(const registry::Source& source, const registry::Resource& resource,
+                            const normalize::TableSchema& root) {
+  for (const std::string& key : resource.primary_key) {
+    if (root.FindColumn(normalize::NormalizePath(key)) != nullptr) continue;
+    std::string listed;
+    for (const normalize::Column& column : root.columns) {
+      if (!column.name.starts_with("_dlt_")) listed += (listed.empty() ? "" : ", ") + column.name;
+    }
+    const std::string at = resource.primary_key_at.empty() ? "" : resource.primary_key_at + ": ";
+    return MakeError(ErrorKind::kData,
+                     at + source::ResourceLabel(source, resource) + ": primary_key column '" + key +
+                         "' of table " + source.Namespace() + "." + resource.name +
+                         " is in no record of the first batch (their columns: " +
+                         (listed.empty() ? "none" : listed) +
+                         "); check primary_key and records_path against the response; "
+                         "nothing was committed");
+  }
+  return Ok();
+}
 
 //! One source load in progress; owns the package, the staging database and the source runner.
 class SourceLoad {
@@ -158,8 +182,13 @@ Status SourceLoad::NormalizeResource(const registry::Resource& resource) {
         [this](const normalize::TableSchema& schema) { return StreamTarget(ws_, source_, schema); },
         StreamedFiles::Options{});
   }
+  bool key_checked = false;
   auto stage = [&]() -> Status {
     for (normalize::TableBatch& batch : normalizer->Flush()) {
+      if (!key_checked && batch.schema.parent.empty() && batch.num_rows > 0) {
+        DATABOX_RETURN_IF_ERROR(CheckKeyInFirstBatch(source_, resource, batch.schema));
+        key_checked = true;
+      }
       DATABOX_RETURN_IF_ERROR(streamed ? streamed->Push(std::move(batch))
                                        : db_->tables().Add(resource, batch));
     }

@@ -496,6 +496,24 @@ TEST_F(FailedLoadTest, ARecordTheNormalizerRefusesFailsTheNormalizePhase) {
   ExpectFailsAndCommitsNothing("gbif", "is null in this record", LoadPhase::kNormalize);
 }
 
+// A primary key no record has fails the load before any commit, whatever the write disposition,
+// naming where the registry declares the key and the table.
+TEST_F(FailedLoadTest, APrimaryKeyNoRecordOfTheFirstBatchHasCommitsNothing) {
+  Load("noaa");
+  auto& noaa = *const_cast<registry::Source*>(registry_.FindSource("noaa"));
+  for (registry::Resource& resource : noaa.resources) {
+    if (resource.name != "datasets") continue;
+    ASSERT_EQ(resource.write_disposition, registry::WriteDisposition::kReplace);
+    resource.primary_key = {"dataset_idd"};
+    resource.primary_key_at = "databox.toml:290";
+  }
+  ExpectFailsAndCommitsNothing("noaa",
+                               "databox.toml:290: source noaa, resource datasets: primary_key "
+                               "column 'dataset_idd' of table raw_noaa.datasets is in no record "
+                               "of the first batch",
+                               LoadPhase::kNormalize);
+}
+
 TEST_F(FailedLoadTest, RejectedDuplicateKeysCommitNothingAndResumeFinishesWithoutFetching) {
   Load("gbif");
   // The recorded page holds two occurrences; give the second the first one's key.

@@ -90,7 +90,9 @@ bool OnPath(const std::string& program, const std::string& path_env) {
   return false;
 }
 
-void CheckTransform(load::Workspace& ws, std::vector<std::string>& problems) {
+void CheckTransform(load::Workspace& ws, PreflightFor command, std::vector<std::string>& problems) {
+  const std::string or_skip =
+      command == PreflightFor::kRefresh ? "; or refresh with --skip-transform" : "";
   const auto& registry = ws.registry();
   const auto commands = TransformCommands(registry, false);
   if (commands.empty() || commands.front().empty()) {
@@ -107,7 +109,7 @@ void CheckTransform(load::Workspace& ws, std::vector<std::string>& problems) {
   if (!OnPath(commands.front().front(), path_env)) {
     problems.push_back("transform command '" + commands.front().front() +
                        "' was not found (PATH and the project virtualenv): " +
-                       std::string(kSqlMeshInstallHint) + "; or refresh with --skip-transform");
+                       std::string(kSqlMeshInstallHint) + or_skip);
   }
   if (IsDefaultTransformCommand(registry) &&
       !fs::is_directory(registry.project.transform.project_dir)) {
@@ -117,7 +119,7 @@ void CheckTransform(load::Workspace& ws, std::vector<std::string>& problems) {
   if (registry.project.transform.gateway == registry::TransformGateway::kTrino) {
     if (Status ready = CheckTrinoReady(registry); !ready) {
       problems.push_back("the transform's Trino gateway: " + ready.error().message +
-                         " ([project.transform] trino_uri); or refresh with --skip-transform");
+                         " ([project.transform] trino_uri)" + or_skip);
     }
   }
 }
@@ -127,9 +129,9 @@ void CheckTransform(load::Workspace& ws, std::vector<std::string>& problems) {
 std::vector<std::string> RunPreflight(load::Workspace& workspace, const PreflightOptions& options) {
   std::vector<std::string> problems;
   CheckCatalog(workspace, problems);
-  CheckWarehouse(workspace, problems);
+  if (options.command == PreflightFor::kRefresh) CheckWarehouse(workspace, problems);
   CheckAnalytics(workspace, problems);
-  if (options.check_transform) CheckTransform(workspace, problems);
+  if (options.check_transform) CheckTransform(workspace, options.command, problems);
   return problems;
 }
 

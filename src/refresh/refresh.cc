@@ -7,6 +7,7 @@
 #include <thread>
 #include <utility>
 
+#include "common/edit_distance.h"
 #include "common/interrupt.h"
 #include "load/source_load.h"
 #include "refresh/analytics.h"
@@ -25,7 +26,9 @@ Result<std::vector<const registry::Source*>> EligibleSources(
   for (const std::string& name : named) {
     const registry::Source* source = registry.FindSource(name);
     if (source == nullptr) {
-      return MakeError(ErrorKind::kConfig, "unknown source '" + name + "' (see `databox sources`)");
+      return MakeError(ErrorKind::kConfig, "unknown source '" + name + "'" +
+                                               DidYouMean(name, registry.SourceNames()) +
+                                               " (see `databox sources`)");
     }
     if (source->eligibility != registry::Eligibility::kRoutine) {
       return MakeError(ErrorKind::kConfig,

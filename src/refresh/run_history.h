@@ -1,13 +1,16 @@
-// Run history: one JSON line per `databox refresh` / `run` / `transform` in <state_dir>/runs.jsonl
+// Run history: one JSON line per `databox refresh` / `run` / `transform` / `ingest` in
+// <state_dir>/runs.jsonl
 // (format in docs/run_history.md). `databox status` reads it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/clock.h"
@@ -32,10 +35,14 @@ struct SourceRun {
   std::vector<std::string> notes;
 };
 
+//! The commands that append a run record, as RunRecord::command names them.
+inline constexpr std::array<std::string_view, 4> kRunCommands = {"refresh", "run", "transform",
+                                                                 "ingest"};
+
 //! One run of the refresh (or of a single source, or of the transform alone).
 struct RunRecord {
   std::string run_id;
-  std::string command;  //!< refresh | run | transform | ingest
+  std::string command;  //!< one of kRunCommands
   std::string started_at;
   std::string finished_at;
   std::vector<SourceRun> sources;

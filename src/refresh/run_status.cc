@@ -1,6 +1,7 @@
 #include "refresh/run_status.h"
 
 #include <initializer_list>
+#include <span>
 #include <string>
 
 namespace databox::refresh {
@@ -8,7 +9,7 @@ namespace {
 
 //! The value of `values` whose name is `text`, or a kData error listing the names.
 template <typename Enum, typename NameOf>
-Result<Enum> ParseByName(std::string_view text, std::initializer_list<Enum> values, NameOf name_of,
+Result<Enum> ParseByName(std::string_view text, std::span<const Enum> values, NameOf name_of,
                          std::string_view what) {
   std::string expected;
   for (Enum value : values) {
@@ -17,6 +18,12 @@ Result<Enum> ParseByName(std::string_view text, std::initializer_list<Enum> valu
   }
   return MakeError(ErrorKind::kData, "unknown " + std::string(what) + " '" + std::string(text) +
                                          "': expected one of " + expected);
+}
+
+template <typename Enum, typename NameOf>
+Result<Enum> ParseByName(std::string_view text, std::initializer_list<Enum> values, NameOf name_of,
+                         std::string_view what) {
+  return ParseByName(text, std::span<const Enum>(values.begin(), values.size()), name_of, what);
 }
 
 }  // namespace
@@ -61,10 +68,8 @@ std::string_view SourcePhaseName(SourcePhase phase) {
 }
 
 Result<SourcePhase> ParseSourcePhase(std::string_view name) {
-  return ParseByName(name,
-                     {SourcePhase::kNone, SourcePhase::kExtract, SourcePhase::kNormalize,
-                      SourcePhase::kCommit, SourcePhase::kLoad, SourcePhase::kInspection},
-                     SourcePhaseName, "source phase");
+  return ParseByName(name, std::span<const SourcePhase>(kSourcePhases), SourcePhaseName,
+                     "source phase");
 }
 
 SourcePhase SourcePhaseOf(load::LoadPhase phase) {

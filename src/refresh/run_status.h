@@ -3,6 +3,7 @@
 // text the run history and the refresh summary print); the record's states have one parser.
 #pragma once
 
+#include <array>
 #include <string_view>
 
 #include "common/error.h"
@@ -25,9 +26,14 @@ enum class SourcePhase {
   kExtract,     //!< "extract"
   kNormalize,   //!< "normalize"
   kCommit,      //!< "commit"
-  kLoad,        //!< "load": `databox run`, which does not follow the load's phases
+  kLoad,        //!< "load": `databox ingest`, which does not follow the load's phases
   kInspection,  //!< "inspection": loaded, but the tables read back wrong
 };
+
+//! Every SourcePhase, kNone first.
+inline constexpr std::array kSourcePhases = {SourcePhase::kNone,      SourcePhase::kExtract,
+                                             SourcePhase::kNormalize, SourcePhase::kCommit,
+                                             SourcePhase::kLoad,      SourcePhase::kInspection};
 
 //! How the transform of a refresh (or of `databox transform`) ended.
 enum class TransformStatus {

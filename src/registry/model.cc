@@ -18,6 +18,12 @@ const Source* Registry::FindSource(std::string_view name) const {
   return it == sources.end() ? nullptr : &*it;
 }
 
+std::vector<std::string> Registry::SourceNames() const {
+  std::vector<std::string> names;
+  for (const Source& source : sources) names.push_back(source.name);
+  return names;
+}
+
 std::vector<const Source*> Registry::RoutineSources() const {
   std::vector<const Source*> routine;
   for (const Source& source : sources) {

@@ -246,6 +246,7 @@ struct Resource {
   Pagination pagination;
   std::optional<int> chunk_days;  //!< overrides the source window's chunk_days
   std::vector<std::string> primary_key;
+  std::string primary_key_at;  //!< "file:line" of primary_key, for the load's messages
   WriteDisposition write_disposition = WriteDisposition::kAppend;
   DuplicatePolicy merge_duplicates = DuplicatePolicy::kLastWins;
   //! unset: the table's write.merge.mode property (copy-on-write when it has none)
@@ -329,6 +330,8 @@ struct Registry {
 
   //! The source with this name, or nullptr.
   const Source* FindSource(std::string_view name) const;
+  //! Every source's name, in declaration order.
+  std::vector<std::string> SourceNames() const;
   //! Sources in declaration order that run in a routine refresh.
   std::vector<const Source*> RoutineSources() const;
   //! True when [project.http] replay is set (a source may still opt out: Source::replay()).

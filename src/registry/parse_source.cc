@@ -1,7 +1,9 @@
+#include <cctype>
 #include <chrono>
 #include <regex>
 #include <set>
 
+#include "common/edit_distance.h"
 #include "common/redact.h"
 #include "registry/parse_internal.h"
 
@@ -319,6 +321,45 @@ std::map<std::string, ColumnHint> ParseColumns(const toml::table& table, ParseCo
   return columns;
 }
 
+//! `name` lower-cased without underscores: the normalizer makes one column of subId and sub_id.
+std::string Folded(std::string_view name) {
+  std::string folded;
+  for (const char c : name) {
+    if (c != '_') folded += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return folded;
+}
+
+//! Reports a primary key column that neither `columns` declares nor the transform names: the
+//! transform's output can then not hold it. Without a transform the records' fields are the
+//! columns, so only the load can tell (it refuses a first batch without the key).
+void CheckPrimaryKeyColumns(const Resource& res, TableReader& r) {
+  if (res.transform.empty()) return;
+  static const std::regex kWord("[A-Za-z_][A-Za-z0-9_]*");
+  // Output names: `AS name` not closing a CAST (`CAST(x AS DOUBLE)`).
+  static const std::regex kAlias("\\bAS\\s+\"?([A-Za-z_][A-Za-z0-9_]*)\\b\"?(?!\\s*\\))",
+                                 std::regex::icase);
+  std::set<std::string> words;
+  for (auto it = std::sregex_iterator(res.transform.begin(), res.transform.end(), kWord);
+       it != std::sregex_iterator(); ++it) {
+    words.insert(Folded(it->str()));
+  }
+  std::vector<std::string> outputs;
+  for (const auto& [name, hint] : res.columns) outputs.push_back(name);
+  for (auto it = std::sregex_iterator(res.transform.begin(), res.transform.end(), kAlias);
+       it != std::sregex_iterator(); ++it) {
+    outputs.push_back((*it)[1].str());
+  }
+  for (const std::string& key : res.primary_key) {
+    if (res.columns.contains(key) || words.contains(Folded(key))) continue;
+    const std::optional<std::string> meant = LikelyMeant(key, outputs);
+    r.Report("primary_key",
+             "primary_key column '" + key + "' is neither in 'columns' nor named by 'transform'",
+             meant ? "did you mean '" + *meant + "'?"
+                   : "name a column the transform selects, or declare it in 'columns'");
+  }
+}
+
 ReservedQuery ParseReservedQuery(const toml::table& table, const Source& source, ParseContext& ctx,
                                  const std::string& context, bool* uses_window) {
   ReservedQuery q;
@@ -394,6 +435,7 @@ Resource ParseResource(const toml::table& table, const Source& source, ParseCont
   }
   if (auto days = rr.Int("chunk_days", 1, kMaxDays)) res.chunk_days = static_cast<int>(*days);
   res.primary_key = rr.StringList("primary_key").value_or(std::vector<std::string>{});
+  res.primary_key_at = ctx.problems.file() + ":" + std::to_string(rr.LineOf("primary_key"));
   std::set<std::string> seen_keys;
   for (const std::string& column : res.primary_key) {
     if (column.empty() || !seen_keys.insert(column).second) {
@@ -438,6 +480,7 @@ Resource ParseResource(const toml::table& table, const Source& source, ParseCont
     rr.Report("transform", "'transform' does not read the relation `records`",
               "select from records (one row per extracted record, column `record` JSON)");
   }
+  CheckPrimaryKeyColumns(res, rr);
   res.child_tables = rr.StringList("child_tables").value_or(std::vector<std::string>{});
   for (const std::string& child : res.child_tables) {
     const std::string prefix = res.name + "__";

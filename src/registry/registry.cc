@@ -40,6 +40,12 @@ Parsed Parse(const std::filesystem::path& path, const LoadOptions& options) {
   internal::Problems problems(file);
   std::error_code ec;
   const std::filesystem::path absolute = std::filesystem::absolute(path, ec).lexically_normal();
+  if (std::filesystem::is_directory(absolute, ec)) {
+    problems.Add(0, "is a folder, not a registry file",
+                 "pass --config " + (path / "databox.toml").string() +
+                     " (or another registry file) or set DATABOX_CONFIG to it");
+    return {std::nullopt, problems.Take()};
+  }
   if (!std::filesystem::is_regular_file(absolute, ec)) {
     problems.Add(0, "registry file not found",
                  "pass --config PATH or set DATABOX_CONFIG to an existing databox.toml");

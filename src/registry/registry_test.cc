@@ -691,6 +691,54 @@ write_disposition = "replace"
   EXPECT_THAT(loaded.error().message, HasSubstr(report.ToString()));
 }
 
+TEST(RegistryTest, AFolderInPlaceOfTheRegistryFileIsNamedAsOne) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("databox_registry_folder_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const ValidationReport report = Validate(dir, {.env = NoEnv});
+  ASSERT_EQ(report.problems.size(), 1u) << report.ToString();
+  EXPECT_EQ(report.problems.front().message, "is a folder, not a registry file");
+  EXPECT_THAT(report.problems.front().hint, HasSubstr((dir / "databox.toml").string()));
+  std::filesystem::remove_all(dir);
+}
+
+// A key column the transform's output cannot hold is refused with the closest output name; a
+// key the transform names or `columns` declares passes, and without a transform only the load
+// can tell.
+TEST(RegistryTest, PrimaryKeyNamingNoColumnIsAProblemWithTheClosestName) {
+  TempConfig config(R"([[source]]
+name = "quakes"
+eligibility = "routine"
+base_url = "https://example.org"
+
+[[source.resource]]
+name = "events"
+write_disposition = "merge"
+primary_key = ["event_idd", "magnitude", "placeId"]
+columns = { magnitude = "double" }
+transform = """
+SELECT record->>'$.id' AS event_id, TRY_CAST(record->>'$.mag' AS DOUBLE) AS magnitude,
+       record->>'$.place' AS place_id
+FROM records
+"""
+
+[[source.resource]]
+name = "raw_events"
+write_disposition = "merge"
+primary_key = ["whatever"]
+columns = { magnitude = "double" }
+)");
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 9,
+                         "source 'quakes' resource 'events': primary_key column 'event_idd' is "
+                         "neither in 'columns' nor named by 'transform'"))
+      << report.ToString();
+  EXPECT_THAT(report.ToString(), HasSubstr(":9: source 'quakes' resource 'events': primary_key "
+                                           "column 'event_idd' is neither in 'columns' nor named "
+                                           "by 'transform' (hint: did you mean 'event_id'?)"));
+  EXPECT_EQ(report.problems.size(), 1u) << report.ToString();
+}
+
 TEST(RegistryValidationTest, FileRedirectUrlIsTheExactTargetWithoutAQuery) {
   TempConfig config(R"(
 [[source]]

@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <charconv>
-#include <limits>
 #include <sstream>
 
 #include "common/edit_distance.h"
@@ -321,19 +320,10 @@ void TableReader::ReportUnknownKeys() {
   for (const auto& [key, node] : table_) {
     const std::string_view name = key.str();
     if (known_.contains(name)) continue;
-    std::string best;
-    std::size_t best_distance = std::numeric_limits<std::size_t>::max();
-    for (const std::string& candidate : known_) {
-      const std::size_t d = EditDistance(name, candidate);
-      if (d < best_distance) {
-        best_distance = d;
-        best = candidate;
-      }
-    }
-    std::string hint = "remove it or fix its spelling";
-    if (!best.empty() && best_distance <= std::max<std::size_t>(2, name.size() / 3)) {
-      hint = "did you mean '" + best + "'?";
-    }
+    const std::optional<std::string> meant =
+        LikelyMeant(name, std::vector<std::string>(known_.begin(), known_.end()));
+    const std::string hint =
+        meant ? "did you mean '" + *meant + "'?" : "remove it or fix its spelling";
     problems_.Add(internal::LineOf(node), context_ + ": unknown key '" + std::string(name) + "'",
                   hint);
   }

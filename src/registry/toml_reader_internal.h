@@ -40,6 +40,8 @@ class Problems {
   const Variables* variables() const { return variables_; }
 
   void Add(int line, std::string message, std::string hint = "");
+  //! The config file (as given), as problems name it.
+  const std::string& file() const { return file_; }
   //! The problems sorted by line (stable, so same-line problems keep their order).
   ValidationReport Take();
 
