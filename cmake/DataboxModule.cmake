@@ -1,7 +1,8 @@
 # databox_module(NAME DEPS <targets...>)
 #   Builds the static library databox_<NAME> from every *.cc in the current folder except
 #   *_test.cc and *_main.cc, and a test program <NAME>_test from the *_test.cc files,
-#   registered with ctest. Modules include each other as "module/file.h" from src/.
+#   registered with ctest and linked with databox_test_paths (common/test_paths.h). Modules
+#   include each other as "module/file.h" from src/.
 function(databox_module NAME)
   cmake_parse_arguments(ARG "" "" "DEPS;TEST_DEPS" ${ARGN})
   file(GLOB srcs CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.cc")
@@ -18,11 +19,9 @@ function(databox_module NAME)
   endif()
   if(tests)
     add_executable(${NAME}_test ${tests})
-    target_link_libraries(${NAME}_test PRIVATE databox_${NAME} ${ARG_TEST_DEPS} GTest::gtest_main GTest::gmock)
-    target_compile_definitions(${NAME}_test PRIVATE
-      DATABOX_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-      DATABOX_RECORDINGS_DIR="${DATABOX_RECORDINGS_DIR}"
-      DATABOX_VENV_DIR="${DATABOX_VENV_DIR}")
+    # The paths of the checkout come from common/test_paths.h (cmake/TestPaths.cmake).
+    target_link_libraries(${NAME}_test PRIVATE databox_${NAME} ${ARG_TEST_DEPS} databox_test_paths
+                          GTest::gtest_main GTest::gmock)
     gtest_discover_tests(${NAME}_test TEST_PREFIX "${NAME}." DISCOVERY_TIMEOUT 60)
   endif()
 endfunction()

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "common/test_paths.h"
+
 namespace databox::cli::testing {
 
 namespace fs = std::filesystem;
@@ -81,14 +83,12 @@ inline void CopyRecordingsWithFailingSource(const fs::path& from, const fs::path
   }
 }
 
-#ifdef DATABOX_BINARY
 //! Runs the built databox with `args` and extra environment entries ("NAME=value").
 inline RunResult RunDatabox(const std::vector<std::string>& args,
                             const std::vector<std::string>& env = {},
                             const fs::path& cwd = fs::current_path()) {
-  return RunProgram(DATABOX_BINARY, args, env, cwd);
+  return RunProgram(test_paths::DataboxBinary(), args, env, cwd);
 }
-#endif
 
 //! A fresh folder under the system temp dir, removed with its contents on destruction.
 class TempFolder {

@@ -16,11 +16,13 @@
 
 #include "cli/binary_test_support.h"
 #include "common/clock.h"
+#include "common/test_paths.h"
 #include "load/source_lock.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+namespace test_paths = databox::test_paths;
 
 using databox::cli::testing::Contains;
 using databox::cli::testing::RunDatabox;
@@ -81,9 +83,7 @@ TEST(DataboxBinary, UsageErrorsExitTwo) {
 constexpr const char* kCommands[] = {"validate", "sources", "run",   "refresh", "status",  "runs",
                                      "loads",    "inspect", "query", "catalog", "maintain"};
 
-std::string ExampleRegistry() {
-  return std::string(DATABOX_SOURCE_DIR) + "/examples/databox/databox.toml";
-}
+std::string ExampleRegistry() { return test_paths::SourceDir() + "/examples/databox/databox.toml"; }
 
 TEST(DataboxBinary, ConfigIsAcceptedBeforeOrAfterTheCommand) {
   const std::string example = ExampleRegistry();
@@ -232,7 +232,7 @@ fs::path WriteTemp(const std::string& name, const std::string& text) {
 }
 
 TEST(DataboxBinary, ValidateAcceptsTheExampleRegistry) {
-  const std::string example = std::string(DATABOX_SOURCE_DIR) + "/examples/databox/databox.toml";
+  const std::string example = test_paths::SourceDir() + "/examples/databox/databox.toml";
   auto r = RunDatabox({"--config", example, "validate"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(Contains(r.out, "valid")) << r.out;
@@ -267,7 +267,7 @@ TEST(DataboxBinary, ValidateReportsEveryProblemWithFileAndLineAndNoSecret) {
 }
 
 TEST(DataboxBinary, SourcesListsTheExampleSources) {
-  const std::string example = std::string(DATABOX_SOURCE_DIR) + "/examples/databox/databox.toml";
+  const std::string example = test_paths::SourceDir() + "/examples/databox/databox.toml";
   auto r = RunDatabox({"--config", example, "sources", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* name :
@@ -289,7 +289,7 @@ TEST(DataboxBinary, RunAndRefreshPrintAndRecordTheRdbRowsTheySkipped) {
   const std::string cut_short = R"(USGS\t09999998\nUSGS\t09999999\tCUT SHORT\n)";
   const int short_rows = 2;
   int edited = 0;
-  for (const auto& file : fs::directory_iterator(fs::path(DATABOX_RECORDINGS_DIR) / "usgs")) {
+  for (const auto& file : fs::directory_iterator(fs::path(test_paths::RecordingsDir()) / "usgs")) {
     std::string text = databox::cli::testing::Slurp(file.path());
     if (const auto pos = text.find(first_site); pos != std::string::npos) {
       text.insert(pos + 2, cut_short);
@@ -298,8 +298,8 @@ TEST(DataboxBinary, RunAndRefreshPrintAndRecordTheRdbRowsTheySkipped) {
     std::ofstream(recordings / "usgs" / file.path().filename()) << text;
   }
   ASSERT_GT(edited, 0) << "no recorded sites response starts with site 01106000 any more";
-  std::string registry = databox::cli::testing::Slurp(std::string(DATABOX_SOURCE_DIR) +
-                                                      "/examples/databox/databox.toml");
+  std::string registry =
+      databox::cli::testing::Slurp(test_paths::SourceDir() + "/examples/databox/databox.toml");
   const std::string replay = "replay = \"../../fixtures/recordings\"";
   const auto pos = registry.find(replay);
   ASSERT_NE(pos, std::string::npos) << "the example registry no longer replays recordings";
@@ -327,12 +327,12 @@ TEST(DataboxBinary, RunRefusesASourceAnotherProcessIsLoading) {
   const fs::path dir = fs::temp_directory_path() / ("databox_cli_lock_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
-  std::string registry = databox::cli::testing::Slurp(std::string(DATABOX_SOURCE_DIR) +
-                                                      "/examples/databox/databox.toml");
+  std::string registry =
+      databox::cli::testing::Slurp(test_paths::SourceDir() + "/examples/databox/databox.toml");
   const std::string replay = "replay = \"../../fixtures/recordings\"";
   const auto pos = registry.find(replay);
   ASSERT_NE(pos, std::string::npos) << "the example registry no longer replays recordings";
-  registry.replace(pos, replay.size(), "replay = \"" + std::string(DATABOX_RECORDINGS_DIR) + "\"");
+  registry.replace(pos, replay.size(), "replay = \"" + test_paths::RecordingsDir() + "\"");
   std::ofstream(dir / "databox.toml") << registry;
   const std::string config = (dir / "databox.toml").string();
 
@@ -373,8 +373,7 @@ fs::path ExampleRegistryIn(const fs::path& dir) {
   const auto pos = registry.find(replay);
   EXPECT_NE(pos, std::string::npos) << "the example registry no longer replays recordings";
   if (pos != std::string::npos) {
-    registry.replace(pos, replay.size(),
-                     "replay = \"" + std::string(DATABOX_RECORDINGS_DIR) + "\"");
+    registry.replace(pos, replay.size(), "replay = \"" + test_paths::RecordingsDir() + "\"");
   }
   std::ofstream(dir / "databox.toml") << registry;
   return dir / "databox.toml";
@@ -762,15 +761,14 @@ TEST(DataboxBinary, CatalogListDescribeAndQueryFormatsReadALoadedTable) {
 }
 
 TEST(DataboxBinary, CatalogBootstrapRefusesTheEmbeddedCatalog) {
-  const std::string example = std::string(DATABOX_SOURCE_DIR) + "/examples/databox/databox.toml";
+  const std::string example = test_paths::SourceDir() + "/examples/databox/databox.toml";
   auto r = RunDatabox({"--config", example, "catalog", "bootstrap"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(Contains(r.err, "embedded")) << r.err;
 }
 
 TEST(DataboxBinary, ValidateAcceptsThePolarisExampleWithItsVariablesSet) {
-  const std::string example =
-      std::string(DATABOX_SOURCE_DIR) + "/examples/databox/databox.polaris.toml";
+  const std::string example = test_paths::SourceDir() + "/examples/databox/databox.polaris.toml";
   auto unset = RunDatabox({"--config", example, "validate"});
   EXPECT_EQ(unset.exit_code, 2);
   EXPECT_TRUE(Contains(unset.err, "POLARIS_CREDENTIAL")) << unset.err;
@@ -781,8 +779,7 @@ TEST(DataboxBinary, ValidateAcceptsThePolarisExampleWithItsVariablesSet) {
 }
 
 TEST(DataboxBinary, CatalogBootstrapWithoutPolarisSaysSoAndShowsNoCredential) {
-  const std::string example =
-      std::string(DATABOX_SOURCE_DIR) + "/examples/databox/databox.polaris.toml";
+  const std::string example = test_paths::SourceDir() + "/examples/databox/databox.polaris.toml";
   const std::string secret = "polaris-Secret-51d2";
   // Port 1 on loopback: nothing listens there, so no management API answers.
   auto r = RunDatabox(

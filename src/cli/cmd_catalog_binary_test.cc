@@ -10,10 +10,12 @@
 #include <string>
 
 #include "cli/binary_test_support.h"
+#include "common/test_paths.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+namespace test_paths = databox::test_paths;
 using databox::cli::testing::Contains;
 using databox::cli::testing::RunDatabox;
 using databox::cli::testing::Slurp;
@@ -24,13 +26,11 @@ class CatalogBackupBinaryTest : public testing::Test {
     dir_ = fs::temp_directory_path() / ("databox_cli_backup_" + std::to_string(getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
-    std::string registry =
-        Slurp(std::string(DATABOX_SOURCE_DIR) + "/examples/databox/databox.toml");
+    std::string registry = Slurp(test_paths::SourceDir() + "/examples/databox/databox.toml");
     const std::string replay = "replay = \"../../fixtures/recordings\"";
     const auto pos = registry.find(replay);
     ASSERT_NE(pos, std::string::npos) << "the example registry no longer replays recordings";
-    registry.replace(pos, replay.size(),
-                     "replay = \"" + std::string(DATABOX_RECORDINGS_DIR) + "\"");
+    registry.replace(pos, replay.size(), "replay = \"" + test_paths::RecordingsDir() + "\"");
     config_ = (dir_ / "databox.toml").string();
     std::ofstream(config_) << registry;
   }

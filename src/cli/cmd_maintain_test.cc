@@ -12,17 +12,19 @@
 #include <string>
 
 #include "cli/binary_test_support.h"
+#include "common/test_paths.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+namespace test_paths = databox::test_paths;
 using databox::cli::testing::Contains;
 using databox::cli::testing::RunDatabox;
 using databox::cli::testing::RunResult;
 using databox::cli::testing::Slurp;
 
-const fs::path kExampleDir = fs::path(DATABOX_SOURCE_DIR) / "examples" / "databox";
-const fs::path kRecordings = fs::path(DATABOX_RECORDINGS_DIR);
+const fs::path kExampleDir = fs::path(test_paths::SourceDir()) / "examples" / "databox";
+const fs::path kRecordings = fs::path(test_paths::RecordingsDir());
 constexpr const char* kTable = "raw_usgs_earthquakes.events";
 
 class MaintainBinary : public ::testing::Test {

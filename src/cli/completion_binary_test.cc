@@ -9,10 +9,12 @@
 #include <vector>
 
 #include "cli/binary_test_support.h"
+#include "common/test_paths.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+namespace test_paths = databox::test_paths;
 using databox::cli::testing::Contains;
 using databox::cli::testing::RunDatabox;
 using databox::cli::testing::RunProgram;
@@ -44,7 +46,7 @@ std::string Complete(const std::vector<std::string>& words,
       "\"${COMP_WORDS[COMP_CWORD-1]}\" || exit 4\n"
       "printf '%s\\n' \"${COMPREPLY[@]}\" | LC_ALL=C sort\n";
   auto r = RunProgram("/bin/bash", {"--norc", "--noprofile", "-c", script},
-                      {std::string("DATABOX=") + DATABOX_BINARY}, cwd);
+                      {"DATABOX=" + test_paths::DataboxBinary()}, cwd);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   return r.out == "\n" ? "" : r.out;
@@ -53,7 +55,8 @@ std::string Complete(const std::vector<std::string>& words,
 TEST(CompletionBinary, CompletesCommandsAndSubcommands) {
   EXPECT_EQ(Complete({"databox", "ref"}), "refresh\n");
   EXPECT_EQ(Complete({"databox", "ca"}), "catalog\n");
-  EXPECT_EQ(Complete({"databox", "catalog", ""}), "backup\nbootstrap\ndescribe\nlist\nrecover\nrestore\n");
+  EXPECT_EQ(Complete({"databox", "catalog", ""}),
+            "backup\nbootstrap\ndescribe\nlist\nrecover\nrestore\n");
   EXPECT_EQ(Complete({"databox", "runs", "s"}), "show\n");
   EXPECT_EQ(Complete({"databox", "loads", "re"}), "remove\n");
   // --config and its value may come first; `help` takes command names.

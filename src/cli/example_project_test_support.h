@@ -12,11 +12,12 @@
 #include <vector>
 
 #include "cli/binary_test_support.h"
+#include "common/test_paths.h"
 
 namespace databox::cli::testing {
 
-inline const fs::path kExampleDir = fs::path(DATABOX_SOURCE_DIR) / "examples" / "databox";
-inline const fs::path kRecordings = fs::path(DATABOX_RECORDINGS_DIR);
+inline const fs::path kExampleDir = fs::path(test_paths::SourceDir()) / "examples" / "databox";
+inline const fs::path kRecordings = fs::path(test_paths::RecordingsDir());
 
 //! `text` with the first `from` replaced by `to`; a test failure when `from` is not in it.
 inline std::string ReplaceOnce(std::string text, const std::string& from, const std::string& to) {
@@ -56,12 +57,10 @@ class ExampleProjectTest : public ::testing::Test {
     return full;
   }
 
-#ifdef DATABOX_BINARY
   //! Runs the built databox in the folder with the project venv.
   RunResult Databox(const std::vector<std::string>& args) const {
-    return RunDatabox(Args(args), {"DATABOX_VENV_DIR=" DATABOX_VENV_DIR}, dir_);
+    return RunDatabox(Args(args), {"DATABOX_VENV_DIR=" + test_paths::VenvDir()}, dir_);
   }
-#endif
 
   fs::path dir_;
   fs::path recordings_ = kRecordings;  //!< the recordings the registry replays

@@ -7,10 +7,12 @@
 #include <string>
 
 #include "cli/binary_test_support.h"
+#include "common/test_paths.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+namespace test_paths = databox::test_paths;
 
 using databox::cli::testing::Contains;
 using databox::cli::testing::RunDatabox;
@@ -36,13 +38,13 @@ TEST(InitBinary, NewProjectValidatesAndLoadsItsSourceOffline) {
   EXPECT_TRUE(Contains(init.out, "new project in myproject")) << init.out;
   // The platform_health model is the example project's, unchanged.
   EXPECT_EQ(Slurp(project / "transform/models/analytics/platform_health.sql"),
-            Slurp(fs::path(DATABOX_SOURCE_DIR) /
+            Slurp(fs::path(test_paths::SourceDir()) /
                   "examples/databox/transform/models/analytics/platform_health.sql"));
   // The embedded recording is a real response: the same as the shared one.
   EXPECT_EQ(Slurp(project / "recordings/usgs_earthquakes/events.yaml"),
-            Slurp(fs::path(DATABOX_RECORDINGS_DIR) / "usgs_earthquakes/"
-                                                     "test_resources__test_events_resource_"
-                                                     "returns_feed_rows.yaml"));
+            Slurp(fs::path(test_paths::RecordingsDir()) / "usgs_earthquakes/"
+                                                          "test_resources__test_events_resource_"
+                                                          "returns_feed_rows.yaml"));
 
   auto validate = RunDatabox({"validate"}, {}, project);
   EXPECT_EQ(validate.exit_code, 0) << validate.out << validate.err;

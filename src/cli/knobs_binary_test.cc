@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/example_project_test_support.h"
+#include "common/test_paths.h"
 
 namespace databox::cli::testing {
 namespace {
@@ -23,7 +24,7 @@ class KnobsTest : public ExampleProjectTest {
  protected:
   RunResult Run(const std::vector<std::string>& args, const std::vector<std::string>& env) const {
     std::vector<std::string> full = env;
-    full.push_back("DATABOX_VENV_DIR=" DATABOX_VENV_DIR);
+    full.push_back("DATABOX_VENV_DIR=" + test_paths::VenvDir());
     return RunDatabox(Args(args), full, dir_);
   }
   //! True when something was loaded into the project's state folder.

@@ -15,10 +15,12 @@
 #include <vector>
 
 #include "cli/example_project_test_support.h"
+#include "common/test_paths.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+namespace test_paths = databox::test_paths;
 using databox::cli::testing::Contains;
 using databox::cli::testing::CopyRecordingsWithFailingSource;
 using databox::cli::testing::ExampleProjectTest;
@@ -37,6 +39,7 @@ PtyRun RunOnPty(const std::vector<std::string>& args, const std::vector<std::str
   struct winsize size {};
   size.ws_col = 120;
   size.ws_row = 40;
+  const std::string& binary = test_paths::DataboxBinary();
   const pid_t pid = ::forkpty(&master, nullptr, nullptr, &size);
   if (pid < 0) return result;
   if (pid == 0) {
@@ -44,10 +47,10 @@ PtyRun RunOnPty(const std::vector<std::string>& args, const std::vector<std::str
     ::unsetenv("NO_COLOR");
     ::setenv("TERM", "xterm", 1);
     for (const std::string& entry : env) ::putenv(::strdup(entry.c_str()));
-    std::vector<char*> argv{const_cast<char*>(DATABOX_BINARY)};
+    std::vector<char*> argv{const_cast<char*>(binary.c_str())};
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    ::execv(DATABOX_BINARY, argv.data());
+    ::execv(binary.c_str(), argv.data());
     ::_exit(127);
   }
   char buffer[4096];

@@ -20,10 +20,12 @@
 #include <vector>
 
 #include "cli/example_project_test_support.h"
+#include "common/test_paths.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+namespace test_paths = databox::test_paths;
 using databox::cli::testing::Contains;
 using databox::cli::testing::ExampleProjectTest;
 using databox::cli::testing::RunResult;
@@ -179,16 +181,17 @@ class SlowTransformE2e : public TransformE2e {
   int InterruptTheTransform(
       const std::vector<std::string>& args, const std::function<void()>& while_running = [] {}) {
     const std::vector<std::string> full = Args(args);
+    const std::string& binary = test_paths::DataboxBinary();
     const pid_t databox = fork();
     if (databox == 0) {
       const int fd = open(out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
       dup2(fd, 1);
       dup2(fd, 2);
       if (chdir(dir_.c_str()) != 0) _exit(127);
-      std::vector<char*> argv = {const_cast<char*>(DATABOX_BINARY)};
+      std::vector<char*> argv = {const_cast<char*>(binary.c_str())};
       for (const auto& a : full) argv.push_back(const_cast<char*>(a.c_str()));
       argv.push_back(nullptr);
-      execv(DATABOX_BINARY, argv.data());
+      execv(binary.c_str(), argv.data());
       _exit(127);
     }
     EXPECT_GT(databox, 0);

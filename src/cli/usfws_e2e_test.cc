@@ -11,19 +11,21 @@
 #include <string>
 
 #include "cli/binary_test_support.h"
+#include "common/test_paths.h"
 #include "common/test_util.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+namespace test_paths = databox::test_paths;
 using databox::cli::testing::Contains;
 using databox::cli::testing::RunDatabox;
 using databox::cli::testing::RunResult;
 using databox::cli::testing::Slurp;
 using nlohmann::json;
 
-const fs::path kExampleDir = fs::path(DATABOX_SOURCE_DIR) / "examples" / "databox";
-const fs::path kRecordings = fs::path(DATABOX_RECORDINGS_DIR);
+const fs::path kExampleDir = fs::path(test_paths::SourceDir()) / "examples" / "databox";
+const fs::path kRecordings = fs::path(test_paths::RecordingsDir());
 const std::string kDefaultRunId =
     "f2b8f0c01e90092680ba9fbd19c287cf9486476d16e1196719a3d0e24b75355a";
 const std::string kPage = "https://www.fws.gov/media/berylline-hummingbird";
@@ -54,7 +56,7 @@ class UsfwsE2e : public ::testing::Test {
   RunResult Databox(const std::vector<std::string>& args) {
     std::vector<std::string> full = {"--config", (dir_ / "databox.toml").string()};
     full.insert(full.end(), args.begin(), args.end());
-    return RunDatabox(full, {"DATABOX_VENV_DIR=" DATABOX_VENV_DIR}, dir_);
+    return RunDatabox(full, {"DATABOX_VENV_DIR=" + test_paths::VenvDir()}, dir_);
   }
 
   RunResult RunUsfws(const std::vector<std::string>& extra) {
@@ -75,7 +77,7 @@ class UsfwsE2e : public ::testing::Test {
   //! raw_usfws as pyiceberg reads it.
   json ReadTables() {
     return databox::test_util::RunForJsonLine(
-        std::string(DATABOX_VENV_DIR) + "/bin/python " + DATABOX_SOURCE_DIR +
+        test_paths::VenvDir() + "/bin/python " + test_paths::SourceDir() +
         "/src/cli/testdata/usfws_tables.py databox_lake '" +
         (dir_ / ".databox" / "catalog.sqlite").string() + "' '" +
         (dir_ / ".databox" / "warehouse").string() + "'");

@@ -12,6 +12,8 @@
 #include <string>
 #include <utility>
 
+#include "common/test_paths.h"
+
 namespace databox {
 namespace {
 
@@ -21,7 +23,7 @@ constexpr ExitCode kEveryCode[] = {ExitCode::kOk, ExitCode::kRunFailed, ExitCode
 //! The rows of the table under "## Exit codes" in docs/cli.md: each code's number and the rest
 //! of its row (the meaning).
 std::map<int, std::string> DocumentedExitCodes() {
-  std::ifstream in(std::filesystem::path(DATABOX_SOURCE_DIR) / "docs" / "cli.md");
+  std::ifstream in(std::filesystem::path(test_paths::SourceDir()) / "docs" / "cli.md");
   std::map<int, std::string> rows;
   bool in_section = false;
   for (std::string line; std::getline(in, line);) {

@@ -25,8 +25,6 @@ Status Set(duckdb_config config, const std::string& name, const std::string& val
 
 }  // namespace
 
-std::string DefaultExtensionDirectory() { return DATABOX_DUCKDB_EXTENSION_DIR; }
-
 Result<Database> Database::Open(const std::string& path, const DatabaseOptions& options) {
   duckdb_config raw_config = nullptr;
   if (duckdb_create_config(&raw_config) == DuckDBError) {

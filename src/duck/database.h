@@ -13,7 +13,8 @@
 
 namespace databox::duck {
 
-//! The project's extension directory (.deps/duckdb/extensions, filled by scripts/setup).
+//! The project's extension directory (.deps/duckdb/extensions, filled by scripts/setup); defined
+//! in a source CMake generates for the build folder (src/duck/CMakeLists.txt).
 std::string DefaultExtensionDirectory();
 
 //! How to open a database. Extension auto-install and auto-load are always off, whatever is set

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "common/test_paths.h"
 #include "duck/connection.h"
 #include "duck/test_support.h"
 #include "duck/version.h"
@@ -41,8 +42,7 @@ TEST(DatabaseTest, InMemoryOpenAppliesDataboxSettings) {
 }
 
 TEST(DatabaseTest, DefaultExtensionDirectoryIsTheProjectDeps) {
-  EXPECT_EQ(DefaultExtensionDirectory(),
-            std::string(DATABOX_SOURCE_DIR) + "/.deps/duckdb/extensions");
+  EXPECT_EQ(DefaultExtensionDirectory(), test_paths::SourceDir() + "/.deps/duckdb/extensions");
   auto mem = testing::OpenMemoryDb();
   EXPECT_EQ(Setting(mem.conn, "extension_directory"), DefaultExtensionDirectory());
 }

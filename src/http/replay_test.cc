@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "common/test_paths.h"
 #include "http/client.h"
 
 namespace databox::http {
@@ -17,8 +18,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-const std::filesystem::path kRecordings =
-    std::filesystem::path(DATABOX_RECORDINGS_DIR);
+const std::filesystem::path kRecordings = std::filesystem::path(test_paths::RecordingsDir());
 const std::string kNoaaData =
     "https://www.ncei.noaa.gov/cdo-web/api/v2/data?datasetid=GHCND&datatypeid=TMAX&"
     "enddate=2026-02-15&includemetadata=true&limit=1000&locationid=FIPS%3A11&offset=0&"

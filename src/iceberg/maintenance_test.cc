@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "common/test_paths.h"
 #include "duck/test_support.h"
 #include "fileio/location.h"
 #include "iceberg/data_files.h"
@@ -111,7 +112,7 @@ class MaintenanceTest : public InMemoryCatalogFixture {
     EXPECT_TRUE(loaded) << loaded.error().ToString();
     if (!loaded) return json();
     return test_util::RunForJsonLine(
-        std::string(DATABOX_VENV_DIR) + "/bin/python " + DATABOX_SOURCE_DIR +
+        test_paths::VenvDir() + "/bin/python " + test_paths::SourceDir() +
         "/src/iceberg/testdata/pyiceberg_snapshots.py '" + loaded->metadata_location + "'");
   }
 

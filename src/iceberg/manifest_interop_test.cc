@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "common/test_paths.h"
 #include "iceberg/avro/test_util.h"
 #include "iceberg/manifest.h"
 #include "iceberg/manifest_list.h"
@@ -20,7 +21,7 @@ namespace fs = std::filesystem;
 class ManifestInteropTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!fs::exists(std::string(DATABOX_VENV_DIR) + "/bin/python"))
+    if (!fs::exists(test_paths::VenvDir() + "/bin/python"))
       GTEST_SKIP() << "no venv: run scripts/setup";
     dir_ = fs::temp_directory_path() / ("databox_manifest_interop_" + std::to_string(::getpid()));
     fs::remove_all(dir_);
@@ -184,7 +185,7 @@ TEST_F(ManifestInteropTest, DuckDbReadsOurManifestAndList) {
   const fs::path list_path = dir_ / "snap-42.avro";
   std::ofstream(list_path, std::ios::binary) << *list_bytes;
 
-  const std::string ext_dir = std::string(DATABOX_SOURCE_DIR) + "/.deps/duckdb/extensions";
+  const std::string ext_dir = test_paths::SourceDir() + "/.deps/duckdb/extensions";
   const fs::path json_path = dir_ / "duck.json";
   avro::RunVenvPython(dir_, avro::kDuckDbAvroReader,
                       manifest_path.string() + " " + ext_dir + " " + json_path.string());

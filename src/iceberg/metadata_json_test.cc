@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "common/test_paths.h"
 #include "iceberg/table_update.h"
 
 namespace databox::iceberg {
@@ -34,7 +35,7 @@ fs::path TempDir(const std::string& name) {
   return dir;
 }
 
-const fs::path kPython = fs::path(DATABOX_VENV_DIR) / "bin" / "python";
+const fs::path kPython = fs::path(test_paths::VenvDir()) / "bin" / "python";
 
 //! Runs a python script with the project venv; returns its stdout, or nullopt on failure.
 std::optional<std::string> RunPython(const fs::path& dir, const std::string& script,

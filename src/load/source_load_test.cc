@@ -18,6 +18,7 @@
 #include <tuple>
 #include <vector>
 
+#include "common/test_paths.h"
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "iceberg/table_scan.h"
@@ -34,7 +35,7 @@ namespace fs = std::filesystem;
 
 //! The YAML document inside a syrupy .ambr snapshot (between the ''' lines, indented by 2).
 YAML::Node ReadAmbr(const std::string& source) {
-  std::ifstream in(std::string(DATABOX_RECORDINGS_DIR) + "/" + source + "/dlt_schema.ambr");
+  std::ifstream in(test_paths::RecordingsDir() + "/" + source + "/dlt_schema.ambr");
   std::string line, yaml;
   bool inside = false;
   while (std::getline(in, line)) {
@@ -75,7 +76,7 @@ class SourceLoadTest : public testing::ExampleWorkspaceTest {
   void UseEditedRecordings(const std::string& source,
                            const std::function<std::string(std::string)>& edit) {
     const fs::path root = dir_ / "recordings";
-    const fs::path from = fs::path(DATABOX_RECORDINGS_DIR) / source;
+    const fs::path from = fs::path(test_paths::RecordingsDir()) / source;
     fs::create_directories(root / source);
     for (const auto& file : fs::directory_iterator(from)) {
       std::ifstream in(file.path());

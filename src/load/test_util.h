@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "common/test_paths.h"
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "iceberg/table_scan.h"
@@ -47,7 +48,7 @@ inline std::filesystem::path FreshTestDir(const std::string& prefix) {
 inline Result<registry::Registry> ExampleRegistryUnder(const std::filesystem::path& dir) {
   DATABOX_ASSIGN_OR_RETURN(
       registry::Registry registry,
-      registry::LoadRegistry(DATABOX_SOURCE_DIR "/examples/databox/databox.toml"));
+      registry::LoadRegistry(test_paths::SourceDir() + "/examples/databox/databox.toml"));
   auto& project = registry.project;
   project.state_dir = dir;
   project.catalog.uri = (dir / "catalog.sqlite").string();

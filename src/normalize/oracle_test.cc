@@ -11,13 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "common/test_paths.h"
 #include "normalize/naming.h"
 #include "normalize/normalizer.h"
 
 namespace databox::normalize {
 namespace {
 
-const std::string kRecordings = std::string(DATABOX_RECORDINGS_DIR) + "/";
+const std::string kRecordings = test_paths::RecordingsDir() + "/";
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);

@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "common/test_paths.h"
 #include "duck/test_support.h"
 #include "platform/source_clients.h"
 #include "registry/registry.h"
@@ -25,7 +26,7 @@ using source::ReadPageIndex;
 using source::RecordsFromFolder;
 
 const std::filesystem::path kExample =
-    std::filesystem::path(DATABOX_SOURCE_DIR) / "examples/databox/databox.toml";
+    std::filesystem::path(test_paths::SourceDir()) / "examples/databox/databox.toml";
 
 std::optional<std::string> NoEnv(const std::string&) { return std::nullopt; }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/test_paths.h"
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "duck/quote.h"
@@ -31,8 +32,8 @@ class PlaceholderTest : public ::testing::Test {
     dir_ = fs::temp_directory_path() / ("databox_placeholder_" + std::to_string(getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
-    auto loaded = registry::LoadRegistry(fs::path(DATABOX_SOURCE_DIR) / "examples" / "databox" /
-                                         "databox.toml");
+    auto loaded = registry::LoadRegistry(fs::path(test_paths::SourceDir()) / "examples" /
+                                         "databox" / "databox.toml");
     ASSERT_TRUE(loaded) << loaded.error().message;
     registry_ = std::move(*loaded);
     auto& project = registry_.project;

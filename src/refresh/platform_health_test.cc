@@ -9,6 +9,7 @@
 #include <regex>
 #include <sstream>
 
+#include "common/test_paths.h"
 #include "refresh/analytics.h"
 #include "refresh/analytics_test_support.h"
 #include "registry/registry.h"
@@ -17,7 +18,7 @@ namespace databox::refresh {
 namespace {
 
 const std::filesystem::path kExampleDir =
-    std::filesystem::path(DATABOX_SOURCE_DIR) / "examples/databox";
+    std::filesystem::path(test_paths::SourceDir()) / "examples/databox";
 const std::filesystem::path kExampleModel =
     kExampleDir / "transform/models/analytics/platform_health.sql";
 

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <string>
 
+#include "common/test_paths.h"
+
 namespace databox::refresh {
 namespace {
 
@@ -23,7 +25,7 @@ std::string Pin(const std::string& requirements, const std::string& package) {
 // The install hint names the versions scripts/setup installs, so a user outside the repository
 // gets the same SQLMesh and DuckDB the project is tested with.
 TEST(SqlMeshInstall, NamesTheVersionsTheProjectPins) {
-  std::ifstream in(std::string(DATABOX_SOURCE_DIR) + "/scripts/requirements.txt");
+  std::ifstream in(test_paths::SourceDir() + "/scripts/requirements.txt");
   ASSERT_TRUE(in) << "cannot read scripts/requirements.txt";
   std::stringstream text;
   text << in.rdbuf();

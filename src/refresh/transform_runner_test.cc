@@ -16,6 +16,7 @@
 #include "common/interrupt.h"
 #include "common/process.h"
 #include "common/redact.h"
+#include "common/test_paths.h"
 #include "refresh/analytics.h"
 #include "refresh/analytics_test_support.h"
 #include "refresh/raw_columns.h"
@@ -199,17 +200,17 @@ class SqlMeshTest : public TransformRunnerTest {
  protected:
   void SetUp() override {
     TransformRunnerTest::SetUp();
-    const std::filesystem::path venv = DATABOX_VENV_DIR;
+    const std::filesystem::path venv = test_paths::VenvDir();
     if (!std::filesystem::exists(venv / "bin" / "sqlmesh")) {
       FAIL() << "no sqlmesh in " << venv << ": run scripts/setup";
     }
     const std::filesystem::path project = dir_ / "transform";
     std::filesystem::create_directories(project / "models");
     std::filesystem::copy_file(
-        std::filesystem::path(DATABOX_SOURCE_DIR) / "examples/databox/transform/config.yaml",
+        std::filesystem::path(test_paths::SourceDir()) / "examples/databox/transform/config.yaml",
         project / "config.yaml");
     std::stringstream health;
-    health << std::ifstream(std::filesystem::path(DATABOX_SOURCE_DIR) /
+    health << std::ifstream(std::filesystem::path(test_paths::SourceDir()) /
                             "examples/databox/transform/models/analytics/platform_health.sql")
                   .rdbuf();
     std::ofstream(project / "models" / "platform_health.sql")
@@ -221,7 +222,7 @@ class SqlMeshTest : public TransformRunnerTest {
 
   TransformOptions SqlMeshOptions() const {
     TransformOptions options = Options();
-    options.venv_dir = DATABOX_VENV_DIR;
+    options.venv_dir = test_paths::VenvDir();
     options.timeout = std::chrono::minutes(5);
     return options;
   }

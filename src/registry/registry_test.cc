@@ -10,6 +10,7 @@
 
 #include "common/encoding.h"
 #include "common/redact.h"
+#include "common/test_paths.h"
 #include "registry/format.h"
 #include "registry/validation_notes.h"
 
@@ -20,7 +21,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 const std::filesystem::path kExample =
-    std::filesystem::path(DATABOX_SOURCE_DIR) / "examples/databox/databox.toml";
+    std::filesystem::path(test_paths::SourceDir()) / "examples/databox/databox.toml";
 
 //! An environment with no variables at all.
 std::optional<std::string> NoEnv(const std::string&) { return std::nullopt; }

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "common/test_paths.h"
+
 namespace databox::report {
 namespace {
 
@@ -38,9 +40,9 @@ TEST(LineageTest, TheModelNameComesFromTheHeader) {
 }
 
 TEST(LineageTest, ScanningTheExampleProjectFindsItsModels) {
-  auto models =
-      ScanModels(std::filesystem::path(DATABOX_SOURCE_DIR) / "examples" / "databox" / "transform",
-                 "polaris_aws");
+  auto models = ScanModels(
+      std::filesystem::path(test_paths::SourceDir()) / "examples" / "databox" / "transform",
+      "polaris_aws");
   ASSERT_TRUE(models) << models.error().message;
   const auto weather = std::find_if(models->begin(), models->end(), [](const ModelReads& m) {
     return m.model == "analytics.fct_daily_weather";

@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "common/test_paths.h"
 #include "duck/test_support.h"
 #include "registry/registry.h"
 #include "source/avonet_test_support.h"
@@ -393,7 +394,7 @@ TEST(AvonetOptionsForTest, RegistryValuesOverrideAndCollisionsAreConfigErrors) {
 }
 
 TEST(AvonetOptionsForTest, ExampleRegistryDeclaresTheRealSnapshot) {
-  auto reg = registry::LoadRegistry(std::filesystem::path(DATABOX_SOURCE_DIR) / "examples" /
+  auto reg = registry::LoadRegistry(std::filesystem::path(test_paths::SourceDir()) / "examples" /
                                     "databox" / "databox.toml");
   ASSERT_TRUE(reg.has_value()) << reg.error().ToString();
   const registry::Source* source = reg->FindSource("avonet");

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/test_paths.h"
 #include "http/retry.h"
 #include "http/transport.h"
 
@@ -89,8 +90,9 @@ class RecordingTiming final : public http::RetryTiming {
 
 //! The text of testdata/usfws/<name>.
 inline std::string UsfwsFixture(const std::string& name) {
-  std::ifstream in(std::filesystem::path(DATABOX_SOURCE_DIR) / "src/source/testdata/usfws" / name,
-                   std::ios::binary);
+  std::ifstream in(
+      std::filesystem::path(test_paths::SourceDir()) / "src/source/testdata/usfws" / name,
+      std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/sql/sql_catalog.h"
+#include "common/test_paths.h"
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "fileio/local/local_file_io.h"
@@ -37,9 +38,9 @@ NestedField Field(int32_t id, std::string name, bool required, Type type) {
 class IcebergInteropTest : public testing::Test {
  protected:
   void SetUp() override {
-    python_ = std::string(DATABOX_VENV_DIR) + "/bin/python";
+    python_ = test_paths::VenvDir() + "/bin/python";
     if (!fs::exists(python_))
-      GTEST_SKIP() << "no venv at " << DATABOX_VENV_DIR << ": run scripts/setup";
+      GTEST_SKIP() << "no venv at " << test_paths::VenvDir() << ": run scripts/setup";
     std::string templ = (fs::temp_directory_path() / "iceberg_interop_XXXXXX").native();
     ASSERT_NE(::mkdtemp(templ.data()), nullptr);
     dir_ = templ;
@@ -118,8 +119,8 @@ class IcebergInteropTest : public testing::Test {
   //! Runs a python script from tests/interop; true when it exits 0 (its output is printed).
   bool RunPython(const std::string& script, const std::string& args) {
     const std::string log = (dir_ / "python.log").native();
-    const std::string command = python_ + " " + std::string(DATABOX_SOURCE_DIR) +
-                                "/tests/interop/" + script + " " + args + " > " + log + " 2>&1";
+    const std::string command = python_ + " " + test_paths::SourceDir() + "/tests/interop/" +
+                                script + " " + args + " > " + log + " 2>&1";
     const int status = std::system(command.c_str());
     std::ifstream in(log);
     std::cout << in.rdbuf() << std::endl;

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/test_paths.h"
 #include "harness.h"
 
 namespace databox::reliability {
@@ -26,10 +27,10 @@ class BackgroundDatabox {
   BackgroundDatabox(const Workspace& ws, const std::vector<std::string>& args,
                     const std::string& name, const std::vector<std::string>& env = {})
       : out_(ws.dir() / (name + ".out")) {
-    std::vector<std::string> argv = {DATABOX_BINARY, "--config",
+    std::vector<std::string> argv = {test_paths::DataboxBinary(), "--config",
                                      (ws.dir() / "databox.toml").string()};
     argv.insert(argv.end(), args.begin(), args.end());
-    std::vector<std::string> full_env = {"DATABOX_VENV_DIR=" DATABOX_VENV_DIR};
+    std::vector<std::string> full_env = {"DATABOX_VENV_DIR=" + test_paths::VenvDir()};
     full_env.insert(full_env.end(), env.begin(), env.end());
     pid_ = fork();
     if (pid_ == 0) {
@@ -41,7 +42,7 @@ class BackgroundDatabox {
       std::vector<char*> raw;
       for (auto& a : argv) raw.push_back(a.data());
       raw.push_back(nullptr);
-      execv(DATABOX_BINARY, raw.data());
+      execv(test_paths::DataboxBinary().c_str(), raw.data());
       _exit(127);
     }
   }

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "common/failpoint.h"
+#include "common/test_paths.h"
 #include "harness.h"
 #include "table_checks.h"
 
@@ -270,7 +271,7 @@ TEST_F(CrashConsistency, SigkillAtNamedPointsAndRandomMomentsLeavesOldOrNewSnaps
     ASSERT_EQ(r.exit_code, 0) << "clean load of " << s << " failed:\n" << r.out << r.err;
     first_hits_[s] = TakeTrace(trace);
     ASSERT_FALSE(first_hits_[s].empty())
-        << "the clean load of " << s << " reached no failpoint: is " << DATABOX_BINARY
+        << "the clean load of " << s << " reached no failpoint: is " << test_paths::DataboxBinary()
         << " built with src/common/failpoint.h?";
   }
   const json clean_view = Read(clean, kSources, /*files=*/false);

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "common/test_paths.h"
 #include "fault_proxy.h"
 #include "harness.h"
 
@@ -43,7 +44,7 @@ constexpr auto kFailureBound = std::chrono::seconds(60);
 constexpr double kClientTimeoutS = 2;
 constexpr milliseconds kPastTimeout{3000};
 
-const fs::path kServices = fs::path(DATABOX_SOURCE_DIR) / "scripts" / "services";
+const fs::path kServices = fs::path(test_paths::SourceDir()) / "scripts" / "services";
 
 std::map<std::string, std::string> ReadEnvFile(const fs::path& path) {
   std::map<std::string, std::string> values;
@@ -221,12 +222,13 @@ std::vector<Interaction> Responses() {
 //! What pyiceberg sees in the namespace through the real catalog and store (no proxy).
 nlohmann::json ReadNamespace(const Workspace& ws, const std::string& ns, std::string& error) {
   const Services& s = *g_services;
-  const fs::path script = fs::path(DATABOX_SOURCE_DIR) / "tests/reliability/check_rest_tables.py";
+  const fs::path script =
+      fs::path(test_paths::SourceDir()) / "tests/reliability/check_rest_tables.py";
   const fs::path err = ws.dir() / "check_rest_tables.err";
   const std::string command =
       "S3_ACCESS_KEY_ID='" + s.Get("S3_ACCESS_KEY_ID") + "' S3_SECRET_ACCESS_KEY='" +
       s.Get("S3_SECRET_ACCESS_KEY") + "' S3_REGION='" + s.Get("S3_REGION") + "' '" +
-      DATABOX_VENV_DIR "/bin/python' '" + script.string() + "' '" + s.Get("CATALOG_URI") +
+      test_paths::VenvDir() + "/bin/python' '" + script.string() + "' '" + s.Get("CATALOG_URI") +
       "' databox_lake '" + s.Get("S3_ENDPOINT") + "' '" + ns + "' 2>'" + err.string() + "'";
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
   std::string out;

@@ -14,12 +14,14 @@
 #include <memory>
 #include <sstream>
 
+#include "common/test_paths.h"
+
 namespace databox::reliability {
 
 namespace {
 
-const fs::path kExampleDir = fs::path(DATABOX_SOURCE_DIR) / "examples" / "databox";
-const fs::path kRecordings = fs::path(DATABOX_RECORDINGS_DIR);
+const fs::path kExampleDir = fs::path(test_paths::SourceDir()) / "examples" / "databox";
+const fs::path kRecordings = fs::path(test_paths::RecordingsDir());
 
 std::string ReplaceOnce(std::string text, const std::string& from, const std::string& to) {
   const auto pos = text.find(from);
@@ -86,7 +88,7 @@ std::string Base64(const std::string& bytes) {
 }
 
 std::string ReadTestData(const std::string& relative) {
-  const fs::path path = fs::path(DATABOX_SOURCE_DIR) / "tests" / "data" / relative;
+  const fs::path path = fs::path(test_paths::SourceDir()) / "tests" / "data" / relative;
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in.good()) << "missing test data " << path;
   std::stringstream ss;
@@ -141,9 +143,9 @@ std::vector<fs::path> FilesContaining(const fs::path& root, const std::string& n
 
 ReaderView ReadWithPyiceberg(const fs::path& state_dir, const std::string& ns,
                              const std::vector<std::string>& columns) {
-  const fs::path script = fs::path(DATABOX_SOURCE_DIR) / "tests/reliability/check_tables.py";
+  const fs::path script = fs::path(test_paths::SourceDir()) / "tests/reliability/check_tables.py";
   const fs::path err = state_dir.parent_path() / "check_tables.err";
-  std::string command = "'" DATABOX_VENV_DIR "/bin/python' '" + script.string() + "' '" +
+  std::string command = "'" + test_paths::VenvDir() + "/bin/python' '" + script.string() + "' '" +
                         state_dir.string() + "' '" + ns + "'";
   for (const auto& c : columns) command += " '" + c + "'";
   command += " 2>'" + err.string() + "'";
@@ -180,9 +182,9 @@ PyicebergServer::PyicebergServer()
   int in[2], out[2];
   if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
     return;  // kept from databox children
-  const std::string python = DATABOX_VENV_DIR "/bin/python";
+  const std::string python = test_paths::VenvDir() + "/bin/python";
   const std::string script =
-      (fs::path(DATABOX_SOURCE_DIR) / "tests/reliability/check_tables.py").string();
+      (fs::path(test_paths::SourceDir()) / "tests/reliability/check_tables.py").string();
   pid_ = fork();
   if (pid_ == 0) {
     dup2(in[0], 0);
@@ -287,7 +289,7 @@ RunResult Workspace::Databox(const std::vector<std::string>& args,
                              const std::vector<std::string>& env) const {
   std::vector<std::string> full = {"--config", (dir_ / "databox.toml").string()};
   full.insert(full.end(), args.begin(), args.end());
-  std::vector<std::string> full_env = {"DATABOX_VENV_DIR=" DATABOX_VENV_DIR};
+  std::vector<std::string> full_env = {"DATABOX_VENV_DIR=" + test_paths::VenvDir()};
   full_env.insert(full_env.end(), env.begin(), env.end());
   return cli::testing::RunDatabox(full, full_env, dir_);
 }
@@ -296,7 +298,7 @@ pid_t StartDatabox(const Workspace& ws, const std::vector<std::string>& args,
                    const fs::path& out_path) {
   const std::string config = (ws.dir() / "databox.toml").string();
   const std::string out = out_path.string();
-  std::vector<std::string> argv = {DATABOX_BINARY, "--config", config};
+  std::vector<std::string> argv = {test_paths::DataboxBinary(), "--config", config};
   argv.insert(argv.end(), args.begin(), args.end());
   pid_t pid = fork();
   if (pid == 0) {
@@ -307,7 +309,7 @@ pid_t StartDatabox(const Workspace& ws, const std::vector<std::string>& args,
     std::vector<char*> raw;
     for (auto& a : argv) raw.push_back(a.data());
     raw.push_back(nullptr);
-    execv(DATABOX_BINARY, raw.data());
+    execv(test_paths::DataboxBinary().c_str(), raw.data());
     _exit(127);
   }
   return pid;

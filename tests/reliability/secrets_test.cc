@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/test_paths.h"
 #include "harness.h"
 
 namespace databox::reliability {
@@ -75,8 +76,8 @@ void ExpectNoSecretInFiles(const Workspace& ws, int& leaks) {
 //! Text columns of every DuckDB file below the state folder, searched by DuckDB itself (stored
 //! strings are compressed, so the byte search of the files does not see them).
 void ExpectNoSecretInDuckdbTables(const Workspace& ws, int& leaks) {
-  std::string command =
-      "'" DATABOX_VENV_DIR "/bin/python' '" DATABOX_SOURCE_DIR "/tests/reliability/scan_duckdb.py'";
+  std::string command = "'" + test_paths::VenvDir() + "/bin/python' '" + test_paths::SourceDir() +
+                        "/tests/reliability/scan_duckdb.py'";
   int databases = 0;
   for (const auto& entry : fs::recursive_directory_iterator(ws.state_dir())) {
     if (entry.path().extension() != ".duckdb") continue;
@@ -131,7 +132,7 @@ TEST_F(Secrets, FullRefreshAndAFailedRefreshWriteNoSecretAnywhere) {
   std::ofstream(ws.dir() / ".env")
       << "# test secret\nXENO_CANTO_API_KEY=" << kSecrets[2].value << "\n";
   // xeno-canto first replays its recording unchanged (a copy, so it can be broken later).
-  const fs::path recorded_xc = fs::path(DATABOX_RECORDINGS_DIR) / "xeno_canto";
+  const fs::path recorded_xc = fs::path(test_paths::RecordingsDir()) / "xeno_canto";
   const fs::path xc = ws.dir() / "recordings" / "xeno_canto";
   fs::create_directories(xc);
   for (const auto& file : fs::directory_iterator(recorded_xc)) {
@@ -192,7 +193,7 @@ TEST_F(Secrets, AnEchoedKeyIsMaskedInStoredPagesAndTablesAndStateIsOwnerOnly) {
   std::ofstream(ws.dir() / ".env") << "XENO_CANTO_API_KEY=" << kSecrets[2].value << "\n";
   // A server that echoes the request: the recorded pages' first recording URL carries the key.
   ++faults_;
-  const fs::path recorded_xc = fs::path(DATABOX_RECORDINGS_DIR) / "xeno_canto";
+  const fs::path recorded_xc = fs::path(test_paths::RecordingsDir()) / "xeno_canto";
   const fs::path xc = ws.dir() / "recordings" / "xeno_canto";
   fs::create_directories(xc);
   int echoed = 0;

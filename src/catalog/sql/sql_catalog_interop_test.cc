@@ -8,6 +8,7 @@
 #include <string>
 
 #include "catalog/sql/test_fixture.h"
+#include "common/test_paths.h"
 
 namespace databox::catalog::sql {
 namespace {
@@ -18,10 +19,10 @@ class SqlCatalogInteropTest : public SqlCatalogFixture {
  protected:
   //! Runs testdata/<script> with pyiceberg against our catalog files; returns its JSON line.
   json RunPython(const std::string& script, const std::string& ns, const std::string& table) {
-    return test_util::RunForJsonLine(std::string(DATABOX_VENV_DIR) + "/bin/python " +
-                                     DATABOX_SOURCE_DIR + "/src/catalog/sql/testdata/" + script +
-                                     " databox '" + db_path_ + "' '" + warehouse_ + "' " + ns +
-                                     " " + table);
+    return test_util::RunForJsonLine(test_paths::VenvDir() + "/bin/python " +
+                                     test_paths::SourceDir() + "/src/catalog/sql/testdata/" +
+                                     script + " databox '" + db_path_ + "' '" + warehouse_ + "' " +
+                                     ns + " " + table);
   }
 };
 

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "common/test_paths.h"
 #include "iceberg/avro/container_reader.h"
 #include "iceberg/avro/container_writer.h"
 #include "iceberg/avro/test_util.h"
@@ -20,8 +21,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kPython = std::string(DATABOX_VENV_DIR) + "/bin/python";
-const std::string kExtensionDir = std::string(DATABOX_SOURCE_DIR) + "/.deps/duckdb/extensions";
+const std::string kPython = test_paths::VenvDir() + "/bin/python";
+const std::string kExtensionDir = test_paths::SourceDir() + "/.deps/duckdb/extensions";
 
 class InteropTest : public ::testing::Test {
  protected:

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/test_paths.h"
+
 namespace databox::avro {
 
 //! Bytes as space-separated lowercase hex ("06 66 6f 6f"), as the Avro spec prints them.
@@ -39,9 +41,8 @@ inline std::string RunVenvPython(const std::filesystem::path& dir, std::string_v
   const std::filesystem::path script_path = dir / "script.py";
   const std::filesystem::path log_path = dir / "script.log";
   std::ofstream(script_path) << script;
-  const std::string command = std::string(DATABOX_VENV_DIR) + "/bin/python " +
-                              script_path.string() + " " + args + " > " + log_path.string() +
-                              " 2>&1";
+  const std::string command = test_paths::VenvDir() + "/bin/python " + script_path.string() + " " +
+                              args + " > " + log_path.string() + " 2>&1";
   const int rc = std::system(command.c_str());
   std::string log = ReadFileBytes(log_path);
   EXPECT_EQ(rc, 0) << log;

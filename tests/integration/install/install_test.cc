@@ -7,10 +7,12 @@
 #include <string>
 
 #include "cli/binary_test_support.h"
+#include "common/test_paths.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+namespace test_paths = databox::test_paths;
 
 using databox::cli::testing::Contains;
 using databox::cli::testing::RunProgram;
@@ -24,7 +26,7 @@ TEST(Install, InstalledBinaryIsRelocatableAndStartsAProject) {
   ASSERT_FALSE(temp.path().empty());
   const fs::path prefix = temp.path() / "prefix";
   auto installed = RunProgram(DATABOX_CMAKE_COMMAND,
-                              {"--install", DATABOX_BUILD_DIR, "--prefix", prefix.string()});
+                              {"--install", test_paths::BuildDir(), "--prefix", prefix.string()});
   ASSERT_EQ(installed.exit_code, 0) << installed.out << installed.err;
   const std::string databox = (prefix / "bin" / "databox").string();
   ASSERT_TRUE(fs::is_regular_file(databox)) << installed.out;
@@ -33,7 +35,8 @@ TEST(Install, InstalledBinaryIsRelocatableAndStartsAProject) {
   // No path of the build machine stays in the binary's dynamic section.
   auto dynamic = RunProgram(DATABOX_READELF, {"-d", databox});
   ASSERT_EQ(dynamic.exit_code, 0) << dynamic.err;
-  for (const char* build_path : {DATABOX_BUILD_DIR, DATABOX_SOURCE_DIR, DATABOX_DEPS_DIR}) {
+  for (const std::string& build_path :
+       {test_paths::BuildDir(), test_paths::SourceDir(), test_paths::DepsDir()}) {
     EXPECT_FALSE(Contains(dynamic.out, build_path)) << build_path << "\n" << dynamic.out;
   }
   EXPECT_TRUE(Contains(dynamic.out, "[$ORIGIN/../lib]")) << dynamic.out;
@@ -63,7 +66,8 @@ TEST(Install, InstalledBinaryIsRelocatableAndStartsAProject) {
       << run.out;
 
   // The quickstart's modelling step: SQLMesh from the project venv.
-  auto refresh = RunProgram(databox, {"refresh"}, {"DATABOX_VENV_DIR=" DATABOX_VENV_DIR}, project);
+  auto refresh =
+      RunProgram(databox, {"refresh"}, {"DATABOX_VENV_DIR=" + test_paths::VenvDir()}, project);
   ASSERT_EQ(refresh.exit_code, 0) << refresh.out << refresh.err;
   auto query = RunProgram(
       databox, {"query", "--format", "csv", "SELECT count(*) AS n FROM analytics.fct_earthquakes"},

@@ -27,10 +27,12 @@
 #include <vector>
 
 #include "cli/binary_test_support.h"
+#include "common/test_paths.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+namespace test_paths = databox::test_paths;
 using databox::cli::testing::Slurp;
 using databox::cli::testing::TempFolder;
 
@@ -218,17 +220,19 @@ Child RunDatabox(const std::vector<std::string>& args, const fs::path& dir) {
   const fs::path out = dir / "stdout", err = dir / "stderr";
   std::cout.flush();  // else the child's freopen writes what the parent had buffered
   std::fflush(nullptr);
+  const std::string& binary = test_paths::DataboxBinary();
+  const std::string& venv = test_paths::VenvDir();
   const pid_t pid = ::fork();
   if (pid == 0) {
     if (!std::freopen(out.c_str(), "w", stdout) || !std::freopen(err.c_str(), "w", stderr) ||
         ::chdir(dir.c_str()) != 0) {
       ::_exit(127);
     }
-    ::setenv("DATABOX_VENV_DIR", DATABOX_VENV_DIR, 1);
-    std::vector<char*> argv{const_cast<char*>(DATABOX_BINARY)};
+    ::setenv("DATABOX_VENV_DIR", venv.c_str(), 1);
+    std::vector<char*> argv{const_cast<char*>(binary.c_str())};
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    ::execv(DATABOX_BINARY, argv.data());
+    ::execv(binary.c_str(), argv.data());
     ::_exit(127);
   }
   int status = 0;

@@ -23,18 +23,20 @@
 #include <vector>
 
 #include "cli/binary_test_support.h"
+#include "common/test_paths.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+namespace test_paths = databox::test_paths;
 using databox::cli::testing::Contains;
 using databox::cli::testing::CopyRecordingsWithFailingSource;
 using databox::cli::testing::RunDatabox;
 using databox::cli::testing::RunResult;
 using databox::cli::testing::Slurp;
 
-const fs::path kExampleDir = fs::path(DATABOX_SOURCE_DIR) / "examples" / "databox";
-const fs::path kRecordings = fs::path(DATABOX_RECORDINGS_DIR);
+const fs::path kExampleDir = fs::path(test_paths::SourceDir()) / "examples" / "databox";
+const fs::path kRecordings = fs::path(test_paths::RecordingsDir());
 constexpr auto kBrowserTimeout = std::chrono::seconds(120);
 
 //! Runs `argv` with stdout and stderr to files in `dir`; kills it after kBrowserTimeout.
@@ -125,7 +127,7 @@ class ReportBrowser : public ::testing::Test {
   RunResult Databox(const std::vector<std::string>& args) {
     std::vector<std::string> full = {"--config", (dir_ / "databox.toml").string()};
     full.insert(full.end(), args.begin(), args.end());
-    return RunDatabox(full, {"DATABOX_VENV_DIR=" DATABOX_VENV_DIR}, dir_);
+    return RunDatabox(full, {"DATABOX_VENV_DIR=" + test_paths::VenvDir()}, dir_);
   }
 
   //! Headless chromium with a new empty profile, no network services, and `extra` arguments.
@@ -157,15 +159,20 @@ class ReportBrowser : public ::testing::Test {
   //! Starts `databox serve --port 0 <extra>` (server_) with stdout and stderr to `out`; the port
   //! it prints once it listens, or 0 when it printed none within 10 s.
   int StartServer(const std::vector<std::string>& extra, const fs::path& out) {
-    std::vector<std::string> argv = {DATABOX_BINARY, "--config", (dir_ / "databox.toml").string(),
-                                     "serve",        "--port",   "0"};
+    std::vector<std::string> argv = {test_paths::DataboxBinary(),
+                                     "--config",
+                                     (dir_ / "databox.toml").string(),
+                                     "serve",
+                                     "--port",
+                                     "0"};
     argv.insert(argv.end(), extra.begin(), extra.end());
+    const std::string& venv = test_paths::VenvDir();
     server_ = fork();
     if (server_ == 0) {
       const int fo = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
       dup2(fo, 1);
       dup2(fo, 2);
-      setenv("DATABOX_VENV_DIR", DATABOX_VENV_DIR, 1);  // the transform venv, as Databox() sets
+      setenv("DATABOX_VENV_DIR", venv.c_str(), 1);  // the transform venv, as Databox() sets
       std::vector<char*> args;
       for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
       args.push_back(nullptr);

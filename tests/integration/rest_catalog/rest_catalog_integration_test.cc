@@ -18,6 +18,7 @@
 
 #include "catalog/rest/rest_catalog.h"
 #include "catalog/rest/storage_credentials.h"
+#include "common/test_paths.h"
 #include "iceberg/table_update.h"
 
 namespace databox::catalog::rest {
@@ -165,9 +166,9 @@ class RestCatalogIntegrationTest : public ::testing::Test {
   }
 
   int RunPython(const std::string& args) {
-    const std::string command = std::string(DATABOX_VENV_DIR) + "/bin/python " +
-                                DATABOX_SOURCE_DIR + "/tests/integration/rest_catalog/interop.py " +
-                                env_file_ + " " + state_ + "/s3.env " + args;
+    const std::string command = test_paths::VenvDir() + "/bin/python " + test_paths::SourceDir() +
+                                "/tests/integration/rest_catalog/interop.py " + env_file_ + " " +
+                                state_ + "/s3.env " + args;
     const int status = std::system(command.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }

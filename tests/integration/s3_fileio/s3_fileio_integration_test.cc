@@ -15,6 +15,7 @@
 #include <sstream>
 #include <thread>
 
+#include "common/test_paths.h"
 #include "fileio/s3/s3_file_io.h"
 
 namespace databox::fileio::s3 {
@@ -75,13 +76,12 @@ class S3IntegrationTest : public ::testing::Test {
 
   //! Runs boto3_peer.py; returns its exit status.
   int Boto3(std::string_view op, std::string_view key, const std::string& file) const {
-    std::string script =
-        std::string(DATABOX_SOURCE_DIR) + "/tests/integration/s3_fileio/boto3_peer.py";
+    std::string script = test_paths::SourceDir() + "/tests/integration/s3_fileio/boto3_peer.py";
     std::string command = "AWS_ACCESS_KEY_ID='" + service_.key_id + "' AWS_SECRET_ACCESS_KEY='" +
-                          service_.secret + "' '" + std::string(DATABOX_VENV_DIR) +
-                          "/bin/python' '" + script + "' " + std::string(op) + " '" +
-                          service_.endpoint + "' '" + service_.region + "' '" + service_.bucket +
-                          "' '" + std::string(key) + "' '" + file + "'";
+                          service_.secret + "' '" + test_paths::VenvDir() + "/bin/python' '" +
+                          script + "' " + std::string(op) + " '" + service_.endpoint + "' '" +
+                          service_.region + "' '" + service_.bucket + "' '" + std::string(key) +
+                          "' '" + file + "'";
     return std::system(command.c_str());
   }
 
