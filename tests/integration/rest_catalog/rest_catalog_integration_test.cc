@@ -63,8 +63,8 @@ struct ServerTraits {
   //! Table metadata lists every snapshot. Nessie keeps only the current one (the history is
   //! Nessie's commit log, checked through its own API by interop.py nessie-history).
   bool snapshot_history_in_metadata = true;
-  //! Table loads return S3 session credentials in `config`. Nessie did with STS assume-role
-  //! (on moto); on SeaweedFS, which has no STS without a role setup, none of the servers does.
+  //! Table loads return S3 session credentials in `config` (Nessie: STS AssumeRole of the role
+  //! scripts/services/start-s3 sets up on SeaweedFS).
   bool vends_credentials = false;
   //! A multi-level namespace works in paths ("a%1Fb"). FALLBACK: our launcher hands the
   //! adapter a decoded path, so such paths answer 404 (its defect, not the client's).
@@ -94,7 +94,7 @@ std::optional<ServerTraits> TraitsFor(const std::string& kind) {
   if (kind == "nessie") {
     return ServerTraits{.staged_create_in_transaction = true,
                         .snapshot_history_in_metadata = false,
-                        .vends_credentials = false,
+                        .vends_credentials = true,
                         .multi_level_namespace_paths = true,
                         .enforces_ref_absent = false,
                         .nessie_commit_log = true,

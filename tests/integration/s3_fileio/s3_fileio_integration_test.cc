@@ -1,8 +1,8 @@
 // S3FileIO against SeaweedFS, which accepts only the random key pair it was started with (run.sh
 // starts it and stops it): every FileIO operation, conditional create, a ~40 MB multipart upload
-// with parallel parts, listing past 1,000 keys, refused credentials, and boto3 as the independent
-// client (it reads what we wrote; we read what it wrote). Session credentials (STS) are not
-// tested here: SeaweedFS 4.48 vends none without an OIDC or role setup (docs/services.md).
+// with parallel parts, listing past 1,000 keys, refused credentials, session credentials from
+// SeaweedFS's STS (run.sh assumes start-s3's role with boto3), and boto3 as the independent
+// client (it reads what we wrote; we read what it wrote).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "common/test_paths.h"
+#include "fileio/s3/credentials.h"
 #include "fileio/s3/s3_file_io.h"
 
 namespace databox::fileio::s3 {
@@ -223,6 +224,30 @@ TEST_F(S3IntegrationTest, RefusedCredentialsAreAuthErrorsWithoutSecrets) {
   ASSERT_FALSE(read);
   EXPECT_EQ(read.error().kind, ErrorKind::kAuth) << read.error().ToString();
   EXPECT_THAT(read.error().message, Not(HasSubstr("unknown-secret-databox")));
+}
+
+TEST_F(S3IntegrationTest, VendedSessionCredentialsFromSts) {
+  ASSERT_FALSE(Env("IT_STS_TOKEN").empty());
+  int fetches = 0;
+  auto provider = std::make_shared<RefreshingCredentialsProvider>(
+      [&]() -> Result<Credentials> {
+        ++fetches;
+        return Credentials{.access_key_id = Env("IT_STS_KEY_ID"),
+                           .secret_access_key = Env("IT_STS_SECRET"),
+                           .session_token = Env("IT_STS_TOKEN"),
+                           .expiration = std::chrono::system_clock::now() + std::chrono::hours(1)};
+      },
+      std::chrono::seconds(300));
+  auto io = S3FileIO::Make(Options(), provider);
+  ASSERT_TRUE(io);
+  ASSERT_TRUE((*io)->Write(prefix_ + "vended", "via sts"));
+  EXPECT_EQ((*io)->Read(prefix_ + "vended").value(), "via sts");
+  EXPECT_EQ(fetches, 1);
+
+  // Without the session token the temporary key is refused.
+  std::unique_ptr<S3FileIO> tokenless = MakeIo(Env("IT_STS_KEY_ID"), Env("IT_STS_SECRET"));
+  ASSERT_NE(tokenless, nullptr);
+  EXPECT_EQ(tokenless->Read(prefix_ + "vended").error().kind, ErrorKind::kAuth);
 }
 
 TEST_F(S3IntegrationTest, Boto3ReadsOursAndWeReadBoto3s) {
