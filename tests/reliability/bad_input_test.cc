@@ -219,10 +219,12 @@ std::vector<Case> Cases() {
              Page(1, R"({"results":[{"id":123456789012345678901234567890123,"name":"big"}]})")};
        },
        // The baseline made `id` a bigint key column: the exact digits (kept as text) cannot go
-       // there, and a key never changes type, so the load is refused (before: the key was
-       // stored as the rounded text "1.2345678901234569e32").
+       // there, and a key never changes type, so the load is refused while normalizing, naming
+       // both types and the record (before: the key was stored as the rounded text
+       // "1.2345678901234569e32").
        Expect::kSourceError,
-       {"table raw_faulty.items: column \"id\" cannot change type from long to string"}});
+       {"primary key column 'id' has values of two types: bigint",
+        "text (first in record 1: 123456789012345678901234567890123)", "nothing was committed"}});
   cases.push_back(
       {"null_merge_key",
        [] { return std::vector{Page(1, R"({"results":[{"id":null,"name":"ghost"}]})")}; },

@@ -138,9 +138,9 @@ TEST_F(BadInputRoundTwo, IntegerKeysBeyond64BitsKeepEveryDigit) {
 }
 
 // A merge resource whose records lack the key column failed with DuckDB's binder error about
-// `PARTITION BY "id"` on a staging table, naming neither source nor resource: a transform whose
-// result has no key column, and records of another shape. Now the load names source, resource
-// and key, and nothing is committed.
+// `PARTITION BY "id"` on a staging table, naming neither source nor resource. A transform whose
+// result has no key column is now refused before the run (the registry's file:line); records of
+// another shape are refused by the load, naming source, resource and key; nothing is committed.
 TEST_F(BadInputRoundTwo, KeyColumnAbsentIsNamedByTheLoad) {
   Workspace ws("absent_key");
   ws.WriteRegistry(FaultySourceToml("SELECT record->>'name' AS name FROM records"));
@@ -148,9 +148,10 @@ TEST_F(BadInputRoundTwo, KeyColumnAbsentIsNamedByTheLoad) {
                               Page(2, ReadTestData("bad_input/baseline_page2.json"))});
   ++faults_;
   RunResult r = Run(ws);
-  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  for (const char* text : {"source faulty", "resource items", "primary key column 'id'",
-                           "their columns: name", "nothing was committed"}) {
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  for (const char* text : {"databox.toml:", "source 'faulty' resource 'items'",
+                           "primary_key column 'id' is neither in 'columns' nor named by "
+                           "'transform'"}) {
     EXPECT_TRUE(Contains(r.err, text)) << "no '" << text << "' in\n" << r.err;
   }
   EXPECT_FALSE(Contains(r.err, "Binder Error")) << r.err;
@@ -164,7 +165,8 @@ TEST_F(BadInputRoundTwo, KeyColumnAbsentIsNamedByTheLoad) {
   r = Run(ws);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   for (const char* text :
-       {"source faulty", "resource items", "primary key column 'id'", "nothing was committed"}) {
+       {"source faulty", "resource items", "primary_key column 'id' of table raw_faulty.items",
+        "(their columns: name)", "nothing was committed"}) {
     EXPECT_TRUE(Contains(r.err, text)) << "no '" << text << "' in\n" << r.err;
   }
   EXPECT_FALSE(Contains(r.err, "Binder Error")) << r.err;
