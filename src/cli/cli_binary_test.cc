@@ -525,6 +525,32 @@ TEST(DataboxBinary, TransformWithoutItsCommandIsRefusedAtPreflightAndRecordsNoRu
   fs::remove_all(dir);
 }
 
+// A refused preflight creates nothing: no state folder (where the workspace lock and the catalog
+// live), whatever else the registry names. Nothing is there to clean up or to mistake for a run.
+TEST(DataboxBinary, ARefusedPreflightCreatesNoStateFolder) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("databox_cli_preflight_nothing_" + std::to_string(getpid()));
+  const fs::path config = ExampleRegistryWithTransform(dir, R"(["databox-test-no-such-sqlmesh"])");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"refresh"}, std::vector<std::string>{"refresh", "--json"},
+        std::vector<std::string>{"transform"}}) {
+    std::vector<std::string> full = args;
+    full.insert(full.end(), {"--config", config.string()});
+    auto r = RunDatabox(full, {}, dir);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << "\n" << r.out << r.err;
+    EXPECT_TRUE(
+        Contains(r.err, "databox " + args[0] + ": preflight failed; nothing was started:\n"))
+        << r.err;
+    EXPECT_FALSE(fs::exists(dir / ".databox")) << args[0] << " created the state folder";
+    std::vector<std::string> entries;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      entries.push_back(entry.path().filename().string());
+    }
+    EXPECT_EQ(entries, std::vector<std::string>{"databox.toml"}) << args[0];
+  }
+  fs::remove_all(dir);
+}
+
 // A misspelt command or source is answered with the closest name, as the registry's unknown keys.
 TEST(DataboxBinary, MisspeltCommandsAndSourcesNameTheClosestOne) {
   auto command = RunDatabox({"refesh"});

@@ -28,6 +28,7 @@
 #include "platform/source_clients.h"
 #include "refresh/analytics.h"
 #include "refresh/live_progress.h"
+#include "refresh/preflight.h"
 #include "refresh/protocol.h"
 #include "refresh/refresh.h"
 #include "refresh/run_history.h"
@@ -303,13 +304,24 @@ void BackupAfterRefresh(const registry::ProjectSettings& project) {
 ExitCode Refresh(const GlobalOptions& global, const RefreshArgs& args) {
   std::optional<int64_t> cap;
   if (!ItemCap("refresh", args.limit, &cap)) return ExitCode::kUsage;
-  auto session = OpenSession(global, "refresh", load::WorkspaceUse::kExclusive);
+  // What needs no workspace (the sources named, what preflight can check) is checked before it
+  // is opened: a refused refresh creates nothing.
+  const refresh::PreflightOptions preflight{.check_transform = !args.skip_transform};
+  auto session = OpenSession(
+      global, "refresh", load::WorkspaceUse::kExclusive, [&](const registry::Registry& registry) {
+        if (auto eligible = refresh::EligibleSources(registry, args.sources); !eligible) {
+          Err("databox refresh: " + eligible.error().message + "\n");
+          return false;
+        }
+        return PreflightPassed("refresh", refresh::RunRegistryPreflight(registry, preflight));
+      });
   if (!session) return ExitCode::kUsage;
   if (cap) CapItems(session->registry, *cap);
   InstallInterruptHandlers();
   refresh::RefreshOptions options;
   options.sources = args.sources;
   options.skip_transform = args.skip_transform;
+  options.registry_preflight_done = true;
   if (args.max_workers) options.max_workers = *args.max_workers;
   const bool json = args.json;
   LiveDisplay live = json ? LiveDisplay{} : LiveDisplay::OnTerminal();
@@ -327,11 +339,7 @@ ExitCode Refresh(const GlobalOptions& global, const RefreshArgs& args) {
     Err("databox refresh: " + outcome.error().message + "\n");
     return ExitCode::kUsage;
   }
-  if (!outcome->preflight_problems.empty()) {
-    Err("databox refresh: preflight failed; nothing was started:\n");
-    for (const auto& p : outcome->preflight_problems) Err("  - " + p + "\n");
-    return ExitCode::kUsage;
-  }
+  if (!PreflightPassed("refresh", outcome->preflight_problems)) return ExitCode::kUsage;
   const refresh::RunRecord& record = outcome->record;
   if (outcome->exit_code == ExitCode::kOk) BackupAfterRefresh(session->registry.project);
   if (!outcome->history_problem.empty()) Err("databox refresh: " + outcome->history_problem + "\n");

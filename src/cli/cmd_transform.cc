@@ -19,6 +19,8 @@
 namespace databox::cli {
 namespace {
 
+constexpr refresh::PreflightOptions kPreflight{.command = refresh::PreflightFor::kTransform};
+
 struct TransformArgs {
   bool plan = false;
   bool json = false;
@@ -38,12 +40,9 @@ ExitCode Plan(load::Workspace& workspace, bool json) {
 }
 
 ExitCode Run(load::Workspace& workspace, bool json) {
-  // As for a refresh: a transform that cannot start is refused, and no run is recorded.
-  const std::vector<std::string> problems = refresh::RunPreflight(
-      workspace, refresh::PreflightOptions{.command = refresh::PreflightFor::kTransform});
-  if (!problems.empty()) {
-    Err("databox transform: preflight failed; nothing was started:\n");
-    for (const std::string& problem : problems) Err("  - " + problem + "\n");
+  // As for a refresh: a transform that cannot start is refused, and no run is recorded (what
+  // needs no workspace was checked before it was opened, in Transform).
+  if (!PreflightPassed("transform", refresh::RunWorkspacePreflight(workspace, kPreflight))) {
     return ExitCode::kUsage;
   }
   const refresh::TransformRunOutcome outcome = refresh::RunTransformAlone(workspace);
@@ -76,7 +75,12 @@ ExitCode Run(load::Workspace& workspace, bool json) {
 }
 
 ExitCode Transform(const GlobalOptions& global, const TransformArgs& args) {
-  auto session = OpenSession(global, "transform", load::WorkspaceUse::kExclusive);
+  // A transform that cannot start for want of its command creates nothing (no state folder).
+  auto session = OpenSession(
+      global, "transform", load::WorkspaceUse::kExclusive, [&](const registry::Registry& registry) {
+        return args.plan ||
+               PreflightPassed("transform", refresh::RunRegistryPreflight(registry, kPreflight));
+      });
   if (!session) return ExitCode::kUsage;
   InstallInterruptHandlers();
   return args.plan ? Plan(*session->workspace, args.json) : Run(*session->workspace, args.json);

@@ -114,10 +114,6 @@ std::string FormatAge(int64_t seconds) {
 }
 
 std::string TransformOutcome(const refresh::RunRecord& record) {
-  if (record.transform_status == refresh::TransformStatus::kNotRun &&
-      (record.exit_code == ExitCode::kInterrupted || record.exit_code == ExitCode::kTerminated)) {
-    return "interrupted";
-  }
   return std::string(refresh::TransformStatusName(record.transform_status));
 }
 

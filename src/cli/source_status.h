@@ -17,9 +17,10 @@ namespace databox::cli {
 //! "age unknown" for a negative age (a time that could not be read).
 std::string FormatAge(int64_t seconds);
 
-//! How the transform of a refresh ended, as `databox status` names it: "ok", "failed",
-//! "skipped" (--skip-transform), "interrupted" (the refresh was stopped by SIGINT or SIGTERM
-//! before it) or "not_run" (a source or the inspection failed).
+//! How the transform of a refresh ended, as `databox status` names it, the run history's word
+//! (`databox runs show` prints the same): "ok", "failed", "skipped" (--skip-transform),
+//! "interrupted" (SIGINT or SIGTERM stopped it while it ran) or "not_run" (it never started: a
+//! source or the inspection failed, or the refresh was interrupted before it).
 std::string TransformOutcome(const refresh::RunRecord& record);
 
 //! The status of `sources` (the registry's, in its order) from `records` (oldest first) at

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "cli/run_list.h"
 #include "common/clock.h"
 
 namespace databox::cli {
@@ -120,13 +121,26 @@ TEST(SourceStatusTest, ATransformThatDidNotRunPointsAtTheLastOneThatDid) {
             "transform: skipped at " + Ago(3600) + " (1 h ago), run r2\n" +
                 "  last ran: failed (exit 2) at " + Ago(4 * 86'400) + " (4 days ago), run r1\n");
   const auto json = StatusJson({}, {ran, skipped, interrupted, run}, kNow);
-  EXPECT_EQ(json["transform"]["status"], "interrupted");
+  EXPECT_EQ(json["transform"]["status"], "not_run");
   EXPECT_TRUE(json["transform"]["exit_code"].is_null());
   EXPECT_EQ(json["transform"]["last_ran"]["status"], "failed");
   EXPECT_EQ(json["transform"]["last_ran"]["exit_code"], 2);
   auto not_run = Record("r5", "refresh", 10, ExitCode::kRunFailed);
   EXPECT_EQ(TransformOutcome(not_run), "not_run");
   EXPECT_THAT(FormatStatus({}, {not_run}, kNow), HasSubstr("\n  last ran: never\n"));
+}
+
+TEST(SourceStatusTest, ARefreshInterruptedDuringItsLoadsSaysNotRunAsRunsShowDoes) {
+  // Ctrl-C during the loads: the transform never started, and the record says so.
+  auto interrupted = Record("r1", "refresh", 60, ExitCode::kInterrupted);
+  interrupted.sources.push_back(Source("usgs", refresh::SourceStatus::kInterrupted));
+  EXPECT_EQ(TransformOutcome(interrupted), "not_run");
+  EXPECT_THAT(FormatStatus({}, {interrupted}, kNow),
+              HasSubstr("transform: not_run at " + Ago(60) + " (1 min ago), run r1\n"));
+  EXPECT_EQ(StatusJson({}, {interrupted}, kNow)["transform"]["status"], "not_run");
+  EXPECT_THAT(FormatRunTrace(interrupted), HasSubstr("transform\n  not_run"));
+  EXPECT_EQ(RunTraceJson(interrupted)["transform"]["status"], "not_run");
+  EXPECT_EQ(RunListJson({interrupted})[0]["status"], "interrupted");
 }
 
 TEST(SourceStatusTest, ADataboxTransformRunCountsAsTheNewestTransform) {

@@ -213,6 +213,22 @@ class SlowTransformE2e : public TransformE2e {
     EXPECT_EQ(kill(*child_, 0), -1) << "transform process " << *child_ << " is still running";
   }
 
+  //! `databox status` and `runs show RUN_ID` (text and JSON) call the
+  //! transform of run `run_id` interrupted, with no exit code.
+  void ExpectInterruptedEverywhere(const std::string& run_id) {
+    RunResult status = Databox({"status"});
+    EXPECT_TRUE(Contains(status.out, "transform: interrupted at ")) << status.out;
+    EXPECT_FALSE(Contains(status.out, "exit 143")) << status.out;
+    RunResult show = Databox({"runs", "show", run_id});
+    EXPECT_EQ(show.exit_code, 0) << show.out << show.err;
+    EXPECT_TRUE(Contains(show.out, "transform\n  interrupted")) << show.out;
+    EXPECT_FALSE(Contains(show.out, "exit 143")) << show.out;
+    RunResult show_json = Databox({"runs", "show", run_id, "--json"});
+    const auto json = nlohmann::json::parse(show_json.out, nullptr, false);
+    EXPECT_EQ(json["transform"]["status"], "interrupted") << show_json.out;
+    EXPECT_TRUE(json["transform"]["exit_code"].is_null()) << show_json.out;
+  }
+
   fs::path pid_file_;  //!< set in SetUp, once dir_ is
   fs::path out_;
   std::optional<pid_t> child_;
@@ -242,8 +258,11 @@ TEST_F(SlowTransformE2e, CtrlCStopsARunningTransformAndRecordsTheRunAsInterrupte
   EXPECT_EQ(record["command"], "transform");
   EXPECT_EQ(record["exit_code"], 130);
   EXPECT_EQ(record["transform"]["status"], "interrupted");
+  // The step ended by our own SIGTERM: no exit code of SQLMesh's, and every view says so.
+  EXPECT_FALSE(record["transform"].contains("exit_code")) << record.dump();
   RunResult runs = Databox({"runs"});
   EXPECT_TRUE(Contains(runs.out, "interrupted")) << runs.out;
+  ExpectInterruptedEverywhere(record["run_id"].get<std::string>());
   // Not a success: no columns were saved.
   EXPECT_FALSE(fs::exists(dir_ / ".databox" / "transform_raw_columns.json"));
 }
@@ -255,7 +274,9 @@ TEST_F(SlowTransformE2e, CtrlCDuringTheTransformOfARefreshStopsItAndRecordsTheRe
   EXPECT_EQ(record["command"], "refresh");
   EXPECT_EQ(record["exit_code"], 130);
   EXPECT_EQ(record["transform"]["status"], "interrupted");
+  EXPECT_FALSE(record["transform"].contains("exit_code")) << record.dump();
   EXPECT_EQ(record["sources"].size(), 6u);
+  ExpectInterruptedEverywhere(record["run_id"].get<std::string>());
 }
 
 }  // namespace

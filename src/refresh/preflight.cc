@@ -90,10 +90,10 @@ bool OnPath(const std::string& program, const std::string& path_env) {
   return false;
 }
 
-void CheckTransform(load::Workspace& ws, PreflightFor command, std::vector<std::string>& problems) {
+void CheckTransform(const registry::Registry& registry, PreflightFor command,
+                    std::vector<std::string>& problems) {
   const std::string or_skip =
       command == PreflightFor::kRefresh ? "; or refresh with --skip-transform" : "";
-  const auto& registry = ws.registry();
   const auto commands = TransformCommands(registry, false);
   if (commands.empty() || commands.front().empty()) {
     problems.push_back("no transform command is configured ([project.transform])");
@@ -126,12 +126,27 @@ void CheckTransform(load::Workspace& ws, PreflightFor command, std::vector<std::
 
 }  // namespace
 
-std::vector<std::string> RunPreflight(load::Workspace& workspace, const PreflightOptions& options) {
+std::vector<std::string> RunRegistryPreflight(const registry::Registry& registry,
+                                              const PreflightOptions& options) {
+  std::vector<std::string> problems;
+  if (options.check_transform) CheckTransform(registry, options.command, problems);
+  return problems;
+}
+
+std::vector<std::string> RunWorkspacePreflight(load::Workspace& workspace,
+                                               const PreflightOptions& options) {
   std::vector<std::string> problems;
   CheckCatalog(workspace, problems);
   if (options.command == PreflightFor::kRefresh) CheckWarehouse(workspace, problems);
   CheckAnalytics(workspace, problems);
-  if (options.check_transform) CheckTransform(workspace, options.command, problems);
+  return problems;
+}
+
+std::vector<std::string> RunPreflight(load::Workspace& workspace, const PreflightOptions& options) {
+  std::vector<std::string> problems = RunWorkspacePreflight(workspace, options);
+  for (std::string& problem : RunRegistryPreflight(workspace.registry(), options)) {
+    problems.push_back(std::move(problem));
+  }
   return problems;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "load/workspace.h"
+#include "registry/model.h"
 
 namespace databox::refresh {
 
@@ -18,9 +19,18 @@ struct PreflightOptions {
   PreflightFor command = PreflightFor::kRefresh;
 };
 
-//! Every problem found (empty = ready): catalog reachable, warehouse writable (a probe object is
-//! written, read back and deleted; refresh only), analytics database writable, transform command
-//! present.
+//! The checks that need no workspace (empty = ready): the transform command present, its
+//! SQLMesh project folder, its Trino gateway (none without options.check_transform). A command
+//! runs them before it opens the workspace, so that a refusal creates nothing (no state folder).
+std::vector<std::string> RunRegistryPreflight(const registry::Registry& registry,
+                                              const PreflightOptions& options);
+
+//! The checks on the workspace (empty = ready): catalog reachable, warehouse writable (a probe
+//! object is written, read back and deleted; refresh only), analytics database writable.
+std::vector<std::string> RunWorkspacePreflight(load::Workspace& workspace,
+                                               const PreflightOptions& options);
+
+//! Every problem found (empty = ready): RunWorkspacePreflight's, then RunRegistryPreflight's.
 //! The registry (and with it every referenced secret) was validated when it was loaded.
 std::vector<std::string> RunPreflight(load::Workspace& workspace, const PreflightOptions& options);
 

@@ -114,8 +114,10 @@ struct RefreshRun {
 //! Preflight: false (exit kUsage, the problems in the outcome) when anything a refresh needs
 //! is missing; nothing has been started then.
 bool Preflight(RefreshRun& run) {
-  run.outcome.preflight_problems =
-      RunPreflight(run.workspace, PreflightOptions{.check_transform = !run.options.skip_transform});
+  const PreflightOptions options{.check_transform = !run.options.skip_transform};
+  run.outcome.preflight_problems = run.options.registry_preflight_done
+                                       ? RunWorkspacePreflight(run.workspace, options)
+                                       : RunPreflight(run.workspace, options);
   if (run.outcome.preflight_problems.empty()) return true;
   run.outcome.exit_code = ExitCode::kUsage;
   return false;

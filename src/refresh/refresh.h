@@ -21,6 +21,9 @@ struct RefreshOptions {
   std::vector<std::string> sources;  //!< --source; empty = every routine source
   int max_workers = 0;               //!< 0 = the registry's project.max_workers
   bool skip_transform = false;
+  //! The caller ran RunRegistryPreflight (refresh/preflight.h) before it opened the workspace:
+  //! the refresh's preflight checks only the workspace.
+  bool registry_preflight_done = false;
   //! Protocol lines (SOURCE_START, SOURCE_END, PHASE_START, PHASE_END), each without its
   //! newline, as FormatProtocolLine prints them; called under a lock.
   std::function<void(std::string_view line)> emit;

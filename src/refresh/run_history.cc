@@ -113,7 +113,11 @@ Result<RunRecord> RunRecordFromJson(const nlohmann::json& json) {
     const nlohmann::json& transform = json["transform"];
     DATABOX_ASSIGN_OR_RETURN(r.transform_status,
                              ParseTransformStatus(transform.value("status", "not_run")));
-    if (transform.contains("exit_code")) r.transform_exit_code = transform["exit_code"].get<int>();
+    // Records written before an interrupted transform stopped holding one have the exit code of
+    // the step databox stopped; it is not SQLMesh's.
+    if (transform.contains("exit_code") && r.transform_status != TransformStatus::kInterrupted) {
+      r.transform_exit_code = transform["exit_code"].get<int>();
+    }
     r.transform_log_tail = transform.value("log_tail", "");
     if (transform.contains("seconds")) r.transform_seconds = transform["seconds"].get<double>();
     for (const auto& model : transform.value("models", nlohmann::json::array())) {

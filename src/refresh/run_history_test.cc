@@ -107,9 +107,8 @@ TEST(RunHistoryTest, ALoadEndedBySigintIsRecordedInterruptedAndOtherwiseFailed) 
 }
 
 TEST(RunHistoryTest, TheTransformExitCodeAndEveryTransformStatusSurviveAWriteAndARead) {
-  for (TransformStatus status :
-       {TransformStatus::kOk, TransformStatus::kFailed, TransformStatus::kNotRun,
-        TransformStatus::kSkipped, TransformStatus::kInterrupted}) {
+  for (TransformStatus status : {TransformStatus::kOk, TransformStatus::kFailed,
+                                 TransformStatus::kNotRun, TransformStatus::kSkipped}) {
     RunRecord record;
     record.run_id = "r";
     record.transform_status = status;
@@ -123,6 +122,22 @@ TEST(RunHistoryTest, TheTransformExitCodeAndEveryTransformStatusSurviveAWriteAnd
     EXPECT_EQ(read->transform_seconds, 12.5);
     EXPECT_EQ(read->exit_code, ExitCode::kUsage);
   }
+}
+
+TEST(RunHistoryTest, AnInterruptedTransformReadsWithoutTheExitCodeOfTheStepDataboxStopped) {
+  // Records written before held the exit of the step our own SIGTERM ended (143): not SQLMesh's.
+  RunRecord record;
+  record.run_id = "r";
+  record.transform_status = TransformStatus::kInterrupted;
+  record.transform_seconds = 2.5;
+  record.exit_code = ExitCode::kInterrupted;
+  nlohmann::json json = record.ToJson();
+  json["transform"]["exit_code"] = 143;
+  auto read = RunRecord::FromJson(json);
+  ASSERT_TRUE(read.has_value()) << read.error().ToString();
+  EXPECT_EQ(read->transform_status, TransformStatus::kInterrupted);
+  EXPECT_FALSE(read->transform_exit_code.has_value());
+  EXPECT_EQ(read->transform_seconds, 2.5);
 }
 
 TEST(RunHistoryTest, ARecordWithoutTransformSecondsReadsWithoutThem) {

@@ -15,7 +15,11 @@ void RecordTransform(const Result<TransformResult>& result, RunRecord& record) {
   record.transform_status = result->ok            ? TransformStatus::kOk
                             : result->interrupted ? TransformStatus::kInterrupted
                                                   : TransformStatus::kFailed;
-  if (!result->steps.empty()) record.transform_exit_code = result->exit_code();
+  // A step stopped by databox's own interrupt exits by our SIGTERM (or SIGKILL): that exit code
+  // is not SQLMesh's, so an interrupted transform has none.
+  if (!result->steps.empty() && !result->interrupted) {
+    record.transform_exit_code = result->exit_code();
+  }
   record.transform_log_tail = result->log_tail;
   if (!result->raw_columns_problem.empty()) {
     record.transform_log_tail += "== databox: " + result->raw_columns_problem + "\n";

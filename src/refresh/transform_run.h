@@ -14,7 +14,8 @@
 
 namespace databox::refresh {
 
-//! How the transform ended, in the record: status (ok, failed, interrupted), exit code, log
+//! How the transform ended, in the record: status (ok, failed, interrupted), exit code (none
+//! when interrupted: the step's exit was databox's own signal), log
 //! tail (the error's message when it could not start; a raw columns problem is added as its
 //! last line) and seconds.
 void RecordTransform(const Result<TransformResult>& result, RunRecord& record);
