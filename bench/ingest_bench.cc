@@ -1,4 +1,4 @@
-// File-ingest benchmark (issue #7 (a)/(e), issue #4): one input file -> Iceberg tables in a
+// File-ingest benchmark: one input file -> Iceberg tables in a
 // local warehouse with the embedded SQLite catalog, ONE commit at the end.
 //
 //   ndjson  nested records through the dlt-compatible normalizer (root table + child tables

@@ -1,4 +1,4 @@
-// Merge benchmark (issue #7 (b)): upsert `upsert` rows, of which 10 % update existing keys and
+// Merge benchmark: upsert `upsert` rows, of which 10 % update existing keys and
 // 90 % are new, into a table of `base` rows (identifier field `id`) with PrepareMerge + one
 // commit. The base table is written beforehand (not timed) with the rows' ids in order. The
 // mode is copy-on-write (rewrite the files holding updated keys) or merge-on-read (position

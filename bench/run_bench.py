@@ -288,7 +288,7 @@ def main() -> None:
                    "(`normalize.parquet_normalizer`), so its table has the columns databox "
                    "writes; the target's ratio above is against the default (faster) one. The floor writes only the input columns "
                    "(nested NDJSON stays nested structs/lists: no child tables).", "")
-        report.target("#4: 1 GB nested NDJSON -> Iceberg >= 100 MB/s", f"{mb:.1f} MB/s", mb >= 100 if not q else None)
+        report.target("1 GB nested NDJSON -> Iceberg >= 100 MB/s", f"{mb:.1f} MB/s", mb >= 100 if not q else None)
 
     if "b" in only:
         report.add("## (b) Merge: upsert (10 % updates, 90 % inserts) by identifier field", "")
@@ -409,7 +409,7 @@ def main() -> None:
             report.target("(e) memory flat (4x peak RSS <= 1.25x the 0.25x peak)", f"{rss[2] / rss[0]:.2f}x",
                           rss[2] <= 1.25 * rss[0])
             mb4 = cases[2][1].median("mb_per_s")
-            report.target("#4: 4 GB nested NDJSON >= 100 MB/s, RSS <= 1 GB",
+            report.target("4 GB nested NDJSON >= 100 MB/s, RSS <= 1 GB",
                           f"{mb4:.1f} MB/s, {rss[2]:.0f} MB", (mb4 >= 100 and rss[2] <= 1024) if not q else None)
 
     if "f" in only:

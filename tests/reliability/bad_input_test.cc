@@ -1,4 +1,4 @@
-// Bad upstream input (issue #8, part 1). Each case first loads good pages into the test-only
+// Bad upstream input. Each case first loads good pages into the test-only
 // source `faulty` of a copy of the example registry (JSON resource `items`, CSV resource `rows`),
 // then serves one fault from the corpus in tests/data/bad_input to one of them through a replay
 // cassette and runs `databox run faulty`. A fault must end in a clear error naming source,

@@ -1,4 +1,4 @@
-// Crash consistency (issue #8, part 4). Loads of the six recorded sources (one source, or all
+// Crash consistency. Loads of the six recorded sources (one source, or all
 // of them at once through `databox refresh --skip-transform`) are killed with SIGKILL at a
 // named failpoint (src/common/failpoint.h: a random point, and a random hit when the point is
 // reached several times) or at a random moment. After every kill, as pyiceberg reads it

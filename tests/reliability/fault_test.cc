@@ -1,4 +1,4 @@
-// Dependency faults (issue #8): the REST catalog and the S3 store fail while `databox run`
+// Dependency faults: the REST catalog and the S3 store fail while `databox run`
 // loads. Real services (scripts/services: SeaweedFS S3, PostgreSQL, and the FALLBACK Iceberg REST
 // catalog, which is NOT Apache Polaris) sit behind two loopback fault proxies (fault_proxy.h);
 // the test's registry points the catalog URI and the S3 endpoint at the proxies, with small

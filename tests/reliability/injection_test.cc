@@ -1,4 +1,4 @@
-// Injection and traversal (issue #8, part 3): names and values that look like SQL or paths stay
+// Injection and traversal: names and values that look like SQL or paths stay
 // data. A transform column named like an injection loads under its dlt-normalized name without
 // touching the sibling table it names; values with quotes, newlines and SQL text round-trip
 // byte for byte (read back by pyiceberg and by `databox query`), also as merge keys; source and

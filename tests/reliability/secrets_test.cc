@@ -1,4 +1,4 @@
-// Secrets never leave the process (issue #8, part 2). Every source secret of the example
+// Secrets never leave the process. Every source secret of the example
 // registry and S3-style storage credentials get distinctive values; a full refresh (all six
 // routine sources, inspection, SQLMesh) and a refresh in which one source fails with its
 // credential in the request URL must not write any of them, or a recognisable tail of them,
