@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "common/clock.h"
+#include "refresh/source_last.h"
 
 namespace databox::cli {
 namespace {
@@ -15,32 +16,6 @@ constexpr int64_t kHour = 60 * kMinute;
 constexpr int64_t kDay = 24 * kHour;
 //! From this many days on, an age is days only.
 constexpr int64_t kDaysOnly = 3;
-
-//! A source's newest successful load and newest failure (or interruption), with their records.
-struct SourceLast {
-  const refresh::SourceRun* ok = nullptr;
-  const refresh::RunRecord* ok_record = nullptr;
-  const refresh::SourceRun* failed = nullptr;
-  const refresh::RunRecord* failed_record = nullptr;
-};
-
-std::map<std::string, SourceLast> LastBySource(const std::vector<refresh::RunRecord>& records) {
-  std::map<std::string, SourceLast> last;
-  for (const auto& record : records) {
-    for (const auto& run : record.sources) {
-      SourceLast& l = last[run.source];
-      if (run.status == refresh::SourceStatus::kOk) {
-        l.ok = &run;
-        l.ok_record = &record;
-      } else if (run.status == refresh::SourceStatus::kFailed ||
-                 run.status == refresh::SourceStatus::kInterrupted) {
-        l.failed = &run;
-        l.failed_record = &record;
-      }
-    }
-  }
-  return last;
-}
 
 //! The transform of the newest refresh or `databox transform`, and of the newest of those whose
 //! transform ran.
@@ -119,23 +94,22 @@ std::string TransformOutcome(const refresh::RunRecord& record) {
 
 std::string FormatStatus(const std::vector<std::string>& sources,
                          const std::vector<refresh::RunRecord>& records, int64_t now_ms) {
-  const auto last = LastBySource(records);
+  const auto last = refresh::LastBySource(records);
   std::string text;
   for (const std::string& source : sources) {
     text += source + ":\n";
     const auto it = last.find(source);
-    const SourceLast l = it == last.end() ? SourceLast{} : it->second;
-    if (l.ok) {
-      text += "  last load: " + l.ok->load_id + "  rows=" + std::to_string(l.ok->rows) + "  at " +
-              At(refresh::SourceRunEndedAt(*l.ok, *l.ok_record), now_ms) + "\n";
+    const refresh::SourceLast l = it == last.end() ? refresh::SourceLast{} : it->second;
+    if (l.ok.run) {
+      text += "  last load: " + l.ok.run->load_id + "  rows=" + std::to_string(l.ok.run->rows) +
+              "  at " + At(l.ok.ended_at, now_ms) + "\n";
     } else {
       text += "  last load: never\n";
     }
-    if (l.failed) {
-      text +=
-          "  last failure: " + At(refresh::SourceRunEndedAt(*l.failed, *l.failed_record), now_ms) +
-          " [" + std::string(refresh::SourcePhaseName(l.failed->phase)) + "] " + l.failed->error +
-          "\n";
+    if (l.failure.run) {
+      text += "  last failure: " + At(l.failure.ended_at, now_ms) + " [" +
+              std::string(refresh::SourcePhaseName(l.failure.run->phase)) + "] " +
+              l.failure.run->error + "\n";
     }
   }
   const TransformLast transform = LastTransform(records);
@@ -150,25 +124,24 @@ std::string FormatStatus(const std::vector<std::string>& sources,
 
 Json StatusJson(const std::vector<std::string>& sources,
                 const std::vector<refresh::RunRecord>& records, int64_t now_ms) {
-  const auto last = LastBySource(records);
+  const auto last = refresh::LastBySource(records);
   Json list = Json::array();
   for (const std::string& source : sources) {
     const auto it = last.find(source);
-    const SourceLast l = it == last.end() ? SourceLast{} : it->second;
+    const refresh::SourceLast l = it == last.end() ? refresh::SourceLast{} : it->second;
     Json entry = {{"source", source}, {"last_load", nullptr}, {"last_failure", nullptr}};
-    if (l.ok) {
-      entry["last_load"] = {
-          {"load_id", l.ok->load_id},
-          {"rows", l.ok->rows},
-          {"completed_at", refresh::SourceRunEndedAt(*l.ok, *l.ok_record)},
-          {"age_seconds", AgeSeconds(refresh::SourceRunEndedAt(*l.ok, *l.ok_record), now_ms)}};
+    if (const refresh::SourceRun* ok = l.ok.run) {
+      entry["last_load"] = {{"load_id", ok->load_id},
+                            {"rows", ok->rows},
+                            {"completed_at", l.ok.ended_at},
+                            {"age_seconds", AgeSeconds(l.ok.ended_at, now_ms)}};
     }
-    if (l.failed) {
-      const std::string failed_at = refresh::SourceRunEndedAt(*l.failed, *l.failed_record);
-      entry["last_failure"] = {{"at", failed_at},
-                               {"age_seconds", AgeSeconds(failed_at, now_ms)},
-                               {"phase", std::string(refresh::SourcePhaseName(l.failed->phase))},
-                               {"error", l.failed->error}};
+    if (const refresh::SourceRun* failed = l.failure.run) {
+      entry["last_failure"] = {{"at", l.failure.ended_at},
+                               {"age_seconds", AgeSeconds(l.failure.ended_at, now_ms)},
+                               {"phase", std::string(refresh::SourcePhaseName(failed->phase))},
+                               {"error", failed->error},
+                               {"current", l.FailureIsCurrent()}};
     }
     list.push_back(entry);
   }

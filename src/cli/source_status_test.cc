@@ -7,6 +7,7 @@
 
 #include "cli/run_list.h"
 #include "common/clock.h"
+#include "report/freshness.h"
 
 namespace databox::cli {
 namespace {
@@ -73,6 +74,44 @@ TEST(SourceStatusTest, LastLoadAndFailurePerSourceWithTheirAges) {
   EXPECT_TRUE(json["sources"][1]["last_load"].is_null());
   EXPECT_TRUE(json["transform"].is_null());  // `run` never runs the transform
   EXPECT_THAT(text, HasSubstr("transform: never run (no refresh recorded)\n"));
+}
+
+TEST(SourceStatusTest, StatusAndTheReportAgreeOnEachSourcesLastFailure) {
+  // usgs: loaded, then a load stopped by Ctrl-C. noaa: failed, then loaded.
+  auto first = Record("r1", "run", 3000);
+  first.sources.push_back(Source("usgs", refresh::SourceStatus::kOk, 5));
+  auto noaa_failed = Source("noaa", refresh::SourceStatus::kFailed);
+  noaa_failed.error = "HTTP 503";
+  first.sources.push_back(noaa_failed);
+  auto second = Record("r2", "run", 60, ExitCode::kInterrupted);
+  auto stopped = Source("usgs", refresh::SourceStatus::kInterrupted);
+  stopped.phase = refresh::SourcePhase::kExtract;
+  stopped.error = "interrupted";
+  second.sources.push_back(stopped);
+  second.sources.push_back(Source("noaa", refresh::SourceStatus::kOk, 3));
+  const std::vector<refresh::RunRecord> records = {first, second};
+
+  registry::Registry registry;
+  for (const char* name : {"usgs", "noaa"}) {
+    registry::Source source;
+    source.name = name;
+    registry.sources.push_back(source);
+  }
+  const auto states = report::SourceStates(registry, records, kNow, 26 * 3600);
+  const auto json = StatusJson({"usgs", "noaa"}, records, kNow);
+  ASSERT_EQ(states.size(), 2u);
+
+  const auto& usgs = json["sources"][0]["last_failure"];
+  ASSERT_TRUE(usgs.is_object()) << "an interrupted load is a failure for status";
+  EXPECT_EQ(usgs["at"], Ago(60));
+  EXPECT_EQ(usgs["current"], true);
+  EXPECT_EQ(states[0].last_failure_at, usgs["at"].get<std::string>()) << "and for the report";
+  EXPECT_EQ(states[0].last_failure_error, "interrupted");
+
+  const auto& noaa = json["sources"][1]["last_failure"];
+  ASSERT_TRUE(noaa.is_object());
+  EXPECT_EQ(noaa["current"], false) << "an ok load came after it";
+  EXPECT_EQ(states[1].last_failure_at, "") << "the report flags current failures only";
 }
 
 TEST(SourceStatusTest, EachSourceIsAsOldAsItsOwnLoadNotTheRun) {

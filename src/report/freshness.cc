@@ -4,38 +4,12 @@
 #include <string>
 
 #include "common/clock.h"
+#include "refresh/source_last.h"
 
 namespace databox::report {
 namespace {
 
 constexpr int64_t kMillisPerSecond = 1000;
-
-//! What the history says about one source: its newest ok run and a newer failure, if any.
-struct Last {
-  const refresh::SourceRun* ok = nullptr;
-  std::string ok_at;
-  const refresh::SourceRun* failed = nullptr;
-  std::string failed_at;
-};
-
-std::map<std::string, Last> LastRuns(const std::vector<refresh::RunRecord>& records) {
-  std::map<std::string, Last> last;
-  for (const auto& record : records) {
-    for (const auto& run : record.sources) {
-      Last& l = last[run.source];
-      if (run.status == refresh::SourceStatus::kOk) {
-        l.ok = &run;
-        l.ok_at = refresh::SourceRunEndedAt(run, record);
-        l.failed = nullptr;  // only a failure after the last ok load is news
-        l.failed_at.clear();
-      } else if (run.status == refresh::SourceStatus::kFailed) {
-        l.failed = &run;
-        l.failed_at = refresh::SourceRunEndedAt(run, record);
-      }
-    }
-  }
-  return last;
-}
 
 Freshness Judge(const SourceState& state, int64_t stale_after_seconds) {
   if (!state.routine) return Freshness::kOnDemand;
@@ -62,7 +36,7 @@ std::string_view FreshnessName(Freshness freshness) {
 std::vector<SourceState> SourceStates(const registry::Registry& registry,
                                       const std::vector<refresh::RunRecord>& records,
                                       int64_t now_millis, int64_t stale_after_seconds) {
-  const auto last = LastRuns(records);
+  const auto last = refresh::LastBySource(records);
   std::vector<SourceState> states;
   for (const auto& source : registry.sources) {
     SourceState state;
@@ -73,18 +47,19 @@ std::vector<SourceState> SourceStates(const registry::Registry& registry,
       state.resources.push_back({resource.name, resource.enabled});
     }
     if (auto it = last.find(source.name); it != last.end()) {
-      const Last& l = it->second;
-      if (l.ok) {
-        state.last_ok_at = l.ok_at;
-        state.last_ok_rows = l.ok->rows;
-        state.last_ok_millis = IsoToMillis(l.ok_at);
+      const refresh::SourceLast& l = it->second;
+      if (l.ok.run) {
+        state.last_ok_at = l.ok.ended_at;
+        state.last_ok_rows = l.ok.run->rows;
+        state.last_ok_millis = IsoToMillis(l.ok.ended_at);
         if (state.last_ok_millis) {
           state.age_seconds = (now_millis - *state.last_ok_millis) / kMillisPerSecond;
         }
       }
-      if (l.failed) {
-        state.last_failure_at = l.failed_at;
-        state.last_failure_error = l.failed->error;
+      // Only a failure after the last ok load is news on the page.
+      if (l.FailureIsCurrent()) {
+        state.last_failure_at = l.failure.ended_at;
+        state.last_failure_error = l.failure.run->error;
       }
     }
     state.freshness = Judge(state, stale_after_seconds);
