@@ -5,8 +5,10 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "common/error.h"
+#include "common/file_lock.h"
 
 namespace databox::load {
 
@@ -22,16 +24,10 @@ class SourceLock {
   static Result<SourceLock> Acquire(const std::filesystem::path& locks_dir,
                                     const std::string& source);
 
-  SourceLock(SourceLock&& other) noexcept;
-  SourceLock& operator=(SourceLock&& other) noexcept;
-  SourceLock(const SourceLock&) = delete;
-  SourceLock& operator=(const SourceLock&) = delete;
-  //! Releases the lock.
-  ~SourceLock();
-
+  //! Releases the lock when destroyed (moves carry it).
  private:
-  explicit SourceLock(int fd) : fd_(fd) {}
-  int fd_ = -1;
+  explicit SourceLock(FileLock lock) : lock_(std::move(lock)) {}
+  FileLock lock_;
 };
 
 }  // namespace databox::load

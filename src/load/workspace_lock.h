@@ -8,8 +8,10 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "common/error.h"
+#include "common/file_lock.h"
 
 namespace databox::load {
 
@@ -26,16 +28,10 @@ class WorkspaceLock {
   static Result<WorkspaceLock> Acquire(const std::filesystem::path& state_dir, WorkspaceUse use,
                                        const std::string& command);
 
-  WorkspaceLock(WorkspaceLock&& other) noexcept;
-  WorkspaceLock& operator=(WorkspaceLock&& other) noexcept;
-  WorkspaceLock(const WorkspaceLock&) = delete;
-  WorkspaceLock& operator=(const WorkspaceLock&) = delete;
-  //! Releases the lock.
-  ~WorkspaceLock();
-
+  //! Releases the lock when destroyed (moves carry it).
  private:
-  explicit WorkspaceLock(int fd) : fd_(fd) {}
-  int fd_ = -1;
+  explicit WorkspaceLock(FileLock lock) : lock_(std::move(lock)) {}
+  FileLock lock_;
 };
 
 }  // namespace databox::load

@@ -1,0 +1,91 @@
+#include "common/file_lock.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <system_error>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "common/flock_holders.h"
+
+namespace databox {
+namespace {
+
+//! How long a refused rival waits for a lone holder's text: it writes it just after it locks.
+constexpr int kTextAttempts = 50;
+constexpr auto kTextPause = std::chrono::milliseconds(10);
+
+//! Who holds the lock of `fd`. The pids come from the kernel (FlockHolders); a holder's text is
+//! used only when it names that pid (an empty or a previous holder's text is not). A lone holder
+//! may not have written its text yet, so it is awaited briefly.
+std::string Holders(int fd) {
+  const std::vector<pid_t> pids = FlockHolders(fd);
+  if (pids.empty()) return "a process that has just ended; retry";
+  std::string text = LockFileText(fd);
+  if (pids.size() == 1) {
+    const std::string prefix = "pid " + std::to_string(pids.front()) + " ";
+    for (int attempt = 0; attempt < kTextAttempts && !text.starts_with(prefix); ++attempt) {
+      std::this_thread::sleep_for(kTextPause);
+      text = LockFileText(fd);
+    }
+  }
+  std::string named;
+  for (const pid_t pid : pids) {
+    const std::string pid_text = "pid " + std::to_string(pid);
+    named += (named.empty() ? "" : ", ") + (text.starts_with(pid_text + " ") ? text : pid_text);
+  }
+  return named;
+}
+
+}  // namespace
+
+Result<LockAttempt> FileLock::Try(const std::filesystem::path& path, LockMode mode,
+                                  const std::string& what) {
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec) {
+    return MakeError(ErrorKind::kIo, "cannot create the lock folder " +
+                                         path.parent_path().string() + ": " + ec.message());
+  }
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    return MakeError(ErrorKind::kIo,
+                     "cannot open the lock file " + path.string() + ": " + std::strerror(errno));
+  }
+  if (::flock(fd, (mode == LockMode::kExclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0) {
+    const int error = errno;
+    LockAttempt refused;
+    if (error == EWOULDBLOCK) refused.holders = Holders(fd);
+    ::close(fd);
+    if (error == EWOULDBLOCK) return refused;
+    return MakeError(ErrorKind::kIo, "cannot lock " + path.string() + ": " + std::strerror(error));
+  }
+  LockAttempt taken;
+  taken.lock.emplace(FileLock(fd));
+  // Who holds it, for the message a rival prints; the lock works without it. Shared holders
+  // overwrite each other's text; a rival then names the others by pid alone.
+  WriteLockFileText(fd, what);
+  return taken;
+}
+
+FileLock::FileLock(FileLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+
+FileLock& FileLock::operator=(FileLock&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = std::exchange(other.fd_, -1);
+  }
+  return *this;
+}
+
+FileLock::~FileLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing the last descriptor releases the flock
+}
+
+}  // namespace databox
