@@ -8,20 +8,14 @@
 #include <filesystem>
 #include <string>
 
+#include "common/test_util.h"
+
 namespace databox {
 namespace {
 
 namespace fs = std::filesystem;
 
-class FileLockTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("databox_file_lock_" + std::to_string(getpid()));
-    fs::remove_all(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-};
+using FileLockTest = test_util::TempDirTest;
 
 TEST_F(FileLockTest, SharedHoldersCoexistAndKeepAnExclusiveOneOut) {
   const fs::path path = dir_ / "locks" / "workspace.lock";

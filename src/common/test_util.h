@@ -1,10 +1,12 @@
 // Test-only helpers shared by every module's tests: running an independent reader (a pyiceberg
-// or DuckDB script) and reading the one JSON line it prints.
+// or DuckDB script) and reading the one JSON line it prints; a fixture with a private folder.
 #pragma once
 
 #include <gtest/gtest.h>
 #include <stdio.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -28,5 +30,20 @@ inline nlohmann::json RunForJsonLine(const std::string& command) {
   EXPECT_FALSE(parsed.is_discarded()) << command << "\n" << output;
   return parsed.is_discarded() ? nlohmann::json() : parsed;
 }
+
+//! A fixture whose tests get an empty folder of their own, `dir_` (under the temp folder, named
+//! after the test suite and the test process), removed afterwards.
+class TempDirTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("databox_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_suite()->name()) + "_" +
+            std::to_string(::getpid()));
+    std::filesystem::remove_all(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::filesystem::path dir_;
+};
 
 }  // namespace databox::test_util

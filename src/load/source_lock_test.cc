@@ -9,20 +9,14 @@
 #include <fstream>
 #include <string>
 
+#include "common/test_util.h"
+
 namespace databox::load {
 namespace {
 
 namespace fs = std::filesystem;
 
-class SourceLockTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("databox_source_lock_" + std::to_string(getpid()));
-    fs::remove_all(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-};
+using SourceLockTest = test_util::TempDirTest;
 
 TEST_F(SourceLockTest, ASecondLoadOfTheSameSourceIsRefusedWhileTheFirstHoldsIt) {
   auto first = SourceLock::Acquire(dir_ / "locks", "usgs");
