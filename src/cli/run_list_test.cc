@@ -27,17 +27,6 @@ refresh::RunRecord Record(std::string id, std::string start, std::string end, Ex
   return record;
 }
 
-TEST(RunListTest, IsoTimesParseToMillisAndBadOnesDoNot) {
-  EXPECT_EQ(IsoToMillis("1970-01-01T00:00:01.5Z"), 1500);
-  EXPECT_EQ(IsoToMillis("1970-01-02T00:00:00Z"), 86'400'000);
-  EXPECT_EQ(*IsoToMillis("2026-11-30T02:10:58.659Z") - *IsoToMillis("2026-11-30T02:09:57.000Z"),
-            61'659);
-  for (const char* bad : {"", "2026-11-30", "2026-13-01T00:00:00Z", "2026-11-30T02:10:58",
-                          "2026-11-30T02:10:58.x9Z", "2026-02-30T00:00:00Z"}) {
-    EXPECT_EQ(IsoToMillis(bad), std::nullopt) << bad;
-  }
-}
-
 TEST(RunListTest, DurationsReadAsPeopleSayThem) {
   EXPECT_EQ(FormatDuration(420), "0.4 s");
   EXPECT_EQ(FormatDuration(12'300), "12 s");

@@ -15,6 +15,9 @@ constexpr int64_t kSecondsPerHour = 3600;
 //! The integer of text[pos, pos + len), or nullopt when it is not all digits.
 std::optional<int> Digits(std::string_view text, std::size_t pos, std::size_t len) {
   if (pos + len > text.size()) return std::nullopt;
+  for (std::size_t i = pos; i < pos + len; ++i) {
+    if (text[i] < '0' || text[i] > '9') return std::nullopt;  // from_chars takes a '-'
+  }
   int value = 0;
   const char* begin = text.data() + pos;
   const auto [rest, error] = std::from_chars(begin, begin + len, value);
@@ -42,22 +45,40 @@ std::string MillisIso(int64_t ms) {
   return buf;
 }
 
-std::optional<int64_t> IsoToMillis(std::string_view iso) {
-  // YYYY-MM-DDTHH:MM:SS[.fff]Z
-  constexpr std::size_t kSecondsEnd = 19;
-  if (iso.size() < kSecondsEnd + 1 || iso[4] != '-' || iso[7] != '-' || iso[10] != 'T' ||
-      iso[13] != ':' || iso[16] != ':' || iso.back() != 'Z') {
-    return std::nullopt;
-  }
+std::optional<std::chrono::sys_days> IsoToDate(std::string_view iso) {
+  // YYYY-MM-DD
+  constexpr std::size_t kDateEnd = 10;
+  if (iso.size() != kDateEnd || iso[4] != '-' || iso[7] != '-') return std::nullopt;
   const auto year = Digits(iso, 0, 4), month = Digits(iso, 5, 2), day = Digits(iso, 8, 2);
-  const auto hour = Digits(iso, 11, 2), minute = Digits(iso, 14, 2), second = Digits(iso, 17, 2);
-  if (!year || !month || !day || !hour || !minute || !second) return std::nullopt;
+  if (!year || !month || !day) return std::nullopt;
   const std::chrono::year_month_day date{std::chrono::year(*year),
                                          std::chrono::month(static_cast<unsigned>(*month)),
                                          std::chrono::day(static_cast<unsigned>(*day))};
-  if (!date.ok() || *hour > 23 || *minute > 59 || *second > 60) return std::nullopt;
+  if (!date.ok()) return std::nullopt;
+  return std::chrono::sys_days(date);
+}
+
+std::optional<int64_t> IsoToMillis(std::string_view iso) {
+  // YYYY-MM-DDTHH:MM:SS[.fff]Z, or +00:00 for the Z
+  constexpr std::size_t kDateEnd = 10;
+  constexpr std::size_t kSecondsEnd = 19;
+  constexpr std::string_view kUtcOffset = "+00:00";
+  if (iso.ends_with(kUtcOffset)) {
+    iso.remove_suffix(kUtcOffset.size());
+  } else if (iso.ends_with('Z')) {
+    iso.remove_suffix(1);
+  } else {
+    return std::nullopt;
+  }
+  if (iso.size() < kSecondsEnd || iso[10] != 'T' || iso[13] != ':' || iso[16] != ':') {
+    return std::nullopt;
+  }
+  const auto date = IsoToDate(iso.substr(0, kDateEnd));
+  const auto hour = Digits(iso, 11, 2), minute = Digits(iso, 14, 2), second = Digits(iso, 17, 2);
+  if (!date || !hour || !minute || !second) return std::nullopt;
+  if (*hour > 23 || *minute > 59 || *second > 60) return std::nullopt;
   int64_t millis = 0;
-  const std::string_view fraction = iso.substr(kSecondsEnd, iso.size() - kSecondsEnd - 1);
+  const std::string_view fraction = iso.substr(kSecondsEnd);
   if (!fraction.empty()) {
     if (fraction[0] != '.' || fraction.size() < 2) return std::nullopt;
     int64_t scale = 100;
@@ -67,7 +88,7 @@ std::optional<int64_t> IsoToMillis(std::string_view iso) {
       scale /= 10;
     }
   }
-  const auto days = std::chrono::sys_days(date).time_since_epoch().count();
+  const auto days = date->time_since_epoch().count();
   return ((days * 24 + *hour) * kSecondsPerMinute + *minute) * kSecondsPerMinute *
              kMillisPerSecond +
          int64_t{*second} * kMillisPerSecond + millis;

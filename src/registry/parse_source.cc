@@ -3,6 +3,7 @@
 #include <regex>
 #include <set>
 
+#include "common/clock.h"
 #include "common/edit_distance.h"
 #include "common/redact.h"
 #include "registry/parse_internal.h"
@@ -35,14 +36,7 @@ const std::set<std::string, std::less<>>& ColumnTypes() {
   return kTypes;
 }
 
-bool IsIsoDate(const std::string& text) {
-  static const std::regex kDate("^\\d{4}-\\d{2}-\\d{2}$");
-  if (!std::regex_match(text, kDate)) return false;
-  const std::chrono::year_month_day ymd{std::chrono::year(std::stoi(text.substr(0, 4))),
-                                        std::chrono::month(std::stoul(text.substr(5, 2))),
-                                        std::chrono::day(std::stoul(text.substr(8, 2)))};
-  return ymd.ok();
-}
+bool IsIsoDate(const std::string& text) { return IsoToDate(text).has_value(); }
 
 //! Replaces {var} with [source.vars] values; reports placeholders that are neither vars nor
 //! window placeholders. Sets *uses_window when a window placeholder remains.

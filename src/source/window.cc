@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <regex>
+
+#include "common/clock.h"
 
 namespace databox::source {
 
@@ -24,14 +25,7 @@ std::string FormatIsoDate(std::chrono::sys_days day) {
 }
 
 Result<std::chrono::sys_days> ParseIsoDate(const std::string& text) {
-  static const std::regex kDate("^(\\d{4})-(\\d{2})-(\\d{2})$");
-  std::smatch m;
-  if (std::regex_match(text, m, kDate)) {
-    const std::chrono::year_month_day ymd{std::chrono::year(std::stoi(m[1])),
-                                          std::chrono::month(std::stoul(m[2])),
-                                          std::chrono::day(std::stoul(m[3]))};
-    if (ymd.ok()) return std::chrono::sys_days(ymd);
-  }
+  if (const auto day = IsoToDate(text)) return *day;
   return MakeError(ErrorKind::kConfig,
                    "window date '" + text + "' is not a valid YYYY-MM-DD date; fix the registry");
 }
