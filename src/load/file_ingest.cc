@@ -235,11 +235,12 @@ Result<SourceLoadResult> FileIngest::Run() {
 Result<std::pair<std::string, std::string>> ParseIngestTable(const std::string& table) {
   const auto dot = table.find('.');
   const std::string usage = "--table wants raw_<name>.<table> (lower-case snake_case names";
-  if (dot == std::string::npos || table.rfind("raw_", 0) != 0) {
+  if (dot == std::string::npos || !table.starts_with(registry::kRawNamespacePrefix)) {
     return MakeError(ErrorKind::kConfig,
                      "'" + table + "' is not a raw table: " + usage + ", e.g. raw_events.clicks)");
   }
-  std::string name = table.substr(4, dot - 4);
+  const std::size_t prefix = registry::kRawNamespacePrefix.size();
+  std::string name = table.substr(prefix, dot - prefix);
   std::string leaf = table.substr(dot + 1);
   if (!IsSnakeName(name) || !IsSnakeName(leaf)) {
     return MakeError(ErrorKind::kConfig, "'" + table + "' is not a valid table name: " + usage +
@@ -316,7 +317,8 @@ Result<SourceLoadResult> IngestFiles(Workspace& workspace, const IngestRequest& 
   DATABOX_RETURN_IF_ERROR(CheckIngestRequest(request));
   DATABOX_ASSIGN_OR_RETURN(auto parsed, ParseIngestTable(request.table));
   DATABOX_RETURN_IF_ERROR(CheckMergeKey(
-      workspace, request, iceberg::TableIdentifier{{"raw_" + parsed.first}, parsed.second}));
+      workspace, request,
+      iceberg::TableIdentifier{{registry::RawNamespace(parsed.first)}, parsed.second}));
   const registry::Source source = IngestSource(parsed.first, parsed.second, request);
   // Held until the ingest ends: no load of a source of the same name runs meanwhile.
   DATABOX_ASSIGN_OR_RETURN(const LoadTurn turn, TakeLoadTurn(workspace, source.name));

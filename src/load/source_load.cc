@@ -322,7 +322,7 @@ Result<SourceLoadResult> SourceLoad::Run() {
 
 }  // namespace
 
-std::string RawNamespace(const registry::Source& source) { return "raw_" + source.name; }
+std::string RawNamespace(const registry::Source& source) { return source.Namespace(); }
 
 Result<SourceLoadResult> LoadSource(Workspace& workspace, const registry::Source& source,
                                     const SourceLoadOptions& options) {

@@ -83,7 +83,8 @@ Result<std::vector<std::string>> OtherRawNamespaces(load::Workspace& workspace) 
   for (const auto& source : workspace.registry().sources) sources.insert(source.Namespace());
   std::vector<std::string> out;
   for (const auto& ns : listed) {
-    if (ns.size() == 1 && ns.front().starts_with("raw_") && !sources.contains(ns.front())) {
+    if (ns.size() == 1 && ns.front().starts_with(registry::kRawNamespacePrefix) &&
+        !sources.contains(ns.front())) {
       out.push_back(ns.front());
     }
   }

@@ -7,11 +7,20 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "registry/secret.h"
 
 namespace databox::registry {
+
+//! What every namespace a source loads into begins with.
+inline constexpr std::string_view kRawNamespacePrefix = "raw_";
+//! "raw_<source>": the Iceberg namespace the source named `source_name` loads into (also the
+//! name `databox ingest` takes, and the schema SQLMesh reads).
+inline std::string RawNamespace(std::string_view source_name) {
+  return std::string(kRawNamespacePrefix) + std::string(source_name);
+}
 
 enum class CatalogType { kSql, kRest };
 
@@ -317,8 +326,8 @@ struct Source {
 
   //! True when requests are answered from recordings (secrets may then be absent).
   bool replay() const { return replay_dir.has_value() && !record; }
-  //! "raw_<name>": the Iceberg namespace this source loads into.
-  std::string Namespace() const { return "raw_" + name; }
+  //! RawNamespace(name): the Iceberg namespace this source loads into.
+  std::string Namespace() const { return RawNamespace(name); }
   //! Every table this source writes: each resource and its child tables, in declaration order.
   std::vector<std::string> Tables() const;
 };

@@ -63,7 +63,8 @@ std::string Heading(int x, const std::string& text) {
 
 std::vector<LineageTable> LineageTables(const Report& report) {
   std::map<std::string, std::string> source_of_namespace;
-  for (const auto& source : report.sources) source_of_namespace["raw_" + source.name] = source.name;
+  for (const auto& source : report.sources)
+    source_of_namespace[registry::RawNamespace(source.name)] = source.name;
   std::map<std::string, LineageTable> tables;
   auto add = [&](const std::string& name, bool disabled) {
     const std::string ns = name.substr(0, name.find('.'));
@@ -74,7 +75,7 @@ std::vector<LineageTable> LineageTables(const Report& report) {
   };
   for (const auto& source : report.sources) {
     for (const auto& resource : source.resources) {
-      add("raw_" + source.name + "." + resource.name, !resource.enabled);
+      add(registry::RawNamespace(source.name) + "." + resource.name, !resource.enabled);
     }
   }
   for (const auto& table : report.tables) {
