@@ -192,3 +192,28 @@ catalog_merge_on_read() {
     grep -q '^merge_mode = "merge-on-read"$' "$r" || fail "could not set merge_mode in $r"
   done
 }
+
+# Trino runs as a cluster in the tests: a coordinator that schedules no work on itself and this
+# many workers (start-trino --workers), so every Trino query of a test runs on worker nodes.
+catalog_trino_workers="${DATABOX_TEST_TRINO_WORKERS:-2}"
+
+# catalog_trino_start [START-TRINO OPTIONS...]: starts Trino over this test's catalog and S3 with
+# $catalog_trino_workers workers, exports trino.env, and fails unless system.runtime.nodes has the
+# coordinator and every worker active (asked through Trino's own CLI, not start-trino's check).
+catalog_trino_start() {
+  local started=$SECONDS nodes
+  "$svc/start-trino" --dir "$state" --catalog "$catalog_server" --workers "$catalog_trino_workers" \
+    "$@" >"$work/start-trino.out" 2>&1 ||
+    { cat "$work/start-trino.out"; fail "Trino did not start (logs: $state/trino/server.log, $state/trino/worker-*/server.log)"; }
+  grep -h " ready on " "$work/start-trino.out" || true
+  echo "Trino started in $((SECONDS - started)) s"
+  # shellcheck disable=SC1091
+  set -a; source "$state/trino.env"; set +a
+  nodes="$("$TRINO_JAVA_HOME/bin/java" -jar "$TRINO_CLI_JAR" --server "$TRINO_URI" --user databox \
+    --output-format CSV_UNQUOTED --execute "SELECT count_if(coordinator), count_if(NOT coordinator)
+      FROM system.runtime.nodes WHERE state = 'active'" 2>&1)" ||
+    { echo "$nodes"; fail "cannot read system.runtime.nodes from Trino"; }
+  [ "$nodes" = "1,$catalog_trino_workers" ] ||
+    fail "Trino's active nodes (coordinators,workers) are '$nodes', not 1,$catalog_trino_workers"
+  echo "Trino cluster: 1 coordinator + $catalog_trino_workers workers active (system.runtime.nodes)"
+}

@@ -22,12 +22,7 @@ step "starting S3 (SeaweedFS) and the $server catalog (with PostgreSQL), then Tr
 catalog_start "$work/start"
 catalog_env
 catalog_registries
-"$svc/start-trino" --dir "$state" --catalog "$server" --names iceberg,polaris_aws,databox_analytics \
-  >"$work/start-trino.out" 2>&1 ||
-  { cat "$work/start-trino.out"; fail "Trino did not start (log: $state/trino/server.log)"; }
-grep -h " ready on " "$work/start-trino.out" || true
-# shellcheck disable=SC1091
-set -a; source "$state/trino.env"; set +a
+catalog_trino_start --names iceberg,polaris_aws,databox_analytics
 catalog_as_owner createdb sqlmesh_state || fail "cannot create the database sqlmesh_state"
 pg_url="$(catalog_as_owner sh -c 'echo "postgresql://$PGUSER@$PGHOST:$PGPORT/sqlmesh_state"')"
 pg_password="$(catalog_as_owner sh -c 'echo "$PGPASSWORD"')"

@@ -46,13 +46,7 @@ deletes="$(delete_files)" || fail "databox inspect of raw_usgs_earthquakes.event
 echo "raw_usgs_earthquakes.events has $deletes position delete file(s)"
 
 step "starting Trino over the same $server catalog and S3"
-started=$SECONDS
-"$svc/start-trino" --dir "$state" --catalog "$server" >"$work/start-trino.out" 2>&1 ||
-  { cat "$work/start-trino.out"; fail "Trino did not start (log: $state/trino/server.log)"; }
-grep -h " ready on " "$work/start-trino.out" || true
-echo "Trino started in $((SECONDS - started)) s"
-# shellcheck disable=SC1091
-set -a; source "$state/trino.env"; set +a
+catalog_trino_start
 trino_cli() {
   "$TRINO_JAVA_HOME/bin/java" -jar "$TRINO_CLI_JAR" --server "$TRINO_URI" --catalog iceberg \
     --user databox "$@"
