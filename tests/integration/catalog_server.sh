@@ -211,8 +211,8 @@ catalog_trino_start() {
   set -a; source "$state/trino.env"; set +a
   nodes="$("$TRINO_JAVA_HOME/bin/java" -jar "$TRINO_CLI_JAR" --server "$TRINO_URI" --user databox \
     --output-format CSV_UNQUOTED --execute "SELECT count_if(coordinator), count_if(NOT coordinator)
-      FROM system.runtime.nodes WHERE state = 'active'" 2>&1)" ||
-    { echo "$nodes"; fail "cannot read system.runtime.nodes from Trino"; }
+      FROM system.runtime.nodes WHERE state = 'active'" 2>"$work/trino-nodes.err")" ||
+    { cat "$work/trino-nodes.err"; fail "cannot read system.runtime.nodes from Trino"; }
   [ "$nodes" = "1,$catalog_trino_workers" ] ||
     fail "Trino's active nodes (coordinators,workers) are '$nodes', not 1,$catalog_trino_workers"
   echo "Trino cluster: 1 coordinator + $catalog_trino_workers workers active (system.runtime.nodes)"
