@@ -9,6 +9,7 @@
 
 #include "cli/command_line.h"
 #include "common/exit_code.h"
+#include "platform/source_kinds.h"
 
 namespace databox::cli {
 
@@ -17,6 +18,8 @@ int Main(int argc, char** argv) {
   // databases, run history, backups) is its owner's alone: files 0600, folders 0700. Children
   // (SQLMesh) inherit it.
   ::umask(0077);
+  // The commands and their checks ask sources' kinds (the options of `databox run` among them).
+  platform::RegisterSourceKinds();
   GlobalOptions defaults;
   if (const char* env = std::getenv("DATABOX_CONFIG"); env != nullptr && *env != '\0') {
     defaults.config_path = env;

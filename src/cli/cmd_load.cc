@@ -26,14 +26,14 @@
 #include "load/source_load.h"
 #include "platform/catalog_backup.h"
 #include "platform/source_clients.h"
+#include "platform/source_kinds.h"
 #include "refresh/analytics.h"
 #include "refresh/live_progress.h"
 #include "refresh/preflight.h"
 #include "refresh/protocol.h"
 #include "refresh/refresh.h"
 #include "refresh/run_history.h"
-#include "source/targets.h"
-#include "source/usfws_setup.h"
+#include "source/kinds.h"
 
 namespace databox::cli {
 namespace {
@@ -42,20 +42,25 @@ namespace {
 struct RunArgs {
   std::string source;
   bool resume = false;
-  std::optional<std::string> file;
-  std::optional<std::string> targets;
-  std::optional<std::string> run_id;     //!< usfws: reproducible run id
-  std::optional<std::string> loaded_at;  //!< usfws: ISO-8601 UTC
-  std::optional<int> max_images_per_target;
-  std::optional<int> request_max_attempts;
-  std::optional<int> detail_workers;
+  //! The options the source kinds own (source::Kind::RunOptions), by name: text ones, and whole
+  //! numbers (range-checked by CLI11). Every one a kind declares has an entry.
+  std::map<std::string, std::optional<std::string>> kind_text;
+  std::map<std::string, std::optional<int>> kind_numbers;
   std::optional<int64_t> limit;  //!< items per resource
   bool record = false;           //!< live, writing a cassette into the replay folder
 
-  //! Whether any option that only targeted sources take was given.
-  bool HasTargetedOptions() const {
-    return targets || run_id || loaded_at || max_images_per_target || request_max_attempts ||
-           detail_workers;
+  //! The kind options given among `owned`.
+  source::KindOptions Given(const std::vector<source::RunOption>& owned) const {
+    source::KindOptions given;
+    for (const source::RunOption& option : owned) {
+      auto text = kind_text.find(option.name);
+      if (text != kind_text.end() && text->second) given[option.name] = *text->second;
+      auto number = kind_numbers.find(option.name);
+      if (number != kind_numbers.end() && number->second) {
+        given[option.name] = std::to_string(*number->second);
+      }
+    }
+    return given;
   }
 };
 
@@ -89,48 +94,28 @@ bool ItemCap(const std::string& command, std::optional<int64_t> limit,
   return true;
 }
 
-//! Caps the records of every rest_json resource at `cap` (pagination stops once it is reached).
-//! File sources are published whole and targeted sources have their own caps: they are left as
-//! they are.
+//! Caps the records of every source at `cap` as its kind applies a cap (pagination stops once
+//! it is reached; kinds that publish whole files or have caps of their own are left as they are).
 void CapItems(registry::Registry& registry, int64_t cap) {
-  for (registry::Source& source : registry.sources) {
-    if (source.kind != registry::SourceKind::kRestJson) continue;
-    for (registry::Resource& resource : source.resources) {
-      auto& max = resource.pagination.max_records;
-      max = std::min(max.value_or(cap), cap);
-    }
-  }
+  for (registry::Source& source : registry.sources) source::KindOf(source).CapRecords(source, cap);
 }
 
-//! The caller's request of a targeted load: the target list and the run options, the
-//! registry's [source.targets] overridden by the command line. nullopt after printing why not.
-std::optional<source::TargetedRequest> TargetedRequestFor(const registry::Source& source,
-                                                          const RunArgs& args) {
-  if (!args.targets) {
-    Err("databox run " + source.name +
-        ": refusing to run without a caller-supplied target list; pass --targets FILE (a CSV "
-        "file with the header '" +
-        std::string(source::kTargetsHeader) + "', see docs/sources.md)\n");
+//! The options of `databox run` the kind of `source` owns, checked by the kind (with --resume);
+//! nullopt after printing why not, or why an option of another kind does not apply.
+std::optional<source::KindOptions> KindOptionsFor(const registry::Source& source,
+                                                  const RunArgs& args) {
+  const source::Kind& kind = source::KindOf(source);
+  source::KindOptions own = args.Given(kind.RunOptions());
+  if (Status checked = kind.CheckRun(source, own, args.resume); !checked) {
+    Err("databox run " + source.name + ": " + checked.error().message + "\n");
     return std::nullopt;
   }
-  const registry::TargetSettings settings = source.targets.value_or(registry::TargetSettings{});
-  auto targets = source::ParseTargets(*args.targets, settings);
-  if (!targets) {
-    Err("databox run " + source.name + ": " + targets.error().message + "\n");
+  for (const source::Kind* other : source::RegisteredKinds()) {
+    if (other == &kind || args.Given(other->RunOptions()).empty()) continue;
+    Err("databox run: " + other->ForeignOptionsMessage() + "\n");
     return std::nullopt;
   }
-  source::TargetedRequest request{std::move(*targets), source::UsfwsOptionsFromRegistry(settings)};
-  source::UsfwsRunOptions& options = request.options;
-  options.run_id = args.run_id;
-  options.loaded_at = args.loaded_at;
-  if (args.max_images_per_target) options.max_images_per_target = *args.max_images_per_target;
-  if (args.request_max_attempts) options.request_max_attempts = *args.request_max_attempts;
-  if (args.detail_workers) options.detail_workers = *args.detail_workers;
-  if (auto valid = source::ValidateRunOptions(options); !valid) {
-    Err("databox run " + source.name + ": " + valid.error().message + "\n");
-    return std::nullopt;
-  }
-  return request;
+  return own;
 }
 
 //! The live display on a terminal (colour unless NO_COLOR, lines cut to its width) with a
@@ -162,7 +147,7 @@ struct LiveDisplay {
 bool StartRecording(registry::Registry& registry, const std::string& name) {
   for (registry::Source& source : registry.sources) {
     if (source.name != name) continue;
-    if (source.kind != registry::SourceKind::kRestJson) {
+    if (!source::KindOf(source).RecordsResponses()) {
       Err("databox run " + name + ": --record applies to HTTP API (rest_json) sources only\n");
       return false;
     }
@@ -201,25 +186,10 @@ ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
   }
   if (args.record && !StartRecording(session->registry, name)) return ExitCode::kUsage;
   load::SourceLoadOptions options;
-  if (source->kind == registry::SourceKind::kTargeted) {
-    if (args.resume) {
-      Err("databox run " + name + ": --resume does not apply to targeted sources; run again\n");
-      return ExitCode::kUsage;
-    }
-    auto request = TargetedRequestFor(*source, args);
-    if (!request) return ExitCode::kUsage;
-    options.targeted = std::move(*request);
-  } else if (args.HasTargetedOptions()) {
-    Err("databox run: --targets, --run-id, --loaded-at, --max-images-per-target, "
-        "--request-max-attempts and --detail-workers apply to targeted sources (usfws) only\n");
-    return ExitCode::kUsage;
-  }
-  if (args.file && source->kind != registry::SourceKind::kFile) {
-    Err("databox run: --file applies to file sources (e.g. avonet) only\n");
-    return ExitCode::kUsage;
-  }
+  auto kind_options = KindOptionsFor(*source, args);
+  if (!kind_options) return ExitCode::kUsage;
+  options.kind_options = std::move(*kind_options);
   options.resume = args.resume;
-  if (args.file) options.file = *args.file;
 
   OneSourceRun history("run", name);
   InstallInterruptHandlers();
@@ -370,51 +340,53 @@ ExitCode Refresh(const GlobalOptions& global, const RefreshArgs& args) {
   return outcome->exit_code;
 }
 
+//! The example sources of the kinds that name one, comma-separated, in registration order.
+std::string ExampleSources() {
+  std::string names;
+  for (const source::Kind* kind : platform::SourceKinds()) {
+    if (kind->ExampleSource().empty()) continue;
+    names += (names.empty() ? "" : ", ") + kind->ExampleSource();
+  }
+  return names;
+}
+
+//! Adds the options every source kind owns to `databox run`, kind by kind, into `args`.
+void AddKindOptions(CLI::App& app, RunArgs& args) {
+  for (const source::Kind* kind : platform::SourceKinds()) {
+    for (const source::RunOption& option : kind->RunOptions()) {
+      const std::string flag = "--" + option.name;
+      if (!option.range) {
+        app.add_option(flag, args.kind_text[option.name], option.help)
+            ->option_text(option.value_name);
+        continue;
+      }
+      app.add_option(flag, args.kind_numbers[option.name], option.help)
+          ->option_text(option.value_name)
+          ->check(CLI::Range(option.range->first, option.range->second));
+    }
+  }
+}
+
 }  // namespace
 
 Command RunCommand() {
   return Command{
       "run", "Load one source into its raw_<source> namespace",
       "Extracts, normalizes and commits one source; prints rows written and the new\n"
-      "snapshot id per table. Explicit-only sources (avonet, usfws) run only this way.\n"
-      "Fails at once (exit 1) while another databox process is loading the same source.\n"
-      "Ctrl-C (SIGINT) or SIGTERM stops the load at the next request or resource (a commit\n"
-      "that started finishes), records the run as interrupted, marks its load package failed\n"
-      "and exits 130 or 143; a second Ctrl-C ends the process at once.",
+      "snapshot id per table. Explicit-only sources (" +
+          ExampleSources() +
+          ") run only this way.\n"
+          "Fails at once (exit 1) while another databox process is loading the same source.\n"
+          "Ctrl-C (SIGINT) or SIGTERM stops the load at the next request or resource (a commit\n"
+          "that started finishes), records the run as interrupted, marks its load package failed\n"
+          "and exits 130 or 143; a second Ctrl-C ends the process at once.",
       [](CLI::App& app) -> Runner {
         auto args = std::make_shared<RunArgs>();
         app.add_option("SOURCE", args->source, "the source to load (`databox sources` lists them)")
             ->required();
         app.add_flag("--resume", args->resume,
                      "finish the last load package of this source without fetching again");
-        app.add_option("--file", args->file,
-                       "avonet: validate and publish this workbook instead of downloading")
-            ->option_text("PATH");
-        app.add_option("--targets", args->targets,
-                       "usfws: the caller-supplied target list (CSV: species_code,common_name,"
-                       "scientific_name)")
-            ->option_text("FILE");
-        app.add_option("--run-id", args->run_id,
-                       "usfws: the run id (default: a hash of --loaded-at and the targets)")
-            ->option_text("ID");
-        app.add_option("--loaded-at", args->loaded_at,
-                       "usfws: the load time, ISO-8601 UTC (default: now), e.g. "
-                       "2026-08-03T12:00:00Z")
-            ->option_text("TIME");
-        app.add_option("--max-images-per-target", args->max_images_per_target,
-                       "usfws: more results for one target abort the run (1-500; default: "
-                       "[source.targets] max_images_per_target, else 500)")
-            ->option_text("N")
-            ->check(CLI::Range(1, 500));
-        app.add_option("--request-max-attempts", args->request_max_attempts,
-                       "usfws: tries per request (1-6; default: [source.targets], else 6)")
-            ->option_text("N")
-            ->check(CLI::Range(1, 6));
-        app.add_option("--detail-workers", args->detail_workers,
-                       "usfws: media pages fetched in parallel (1-4; default: "
-                       "[source.targets], else 3)")
-            ->option_text("N")
-            ->check(CLI::Range(1, 4));
+        AddKindOptions(app, *args);
         app.add_option("--limit", args->limit,
                        "load at most N items per resource (HTTP API sources; DATABOX_SMOKE=1 "
                        "caps at 5)")

@@ -1,6 +1,6 @@
-// A declared table as loads write it: the registry's resource, with the columns that a source
-// kind defines in code (kind file: the AVONET layout; kind targeted: the USFWS tables) typed, so
-// that what reads the registry before the first load (placeholder views) sees the same columns.
+// A declared table as loads write it: the registry's resource, with the columns that its source's
+// kind defines in code typed (source::Kind::DeclaredResource), so that what reads the registry
+// before the first load (placeholder views) sees the same columns.
 #pragma once
 
 #include <optional>

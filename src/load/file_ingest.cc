@@ -40,7 +40,6 @@ registry::Source IngestSource(const std::string& name, const std::string& table,
   resource.primary_key = request.primary_key;
   registry::Source source;
   source.name = name;
-  source.kind = registry::SourceKind::kFile;
   source.resources.push_back(std::move(resource));
   return source;
 }

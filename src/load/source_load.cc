@@ -326,9 +326,11 @@ std::string RawNamespace(const registry::Source& source) { return source.Namespa
 
 Result<SourceLoadResult> LoadSource(Workspace& workspace, const registry::Source& source,
                                     const SourceLoadOptions& options) {
-  DATABOX_ASSIGN_OR_RETURN(
-      std::unique_ptr<source::Source> runner,
-      workspace.sources().Make(source, source::SourceInput{options.file, options.targeted}));
+  source::SourceInput input{options.kind_options};
+  if (options.file)
+    input.options.insert_or_assign(source::kLocalFileOption, options.file->string());
+  DATABOX_ASSIGN_OR_RETURN(std::unique_ptr<source::Source> runner,
+                           workspace.sources().Make(source, input));
   DATABOX_RETURN_IF_ERROR(runner->CanRun());
   if (options.resume && !runner->Resumable()) {
     return MakeError(ErrorKind::kConfig,

@@ -13,7 +13,7 @@
 #include "load/load_phase.h"
 #include "load/workspace.h"
 #include "registry/model.h"
-#include "source/usfws_setup.h"
+#include "source/source.h"
 
 namespace databox::load {
 
@@ -53,10 +53,11 @@ struct SourceLoadOptions {
   bool resume = false;
   //! Use this load id instead of a new one (tests, reproducible runs).
   std::optional<std::string> load_id;
-  //! kind = file: validate and publish this local file instead of downloading.
+  //! The options of `databox run` that the source's kind owns (source::Kind::RunOptions), for
+  //! the kind to parse: e.g. a target list, or a local file to publish instead of downloading.
+  source::KindOptions kind_options;
+  //! A local file to publish instead of downloading: kind option source::kLocalFileOption.
   std::optional<std::filesystem::path> file;
-  //! kind = targeted: the caller's targets and run options (required for such sources).
-  std::optional<source::TargetedRequest> targeted;
   //! Rows buffered by the normalizer before they go to the data files' writers (append,
   //! replace) or to staging (merge). A few batches of this size are in memory at once, whatever
   //! the source's size (10,000 rows of wide records: ~200 MB peak; 50,000: ~250 MB).

@@ -25,8 +25,8 @@
 #include "load/test_util.h"
 #include "platform/workspace.h"
 #include "registry/registry.h"
-#include "source/avonet_test_support.h"
 #include "source/file_source.h"
+#include "sources/avonet/avonet_test_support.h"
 
 namespace databox::load {
 namespace {

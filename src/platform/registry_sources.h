@@ -1,6 +1,6 @@
-// The SourceFactory of a registry: the Source implementation of each kind, with HTTP clients
-// built from the registry (source_clients.h) when extraction needs one. The project's HTTP
-// settings are read when a client is made, not when the factory is.
+// The SourceFactory of a registry: the Source of each source made by its kind (source_kinds.h),
+// with HTTP clients built from the registry (source_clients.h) when extraction needs one. The
+// project's HTTP settings are read when a client is made, not when the factory is.
 #pragma once
 
 #include <memory>
@@ -12,11 +12,11 @@ namespace databox::platform {
 
 class RegistrySources final : public source::SourceFactory {
  public:
-  //! `registry` must outlive the factory.
-  explicit RegistrySources(const registry::Registry& registry) : registry_(&registry) {}
+  //! `registry` must outlive the factory. Registers the kinds (RegisterSourceKinds).
+  explicit RegistrySources(const registry::Registry& registry);
 
-  //! rest_json: RestJsonSource; file: PinnedFileSource (input.file, else a download through
-  //! MakeFileClient); targeted: TargetedSource.
+  //! The kind's Make, with the source's Network: MakeSourceClient, MakeFileClient (no redirect
+  //! followed) and MakeSourceTransports, each called only when the Source asks.
   Result<std::unique_ptr<source::Source>> Make(const registry::Source& source,
                                                const source::SourceInput& input) const override;
 

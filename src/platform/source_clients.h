@@ -7,7 +7,7 @@
 #include "common/error.h"
 #include "http/client.h"
 #include "registry/model.h"
-#include "source/usfws_detail_pool.h"
+#include "source/network.h"
 
 namespace databox::platform {
 
@@ -33,7 +33,8 @@ Result<http::HttpClient> MakeSourceClient(const registry::ProjectSettings& proje
 Result<http::HttpClient> MakeFileClient(const registry::ProjectSettings& project,
                                         const registry::Source& source);
 
-//! The transports of one run of a targeted source, one per worker (source::TransportMaker).
+//! The transports of one run of a source that fetches in parallel, one per worker
+//! (source::TransportMaker).
 //! Replay mode: one ReplayTransport over <replay_dir>/<source name>/, loaded on the first call
 //! and shared (it is thread-safe); a request it does not hold is a transport error, which the
 //! source retries like one. Live: a new libcurl transport per call, TLS verified as

@@ -18,8 +18,8 @@
 #include "platform/workspace.h"
 #include "refresh/analytics.h"
 #include "registry/registry.h"
-#include "source/avonet_test_support.h"
 #include "source/file_source.h"
+#include "sources/avonet/avonet_test_support.h"
 
 namespace databox::refresh {
 namespace {

@@ -16,6 +16,7 @@
 #include "refresh/protocol.h"
 #include "refresh/transform_run.h"
 #include "refresh/transform_runner.h"
+#include "source/kinds.h"
 
 namespace databox::refresh {
 
@@ -35,10 +36,7 @@ Result<std::vector<const registry::Source*>> EligibleSources(
                        "source '" + name +
                            "' is explicit-only and never part of a refresh; run it "
                            "with `databox run " +
-                           name + "`" +
-                           (source->kind == registry::SourceKind::kTargeted ? " --targets FILE"
-                            : source->kind == registry::SourceKind::kFile   ? " [--file PATH]"
-                                                                            : ""));
+                           name + "`" + source::KindOf(*source).RunHint());
     }
     if (std::find(out.begin(), out.end(), source) == out.end()) out.push_back(source);
   }

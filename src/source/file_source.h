@@ -1,5 +1,5 @@
-// Pinned file sources (kind = file): fetching the one file (exactly one redirect to a signed
-// URL that is never logged) and checking its size and MD5 before anything reads it.
+// Pinned files: fetching the one file (exactly one redirect to a signed URL that is never
+// logged) and checking its size and MD5 before anything reads it.
 #pragma once
 
 #include <cstdint>

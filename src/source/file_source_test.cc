@@ -10,7 +10,6 @@
 #include "common/redact.h"
 #include "duck/test_support.h"
 #include "source/source_test_support.h"
-#include "source/xlsx_test_support.h"
 
 namespace databox::source {
 namespace {

@@ -2,8 +2,8 @@
 // extract into the load package's folder (docs/load_package.md), then to feed the records of
 // each resource to the normalizer, one record at a time. A source that keeps everything it
 // extracted in the package can feed a package again without extracting (`databox run S
-// --resume`). Kinds: REST JSON pages (rest_json_source.h), a pinned file (pinned_file_source.h),
-// explicit targets (targeted_source.h).
+// --resume`). The generic kind here is REST JSON pages (rest_json_source.h); the specific kinds
+// live in folders of their own (src/sources/<kind>/), each behind a Kind (kind.h).
 //
 // Sources are made per load by a SourceFactory, which the composition root (platform/)
 // implements: it knows how to reach the network (live or replayed HTTP clients).
@@ -12,18 +12,17 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/error.h"
-#include "http/client.h"
 #include "registry/model.h"
 #include "source/json_page.h"
+#include "source/network.h"
 #include "source/page_stream.h"
 #include "source/records.h"
-#include "source/usfws_setup.h"
 
 namespace databox::source {
 
@@ -79,14 +78,18 @@ class Source {
   }
 };
 
-//! Makes the HTTP client a source extracts with; called only when one is needed (never for a
-//! resumed package or a local file).
-using ClientMaker = std::function<Result<http::HttpClient>()>;
+//! Options of `databox run` that a source's kind owns (Kind::RunOptions), by name without the
+//! dashes ("file", "targets"), as given. Opaque to everything but the kind, which parses and
+//! checks them.
+using KindOptions = std::map<std::string, std::string>;
+
+//! The kind option of a local file to read instead of downloading (`--file PATH`), for the
+//! kinds that own one.
+inline constexpr const char* kLocalFileOption = "file";
 
 //! What one load asks of its source beyond the registry.
 struct SourceInput {
-  std::optional<std::filesystem::path> file;  //!< kind = file: publish this local file
-  std::optional<TargetedRequest> targeted;    //!< kind = targeted: the caller's targets
+  KindOptions options;  //!< only options the source's kind owns
 };
 
 //! Makes the Source of one load. Thread-safe: concurrent loads of a refresh share it.

@@ -1,7 +1,12 @@
-// Fakes and helpers for the source module's tests only (header-only; not part of the API).
+// Fakes and helpers for the source modules' tests only (header-only; not part of the API).
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -31,6 +36,19 @@ class FakeTransport final : public http::Transport {
   std::mutex mutex_;
   std::vector<http::Request> requests_;
 };
+
+//! Writes `bytes` to `path` (replacing it).
+inline void WriteBytes(const std::filesystem::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  ASSERT_TRUE(out.good());
+}
+
+//! The bytes of the file at `path` ("" when it cannot be read).
+inline std::string ReadBytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
 
 //! The value of query parameter `name` in `url` (raw, undecoded), or "" when absent.
 inline std::string QueryParam(const std::string& url, const std::string& name) {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Plants one layering violation at a time in a copy of src/ and checks that
 # scripts/check-layering fails naming the file and line, that a test file may include what it
-# likes, and that a folder outside every module is reported; then plants drifts of the module
+# likes, and that a folder outside every module is reported; plants names of specific source kinds
+# in generic modules and checks that each fails naming the file and line, while the kind's own
+# folder, the generic kind in source and test files may name them; then plants drifts of the module
 # table in a copy of docs/architecture.md and checks that each fails naming the row. (Whether the
 # real tree and document pass is the test layering.tree.)
 # usage: planted_violations.sh CHECK_LAYERING SRC_DIR ARCHITECTURE_MD
@@ -48,6 +50,21 @@ plant load/source_load.cc '#include "fileio/s3/s3_file_io.h"' \
 plant common/error.cc '#include "cli/cli.h"' 'module common may not include "cli/cli.h"'
 # Spacing variants of the directive are still includes.
 plant duck/database.cc '#  include   "load/workspace.h"' 'module duck may not include "load/workspace.h"'
+
+# Generic code naming a specific source kind (any case), or switching on kinds above source.
+plant load/source_load.cc '// the USFWS image search' "module load names source kind word 'usfws'"
+plant refresh/refresh.cc 'constexpr bool kAvonet = true;' "module refresh names source kind word 'avonet'"
+plant source/source.h '// kind = targeted needs targets' "module source names source kind word 'targeted'"
+plant cli/cmd_load.cc 'auto kind = registry::SourceKind::kRestJson;' \
+  "module cli names source kind word 'SourceKind::'"
+# A kind in its own folder, the generic kind in source, and test files may name kinds.
+copy
+echo '// usfws: kind targeted' >>"$work/src/sources/usfws/usfws_kind.cc"
+echo 'auto kind = registry::SourceKind::kRestJson;' >>"$work/src/source/rest_json_kind.cc"
+echo '// the avonet workbook' >>"$work/src/load/source_load_test.cc"
+if ! out="$("$check" "$work/src" 2>&1)"; then
+  fail "a kind's own folder, the generic kind in source or a test file was refused: $out"
+fi
 
 # A test file may include what its program links.
 copy
