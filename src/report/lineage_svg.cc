@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/markup_escape.h"
+#include "registry/model.h"
 #include "report/model_health.h"
 
 namespace databox::report {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <regex>
 #include <set>
 #include <tuple>
 
@@ -102,17 +101,7 @@ Status ValidateRunOptions(const UsfwsRunOptions& options) {
     return MakeError(ErrorKind::kConfig, "usfws: the run id is empty; give one or leave it out");
   }
   if (options.loaded_at) {
-    static const std::regex kIsoUtc(
-        R"(^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?(Z|\+00:00)$)");
-    std::smatch m;
-    const bool matched = std::regex_match(*options.loaded_at, m, kIsoUtc);
-    const bool date_ok = matched &&
-                         std::chrono::year_month_day{
-                             std::chrono::year(std::stoi(m[1].str())),
-                             std::chrono::month(static_cast<unsigned>(std::stoi(m[2].str()))),
-                             std::chrono::day(static_cast<unsigned>(std::stoi(m[3].str())))}
-                             .ok();
-    if (!date_ok) {
+    if (!IsoToMillis(*options.loaded_at)) {
       return MakeError(ErrorKind::kConfig,
                        "usfws: loaded_at '" + *options.loaded_at +
                            "' is not an ISO-8601 UTC time (e.g. 2026-08-03T12:00:00Z)");
