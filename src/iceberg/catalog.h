@@ -21,6 +21,7 @@
 #include "iceberg/sort_order.h"
 #include "iceberg/table_identifier.h"
 #include "iceberg/table_metadata.h"
+#include "iceberg/table_names.h"
 #include "iceberg/table_requirement.h"
 #include "iceberg/table_update.h"
 
@@ -118,6 +119,14 @@ class Catalog {
   //! catalog; a table's metadata holds only its current snapshot). A file only such a version
   //! references is then not an orphan (iceberg/maintenance.h).
   virtual bool KeepsHistoryOutsideMetadata() const { return false; }
+  //! The names the catalog's server knows tables by (iceberg/table_names.h): the identity but
+  //! for a REST catalog whose server refuses names starting with '_'. Every method of this
+  //! interface takes and returns databox's names; SQL that names a table on the server itself
+  //! (an attached catalog, Trino) and names read from the server's table folders go through it.
+  virtual const TableNames& table_names() const {
+    static const TableNames kIdentity;
+    return kIdentity;
+  }
 };
 
 }  // namespace databox::iceberg

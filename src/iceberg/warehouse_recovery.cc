@@ -48,6 +48,7 @@ std::optional<TableIdentifier> TableOf(std::string_view location, std::string_vi
   table.name = parts.back();
   parts.pop_back();
   if (layout.uuid_suffixed_folders) table.name = WithoutUuidSuffix(table.name);
+  if (layout.names != nullptr) table.name = layout.names->FromServer(table.name);
   table.ns = std::move(parts);
   if (!ValidateTableIdentifier(table)) return std::nullopt;
   return table;

@@ -20,6 +20,7 @@
 #include "fileio/file_io.h"
 #include "iceberg/metadata_recovery.h"
 #include "iceberg/table_identifier.h"
+#include "iceberg/table_names.h"
 
 namespace databox::iceberg {
 
@@ -86,6 +87,9 @@ struct TableFolder {
 struct FolderLayout {
   //! A table folder named <table>_<uuid> (Project Nessie's layout) is table <table>.
   bool uuid_suffixed_folders = false;
+  //! How the catalog's server names tables (a folder is named by the server's name, e.g.
+  //! dbx_dlt_loads for databox's _dlt_loads: Catalog::table_names); the identity when null.
+  const TableNames* names = nullptr;
 };
 
 //! Every table folder under `root` (a folder location, with or without a trailing '/'), sorted

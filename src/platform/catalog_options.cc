@@ -25,6 +25,11 @@ Result<catalog::rest::RestCatalogOptions> RestCatalogOptionsFromSettings(
   options.oauth2_server_uri = settings.oauth2_server_uri;
   options.realm = settings.realm;
   options.http = http::ClientOptionsFromSettings(settings.http);
+  auto names = iceberg::TableNames::Make(settings.underscore_table_prefix);
+  if (!names) {
+    return std::unexpected(names.error().WithContext("catalog '" + settings.name + "'"));
+  }
+  options.table_names = std::move(*names);
   if (!settings.credential.empty()) {
     if (!settings.credential.resolved()) {
       return MakeError(ErrorKind::kConfig, "catalog '" + settings.name + "': the credential ${" +

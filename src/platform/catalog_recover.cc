@@ -85,7 +85,8 @@ Result<iceberg::WarehouseRecovery> RecoverRest(const registry::ProjectSettings& 
   }
   DATABOX_ASSIGN_OR_RETURN(
       auto folders,
-      iceberg::FindTableFolders(*storage.file_io, tables_under, {.uuid_suffixed_folders = true}));
+      iceberg::FindTableFolders(*storage.file_io, tables_under,
+                                {.uuid_suffixed_folders = true, .names = &catalog->table_names()}));
   iceberg::CatalogRecoveryTarget target(*catalog);
   DATABOX_ASSIGN_OR_RETURN(
       iceberg::WarehouseRecovery result,

@@ -60,9 +60,12 @@ Result<std::string> TableViewSql(load::Workspace& workspace, const std::string& 
   for (const auto& field : loaded->schema().fields()) {
     columns += (columns.empty() ? "" : ", ") + duck::QuoteIdentifier(field.name);
   }
+  // The attached catalog lists the server's names (e.g. dbx_dlt_loads for _dlt_loads).
+  DATABOX_ASSIGN_OR_RETURN(std::string on_server,
+                           workspace.catalog().table_names().ToServer(table));
   return "SELECT " + columns + " FROM " +
          duck::QuoteIdentifier(RawCatalogName(workspace.registry())) + "." +
-         duck::QuoteIdentifier(ns) + "." + duck::QuoteIdentifier(table);
+         duck::QuoteIdentifier(ns) + "." + duck::QuoteIdentifier(on_server);
 }
 
 //! The SELECT behind the view of `table` in `source`'s namespace: the catalog's table, else a

@@ -22,7 +22,37 @@ std::string WithoutTrailingSlash(std::string uri) {
   return uri;
 }
 
-Result<std::optional<OAuthClient>> ClientOf(const registry::CatalogSettings& catalog) {
+//! A SigV4 catalog's client for DuckDB: its iceberg extension signs SigV4 only for AWS hosts
+//! ("Could not parse AWS service from host"), so it asks the catalog's token endpoint for a
+//! bearer token with the warehouse's S3 key pair as client credentials, which SeaweedFS's
+//! catalog issues (it knows the same keys).
+Result<OAuthClient> SigV4ClientOf(const registry::ProjectSettings& project) {
+  const registry::CatalogSettings& catalog = project.catalog;
+  const registry::S3Settings& s3 = project.warehouse.s3;
+  if (s3.access_key_id.empty() || !s3.access_key_id.resolved() || s3.secret_access_key.empty() ||
+      !s3.secret_access_key.resolved()) {
+    return MakeError(ErrorKind::kConfig,
+                     "catalog '" + catalog.name +
+                         "' (sigv4 = true): DuckDB reads it with the warehouse's S3 keys as "
+                         "OAuth2 client credentials; set [project.warehouse.s3] access_key_id "
+                         "and secret_access_key");
+  }
+  OAuthClient client{.id = s3.access_key_id.Reveal(),
+                     .secret = s3.secret_access_key.Reveal(),
+                     .server_uri = catalog.oauth2_server_uri,
+                     .scope = catalog.scope};
+  if (client.server_uri.empty()) {
+    client.server_uri = WithoutTrailingSlash(catalog.uri) + "/v1/oauth/tokens";
+  }
+  return client;
+}
+
+Result<std::optional<OAuthClient>> ClientOf(const registry::ProjectSettings& project) {
+  const registry::CatalogSettings& catalog = project.catalog;
+  if (catalog.sigv4) {
+    DATABOX_ASSIGN_OR_RETURN(OAuthClient client, SigV4ClientOf(project));
+    return std::optional<OAuthClient>(std::move(client));
+  }
   if (catalog.credential.empty()) return std::optional<OAuthClient>();
   const std::string& value = catalog.credential.Reveal();
   const auto colon = value.find(':');
@@ -84,7 +114,7 @@ Result<std::optional<std::string>> RawCatalogTokenSecretSql(const registry::Regi
 
 Result<std::string> RawCatalogAttachSql(const registry::Registry& registry) {
   const registry::CatalogSettings& catalog = registry.project.catalog;
-  DATABOX_ASSIGN_OR_RETURN(std::optional<OAuthClient> client, ClientOf(catalog));
+  DATABOX_ASSIGN_OR_RETURN(std::optional<OAuthClient> client, ClientOf(registry.project));
   DATABOX_ASSIGN_OR_RETURN(std::optional<std::string> token, TokenOf(catalog));
   std::string auth = "AUTHORIZATION_TYPE 'none'";
   if (token) {
@@ -126,7 +156,7 @@ Result<std::map<std::string, std::string>> RawCatalogEnvironment(
   std::map<std::string, std::string> env;
   if (!AttachesRawCatalog(registry)) return env;
   const registry::CatalogSettings& catalog = registry.project.catalog;
-  DATABOX_ASSIGN_OR_RETURN(std::optional<OAuthClient> client, ClientOf(catalog));
+  DATABOX_ASSIGN_OR_RETURN(std::optional<OAuthClient> client, ClientOf(registry.project));
   DATABOX_ASSIGN_OR_RETURN(std::optional<std::string> token, TokenOf(catalog));
   env["DATABOX_RAW_CATALOG"] = "1";
   env["DATABOX_RAW_CATALOG_NAME"] = RawCatalogName(registry);

@@ -73,6 +73,39 @@ TEST(RawCatalogTest, CredentialBecomesAnOAuthClient) {
   EXPECT_EQ(sql.error().message.find("nocolon"), std::string::npos);
 }
 
+TEST(RawCatalogTest, Sigv4CatalogIsAttachedWithTheS3KeysAsOAuthClient) {
+  // DuckDB signs SigV4 only for AWS hosts; SeaweedFS's catalog issues a token for the S3 keys.
+  registry::Registry registry = RestRegistry();
+  registry.project.catalog.uri = "http://127.0.0.1:8111";
+  registry.project.catalog.warehouse = "warehouse";
+  registry.project.catalog.sigv4 = true;
+  auto missing = RawCatalogAttachSql(registry);
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().kind, ErrorKind::kConfig);
+  EXPECT_NE(missing.error().message.find("set [project.warehouse.s3] access_key_id"),
+            std::string::npos)
+      << missing.error().message;
+
+  registry.project.warehouse.s3.access_key_id =
+      registry::Secret("AWS_ACCESS_KEY_ID", "AKID1", true);
+  registry.project.warehouse.s3.secret_access_key =
+      registry::Secret("AWS_SECRET_ACCESS_KEY", "s3secret1", true);
+  auto sql = RawCatalogAttachSql(registry);
+  ASSERT_TRUE(sql) << sql.error().message;
+  EXPECT_EQ(*sql,
+            "ATTACH 'warehouse' AS \"polaris_aws_iceberg\" (TYPE iceberg, ENDPOINT "
+            "'http://127.0.0.1:8111', CLIENT_ID 'AKID1', CLIENT_SECRET 's3secret1', "
+            "OAUTH2_SERVER_URI 'http://127.0.0.1:8111/v1/oauth/tokens', READ_ONLY)");
+  auto env = RawCatalogEnvironment(registry);
+  ASSERT_TRUE(env) << env.error().message;
+  EXPECT_EQ(env->at("DATABOX_RAW_CATALOG_CLIENT_ID"), "AKID1");
+  EXPECT_EQ(env->at("DATABOX_RAW_CATALOG_CLIENT_SECRET"), "s3secret1");
+  EXPECT_EQ(env->at("DATABOX_RAW_CATALOG_OAUTH2_SERVER_URI"),
+            "http://127.0.0.1:8111/v1/oauth/tokens");
+  EXPECT_EQ(env->at("DATABOX_RAW_CATALOG_SCOPE"), "");
+  EXPECT_FALSE(env->contains("DATABOX_RAW_CATALOG_TOKEN"));
+}
+
 TEST(RawCatalogTest, BearerTokenGoesThroughATemporarySecret) {
   registry::Registry registry = RestRegistry();
   EXPECT_FALSE(RawCatalogTokenSecretSql(registry).value().has_value());

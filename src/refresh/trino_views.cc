@@ -53,7 +53,10 @@ Result<TrinoViewStatements> MakeTrinoViewStatements(load::Workspace& workspace) 
     for (const std::string& table : DeclaredTables(source)) {
       DATABOX_ASSIGN_OR_RETURN(
           bool exists, workspace.catalog().TableExists(iceberg::TableIdentifier{{ns}, table}));
-      std::string select = exists ? "SELECT * FROM " + Name(alias, ns, table)
+      // Trino names tables as the catalog's server does (dbx_dlt_loads for _dlt_loads).
+      DATABOX_ASSIGN_OR_RETURN(std::string on_server,
+                               workspace.catalog().table_names().ToServer(table));
+      std::string select = exists ? "SELECT * FROM " + Name(alias, ns, on_server)
                                   : PlaceholderSql(PlaceholderColumns(source, table), TrinoTypeOf);
       if (table == kLoadStatusTable && source.eligibility == registry::Eligibility::kRoutine) {
         routine.push_back({.source = source.name, .load_status_sql = select});
@@ -64,8 +67,9 @@ Result<TrinoViewStatements> MakeTrinoViewStatements(load::Workspace& workspace) 
                              duck::QuoteIdentifier(ns));
       }
       out.placeholders.push_back(ns + "." + table);
-      out.before.push_back("CREATE OR REPLACE VIEW " + Name(alias, ns, table) + " AS " + select);
-      out.after.push_back("DROP VIEW IF EXISTS " + Name(alias, ns, table));
+      out.before.push_back("CREATE OR REPLACE VIEW " + Name(alias, ns, on_server) + " AS " +
+                           select);
+      out.after.push_back("DROP VIEW IF EXISTS " + Name(alias, ns, on_server));
     }
   }
   out.before.push_back("CREATE SCHEMA IF NOT EXISTS " + duck::QuoteIdentifier(alias) + "." +

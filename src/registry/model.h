@@ -65,8 +65,12 @@ struct CatalogSettings {
   bool sigv4 = false;
   std::string signing_name = "s3tables";  //!< rest + sigv4: the SigV4 service name
   std::string signing_region;             //!< rest + sigv4: empty = the warehouse's S3 region
-  ServiceHttpSettings http;               //!< rest only: the catalog client's timeouts and retries
-  CatalogBackupSettings backup;           //!< backup_* keys
+  //! rest only: the catalog stores a table whose name starts with '_' as this prefix + the name
+  //! (iceberg/table_names.h), for servers that refuse such names (SeaweedFS, AWS S3 Tables);
+  //! empty = names as they are.
+  std::string underscore_table_prefix;
+  ServiceHttpSettings http;      //!< rest only: the catalog client's timeouts and retries
+  CatalogBackupSettings backup;  //!< backup_* keys
 };
 
 //! S3 settings used when the warehouse is an s3:// location.

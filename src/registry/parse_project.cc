@@ -129,6 +129,7 @@ CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::pa
                              "sigv4",
                              "signing_name",
                              "signing_region",
+                             "underscore_table_prefix",
                              "connect_timeout_s",
                              "timeout_s",
                              "retries",
@@ -145,6 +146,7 @@ CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::pa
   catalog.sigv4 = r.Bool("sigv4").value_or(false);
   catalog.signing_name = r.String("signing_name").value_or(catalog.signing_name);
   catalog.signing_region = r.String("signing_region").value_or("");
+  catalog.underscore_table_prefix = r.String("underscore_table_prefix").value_or("");
   ReadTimeoutsAndRetries(r, catalog.http);
   catalog.backup = ParseCatalogBackup(r, rest, state_dir, ctx);
   if (rest) {
@@ -172,6 +174,16 @@ CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::pa
       r.Report(r.Has("signing_name") ? "signing_name" : "signing_region",
                "'signing_name' and 'signing_region' are only used with sigv4 = true",
                "add sigv4 = true or remove them");
+    }
+    // As iceberg::TableNames::Make accepts it (the registry cannot include iceberg/).
+    static const std::regex kUnderscoreTablePrefix("^[a-z][a-z0-9]{0,31}$");
+    if (r.Has("underscore_table_prefix") &&
+        !std::regex_match(catalog.underscore_table_prefix, kUnderscoreTablePrefix)) {
+      r.Report("underscore_table_prefix",
+               "'underscore_table_prefix' must be 1 to 32 lowercase letters and digits starting "
+               "with a letter: it starts the catalog's name of every table whose name starts "
+               "with '_'",
+               "e.g. underscore_table_prefix = \"dbx\" (_dlt_loads is then dbx_dlt_loads)");
     }
     if (!catalog.oauth2_server_uri.empty()) {
       if (auto bad = CheckHttpUrl(catalog.oauth2_server_uri); !bad.empty()) {

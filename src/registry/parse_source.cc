@@ -675,4 +675,27 @@ void CheckSources(const std::vector<Source>& sources, ParseContext& ctx) {
   }
 }
 
+void CheckReservedTableNames(const std::vector<Source>& sources, const CatalogSettings& catalog,
+                             ParseContext& ctx) {
+  const std::string& prefix = catalog.underscore_table_prefix;
+  if (catalog.type != CatalogType::kRest || prefix.empty()) return;
+  const std::string reserved = prefix + "_";
+  for (const Source& source : sources) {
+    for (const Resource& resource : source.resources) {
+      std::vector<std::string> tables = {resource.name};
+      tables.insert(tables.end(), resource.child_tables.begin(), resource.child_tables.end());
+      for (const std::string& table : tables) {
+        if (!table.starts_with(reserved)) continue;
+        ctx.problems.Add(
+            resource.line,
+            "source '" + source.name + "': table '" + table + "' collides with the catalog's " +
+                "name of databox's table '" + table.substr(prefix.size()) +
+                "': [project.catalog] underscore_table_prefix = \"" + prefix +
+                "\" stores every table whose name starts with '_' as " + prefix + "_...",
+            "rename the table, or choose another underscore_table_prefix");
+      }
+    }
+  }
+}
+
 }  // namespace databox::registry::internal

@@ -93,6 +93,7 @@ Parsed Parse(const std::filesystem::path& path, const LoadOptions& options) {
   }
   top.ReportUnknownKeys();
   internal::CheckSources(registry.sources, ctx);
+  internal::CheckReservedTableNames(registry.sources, registry.project.catalog, ctx);
   problems.set_variables(nullptr);
   return {std::move(registry), problems.Take()};
 }

@@ -304,6 +304,54 @@ warehouse = "warehouse"
       << without_report.ToString();
 }
 
+TEST(RegistryValidationTest, UnderscoreTablePrefixIsCheckedAndReservesItsNames) {
+  const std::string catalog = R"([project.catalog]
+type = "rest"
+uri = "http://127.0.0.1:8181"
+warehouse = "warehouse"
+)";
+  TempConfig plain(catalog + "underscore_table_prefix = \"dbx\"\n" + kMinimalSource);
+  auto registry = LoadRegistry(plain.path(), {.env = NoEnv});
+  ASSERT_TRUE(registry.has_value()) << registry.error().message;
+  EXPECT_EQ(registry->project.catalog.underscore_table_prefix, "dbx");
+
+  for (const char* bad : {"_x", "Dbx", "db_x", "9x", "\"\""}) {
+    TempConfig config(
+        catalog + "underscore_table_prefix = " +
+        (std::string(bad) == "\"\"" ? std::string(bad) : "\"" + std::string(bad) + "\"") + "\n" +
+        kMinimalSource);
+    const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+    EXPECT_TRUE(HasProblem(report, 5, "'underscore_table_prefix' must be 1 to 32 lowercase"))
+        << bad << ": " << report.ToString();
+  }
+
+  // A resource (or child) table named <prefix>_... would read back as another table.
+  const std::string colliding = std::string(kMinimalSource) + R"(
+[[source.resource]]
+name = "dbx_dlt_loads"
+write_disposition = "append"
+)";
+  TempConfig collision(catalog + "underscore_table_prefix = \"dbx\"\n" + colliding);
+  const ValidationReport report = Validate(collision.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 18,
+                         "table 'dbx_dlt_loads' collides with the catalog's name of databox's "
+                         "table '_dlt_loads'"))
+      << report.ToString();
+  EXPECT_NE(report.ToString().find("choose another underscore_table_prefix"), std::string::npos);
+  // The same registry without the prefix, or with another one, is fine.
+  TempConfig unmapped(catalog + colliding);
+  EXPECT_TRUE(LoadRegistry(unmapped.path(), {.env = NoEnv}).has_value());
+  TempConfig other(catalog + "underscore_table_prefix = \"s3t\"\n" + colliding);
+  EXPECT_TRUE(LoadRegistry(other.path(), {.env = NoEnv}).has_value());
+
+  TempConfig embedded("[project.catalog]\nunderscore_table_prefix = \"dbx\"\n" +
+                      std::string(kMinimalSource));
+  const ValidationReport sql_report = Validate(embedded.path(), {.env = NoEnv});
+  EXPECT_TRUE(
+      HasProblem(sql_report, 2, "'underscore_table_prefix' is only used when type = \"rest\""))
+      << sql_report.ToString();
+}
+
 TEST(RegistryValidationTest, RestCatalogBearerTokenIsASecretExclusiveWithTheCredential) {
   const std::string catalog = R"([project.catalog]
 type = "rest"

@@ -128,13 +128,18 @@ catalog_restart() {
 
 # catalog_env: after catalog_start, exports the server's and S3's KEY=VALUE files, REST_HERE
 # (tests/integration/refresh_rest: tables.py) and REST_WAREHOUSE, the warehouse the registry
-# names: the FALLBACK ignores it; Nessie has the one start-nessie configured.
+# names: the FALLBACK ignores it; Nessie and SeaweedFS have the one their start script made.
+# SeaweedFS refuses table names starting with '_': its registry maps them with
+# underscore_table_prefix = "dbx" (REST_UNDERSCORE_PREFIX, which tables.py reads them back with).
 catalog_env() {
   # shellcheck disable=SC1090,SC1091
   set -a; source "$catalog_env_file"; source "$state/s3.env"; set +a
   export REST_HERE="$root/tests/integration/refresh_rest"
   export REST_WAREHOUSE=databox_lake
-  [ "$catalog_server" = nessie ] && REST_WAREHOUSE="$CATALOG_WAREHOUSE"
+  case "$catalog_server" in
+    nessie) REST_WAREHOUSE="$CATALOG_WAREHOUSE" ;;
+    seaweedfs) REST_WAREHOUSE="$CATALOG_WAREHOUSE"; export REST_UNDERSCORE_PREFIX=dbx ;;
+  esac
   return 0
 }
 
@@ -144,8 +149,11 @@ catalog_as_owner() { (set -a; source "$state/postgres.env"; set +a; "$@"); }
 # catalog_registries: writes $work/rest/databox.toml (the REST catalog, warehouse on SeaweedFS S3)
 # and $work/embedded/databox.toml (the same sources, embedded) and exports the S3 keys as AWS_*.
 catalog_registries() {
+  local server_options=()
+  [ "$catalog_server" = seaweedfs ] && server_options=(--sigv4 --underscore-table-prefix dbx)
   mkdir -p "$work/rest" "$work/embedded"
-  "$py" "$REST_HERE/make_rest_registry.py" --absolute-paths --no-credential --uri "$CATALOG_URI" \
+  "$py" "$REST_HERE/make_rest_registry.py" --absolute-paths --no-credential "${server_options[@]}" \
+    --uri "$CATALOG_URI" \
     --warehouse "$REST_WAREHOUSE" --location "s3://$S3_BUCKET/warehouse" --endpoint "$S3_ENDPOINT" \
     --region "$S3_REGION" --out "$work/rest/databox.toml" || fail "cannot write the REST registry"
   "$py" "$REST_HERE/make_rest_registry.py" --absolute-paths --embedded \
@@ -159,12 +167,12 @@ catalog_locations() {
   "$py" - "$1" <<'PY'
 import json, os, sys
 sys.path.insert(0, os.environ["REST_HERE"])
-from tables import rest_catalog
+from tables import databox_name, rest_catalog
 catalog = rest_catalog("databox_lake")
 out = {}
 for (ns,) in catalog.list_namespaces():
     for ident in catalog.list_tables(ns):
-        out[".".join(ident)] = catalog.load_table(ident).metadata_location
+        out[f"{ns}.{databox_name(ident[-1])}"] = catalog.load_table(ident).metadata_location
 json.dump(out, open(sys.argv[1], "w"), indent=1, sort_keys=True)
 print(f"pyiceberg lists {len(out)} tables")
 PY

@@ -37,14 +37,15 @@ json IdentifierJson(const iceberg::TableIdentifier& table) {
   return {{"namespace", table.ns}, {"name", table.name}};
 }
 
-json CommitJson(const iceberg::TableCommit& commit) {
+//! `commit` as the spec's CommitTableRequest, its table named `on_server`.
+json CommitJson(const iceberg::TableCommit& commit, const iceberg::TableIdentifier& on_server) {
   json requirements = json::array();
   for (const auto& requirement : commit.requirements) {
     requirements.push_back(iceberg::TableRequirementToJson(requirement));
   }
   json updates = json::array();
   for (const auto& update : commit.updates) updates.push_back(iceberg::TableUpdateToJson(update));
-  return {{"identifier", IdentifierJson(commit.identifier)},
+  return {{"identifier", IdentifierJson(on_server)},
           {"requirements", std::move(requirements)},
           {"updates", std::move(updates)}};
 }
@@ -81,12 +82,31 @@ Result<iceberg::Namespace> NamespaceFromJson(const json& value, std::string_view
   return ns;
 }
 
-Status ValidateCommit(const iceberg::TableCommit& commit) {
-  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(commit.identifier));
-  return Ok();
-}
+//! What SeaweedFS's catalog answers (400) to a table name that starts with '_'.
+constexpr std::string_view kNameStartRefusal = "start with a letter or digit";
 
 }  // namespace
+
+Result<iceberg::TableIdentifier> RestCatalog::OnServer(
+    const iceberg::TableIdentifier& table) const {
+  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(table));
+  return options_.table_names.ToServer(table);
+}
+
+Error RestCatalog::ExplainNameRefusal(Error error, const iceberg::TableIdentifier& table) const {
+  // A HEAD's 400 carries no reason ("(HTTP 400)"); every other answer must give SeaweedFS's.
+  const bool refused = error.kind == ErrorKind::kData &&
+                       (error.message.find(kNameStartRefusal) != std::string::npos ||
+                        error.message.find("(HTTP 400)") != std::string::npos);
+  if (!refused || options_.table_names.Maps() || !table.name.starts_with('_')) return error;
+  return Error{ErrorKind::kConfig,
+               error.message +
+                   "; the catalog server refuses table names that do not start "
+                   "with a letter or digit (SeaweedFS's catalog, AWS S3 Tables): "
+                   "set [project.catalog] underscore_table_prefix = \"dbx\" to "
+                   "store " +
+                   table.name + " as dbx" + table.name + " (docs/registry.md)"};
+}
 
 Result<std::unique_ptr<RestCatalog>> RestCatalog::Open(RestCatalogOptions options,
                                                        std::shared_ptr<http::Transport> transport) {
@@ -341,7 +361,8 @@ Result<std::vector<iceberg::TableIdentifier>> RestCatalog::ListTables(
       }
       DATABOX_ASSIGN_OR_RETURN(iceberg::Namespace table_ns,
                                NamespaceFromJson(entry.value("namespace", json::array()), what));
-      out.push_back({std::move(table_ns), entry["name"].get<std::string>()});
+      out.push_back(options_.table_names.FromServer(
+          iceberg::TableIdentifier{std::move(table_ns), entry["name"].get<std::string>()}));
     }
     return Ok();
   }));
@@ -350,8 +371,11 @@ Result<std::vector<iceberg::TableIdentifier>> RestCatalog::ListTables(
 }
 
 Result<bool> RestCatalog::TableExists(const iceberg::TableIdentifier& table) {
-  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(table));
-  return Exists(paths_.Table(table), kTableExistsEndpoint, "checking table " + table.ToString());
+  DATABOX_ASSIGN_OR_RETURN(iceberg::TableIdentifier on_server, OnServer(table));
+  auto exists =
+      Exists(paths_.Table(on_server), kTableExistsEndpoint, "checking table " + table.ToString());
+  if (!exists) return std::unexpected(ExplainNameRefusal(exists.error(), table));
+  return exists;
 }
 
 Result<iceberg::LoadedTable> RestCatalog::ParseLoadResult(const iceberg::TableIdentifier& table,
@@ -382,31 +406,27 @@ Result<iceberg::LoadedTable> RestCatalog::ParseLoadResult(const iceberg::TableId
 }
 
 Result<iceberg::LoadedTable> RestCatalog::LoadTable(const iceberg::TableIdentifier& table) {
-  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(table));
-  DATABOX_ASSIGN_OR_RETURN(auto response,
-                           Call(http::Method::kGet, paths_.Table(table), "", RestOp::kRead,
-                                "loading table " + table.ToString(), /*delegate=*/true));
-  return ParseLoadResult(table, response.body, /*remember_credentials=*/true);
+  DATABOX_ASSIGN_OR_RETURN(iceberg::TableIdentifier on_server, OnServer(table));
+  auto response = Call(http::Method::kGet, paths_.Table(on_server), "", RestOp::kRead,
+                       "loading table " + table.ToString(), /*delegate=*/true);
+  if (!response) return std::unexpected(ExplainNameRefusal(response.error(), table));
+  return ParseLoadResult(table, response->body, /*remember_credentials=*/true);
 }
 
 Result<iceberg::LoadedTable> RestCatalog::PostCreate(
     const iceberg::TableIdentifier& table, const iceberg::Schema& schema,
     const iceberg::PartitionSpec& spec, const iceberg::SortOrder& sort_order,
     const iceberg::Properties& properties, const std::optional<std::string>& location, bool stage) {
-  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(table));
-  json body = {{"name", table.name},
-               {"schema", schema.ToJson()},
-               {"partition-spec", spec.ToJson()},
-               {"write-order", sort_order.ToJson()},
-               {"stage-create", stage},
-               {"properties", properties}};
+  DATABOX_ASSIGN_OR_RETURN(iceberg::TableIdentifier on_server, OnServer(table));
+  json body = {{"name", on_server.name},          {"schema", schema.ToJson()},
+               {"partition-spec", spec.ToJson()}, {"write-order", sort_order.ToJson()},
+               {"stage-create", stage},           {"properties", properties}};
   if (location) body["location"] = *location;
-  DATABOX_ASSIGN_OR_RETURN(
-      auto response,
-      Call(http::Method::kPost, paths_.Tables(table.ns), body.dump(), RestOp::kCreate,
-           (stage ? "stage-creating table " : "creating table ") + table.ToString(),
-           /*delegate=*/true));
-  auto loaded = ParseLoadResult(table, response.body, /*remember_credentials=*/true);
+  auto response = Call(http::Method::kPost, paths_.Tables(table.ns), body.dump(), RestOp::kCreate,
+                       (stage ? "stage-creating table " : "creating table ") + table.ToString(),
+                       /*delegate=*/true);
+  if (!response) return std::unexpected(ExplainNameRefusal(response.error(), table));
+  auto loaded = ParseLoadResult(table, response->body, /*remember_credentials=*/true);
   if (loaded && !stage) Committed(std::span(&*loaded, 1), std::span(&table, 1));
   return loaded;
 }
@@ -440,12 +460,13 @@ Result<iceberg::TableMetadata> RestCatalog::PrepareCreateTable(
 }
 
 Result<iceberg::LoadedTable> RestCatalog::CommitTable(const iceberg::TableCommit& commit) {
-  DATABOX_RETURN_IF_ERROR(ValidateCommit(commit));
+  DATABOX_ASSIGN_OR_RETURN(iceberg::TableIdentifier on_server, OnServer(commit.identifier));
   Failpoint("before-catalog-swap");
-  DATABOX_ASSIGN_OR_RETURN(auto response, Call(http::Method::kPost, paths_.Table(commit.identifier),
-                                               CommitJson(commit).dump(), RestOp::kCommit,
-                                               "committing table " + commit.identifier.ToString()));
-  auto loaded = ParseLoadResult(commit.identifier, response.body, /*remember_credentials=*/false);
+  auto response =
+      Call(http::Method::kPost, paths_.Table(on_server), CommitJson(commit, on_server).dump(),
+           RestOp::kCommit, "committing table " + commit.identifier.ToString());
+  if (!response) return std::unexpected(ExplainNameRefusal(response.error(), commit.identifier));
+  auto loaded = ParseLoadResult(commit.identifier, response->body, /*remember_credentials=*/false);
   if (!loaded) {
     // The server accepted the commit; only its answer is unreadable.
     return MakeError(ErrorKind::kCommitStateUnknown,
@@ -461,16 +482,23 @@ Result<std::vector<iceberg::LoadedTable>> RestCatalog::CommitTransaction(
   if (commits.empty()) return std::vector<iceberg::LoadedTable>{};
   json changes = json::array();
   std::string names;
+  const iceberg::TableCommit* underscore = nullptr;  // a table whose name may be refused
   for (const auto& commit : commits) {
-    DATABOX_RETURN_IF_ERROR(ValidateCommit(commit));
-    changes.push_back(CommitJson(commit));
+    DATABOX_ASSIGN_OR_RETURN(iceberg::TableIdentifier on_server, OnServer(commit.identifier));
+    changes.push_back(CommitJson(commit, on_server));
     names += (names.empty() ? "" : ", ") + commit.identifier.ToString();
+    if (underscore == nullptr && commit.identifier.name.starts_with('_')) underscore = &commit;
   }
   json body = {{"table-changes", std::move(changes)}};
   Failpoint("before-catalog-swap");
   auto response = Call(http::Method::kPost, paths_.TransactionCommit(), body.dump(),
                        RestOp::kCommit, "committing a transaction over " + names);
   if (!response) {
+    // Only a refusal that gives SeaweedFS's reason: a bare 400 is how Polaris refuses creates.
+    if (underscore != nullptr &&
+        response.error().message.find(kNameStartRefusal) != std::string::npos) {
+      return std::unexpected(ExplainNameRefusal(response.error(), underscore->identifier));
+    }
     if (!CreatesTable(commits) || !RefusesCreatesInTransactions(response.error())) {
       return std::unexpected(response.error());
     }
@@ -498,11 +526,11 @@ Result<std::vector<iceberg::LoadedTable>> RestCatalog::CommitTransaction(
 }
 
 Status RestCatalog::DropTable(const iceberg::TableIdentifier& table) {
-  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(table));
+  DATABOX_ASSIGN_OR_RETURN(iceberg::TableIdentifier on_server, OnServer(table));
   DATABOX_ASSIGN_OR_RETURN(
       auto response,
-      Call(http::Method::kDelete, AppendQuery(paths_.Table(table), "purgeRequested", "false"), "",
-           RestOp::kDrop, "dropping table " + table.ToString()));
+      Call(http::Method::kDelete, AppendQuery(paths_.Table(on_server), "purgeRequested", "false"),
+           "", RestOp::kDrop, "dropping table " + table.ToString()));
   (void)response;
   std::lock_guard lock(credentials_mutex_);
   credentials_.erase(table.ToString());
@@ -511,9 +539,10 @@ Status RestCatalog::DropTable(const iceberg::TableIdentifier& table) {
 
 Status RestCatalog::RenameTable(const iceberg::TableIdentifier& from,
                                 const iceberg::TableIdentifier& to) {
-  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(from));
-  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(to));
-  json body = {{"source", IdentifierJson(from)}, {"destination", IdentifierJson(to)}};
+  DATABOX_ASSIGN_OR_RETURN(iceberg::TableIdentifier from_on_server, OnServer(from));
+  DATABOX_ASSIGN_OR_RETURN(iceberg::TableIdentifier to_on_server, OnServer(to));
+  json body = {{"source", IdentifierJson(from_on_server)},
+               {"destination", IdentifierJson(to_on_server)}};
   DATABOX_ASSIGN_OR_RETURN(auto response,
                            Call(http::Method::kPost, paths_.Rename(), body.dump(), RestOp::kCreate,
                                 "renaming table " + from.ToString() + " to " + to.ToString()));
@@ -523,12 +552,12 @@ Status RestCatalog::RenameTable(const iceberg::TableIdentifier& from,
 
 Result<iceberg::LoadedTable> RestCatalog::RegisterTable(const iceberg::TableIdentifier& table,
                                                         std::string_view metadata_location) {
-  DATABOX_RETURN_IF_ERROR(iceberg::ValidateTableIdentifier(table));
-  json body = {{"name", table.name}, {"metadata-location", metadata_location}};
-  DATABOX_ASSIGN_OR_RETURN(auto response,
-                           Call(http::Method::kPost, paths_.Register(table.ns), body.dump(),
-                                RestOp::kCreate, "registering table " + table.ToString()));
-  auto loaded = ParseLoadResult(table, response.body, /*remember_credentials=*/true);
+  DATABOX_ASSIGN_OR_RETURN(iceberg::TableIdentifier on_server, OnServer(table));
+  json body = {{"name", on_server.name}, {"metadata-location", metadata_location}};
+  auto response = Call(http::Method::kPost, paths_.Register(table.ns), body.dump(), RestOp::kCreate,
+                       "registering table " + table.ToString());
+  if (!response) return std::unexpected(ExplainNameRefusal(response.error(), table));
+  auto loaded = ParseLoadResult(table, response->body, /*remember_credentials=*/true);
   if (loaded) Committed(std::span(&*loaded, 1), std::span(&table, 1));
   return loaded;
 }

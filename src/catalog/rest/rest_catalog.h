@@ -56,6 +56,9 @@ struct RestCatalogOptions {
   std::string realm;               //!< Polaris realm; empty = the server's default realm
   bool vended_credentials = true;  //!< ask for X-Iceberg-Access-Delegation: vended-credentials
   std::optional<int> page_size;    //!< pageSize for list calls; the server's default when unset
+  //! The server's names for databox's tables (iceberg/table_names.h): every request names a
+  //! table by table_names.ToServer, every listing is read back with FromServer.
+  iceberg::TableNames table_names;
   http::ClientOptions http;
   OAuth2Tokens::Clock clock;  //!< token expiry clock; steady_clock when null (tests inject one)
   //! Told what every table load, create and stage-create vended (an empty list when nothing),
@@ -156,6 +159,7 @@ class RestCatalog final : public iceberg::Catalog {
   //! the whole catalog (each commit is a catalog version it can serve) and writes table metadata
   //! that holds only the current snapshot.
   bool KeepsHistoryOutsideMetadata() const override;
+  const iceberg::TableNames& table_names() const override { return options_.table_names; }
 
  private:
   RestCatalog(RestCatalogOptions options, http::HttpClient client,
@@ -181,6 +185,12 @@ class RestCatalog final : public iceberg::Catalog {
   //! Parses a LoadTableResult/CommitTableResponse and remembers its storage credentials.
   Result<iceberg::LoadedTable> ParseLoadResult(const iceberg::TableIdentifier& table,
                                                const std::string& body, bool remember_credentials);
+  //! `table` validated and named as the server knows it (options_.table_names): every URL and
+  //! body that names a table is built from this, messages keep databox's name.
+  Result<iceberg::TableIdentifier> OnServer(const iceberg::TableIdentifier& table) const;
+  //! A 400 refusing a name that starts with '_' while no prefix maps such names becomes kConfig
+  //! saying which setting maps them (SeaweedFS, AWS S3 Tables); other errors are returned as is.
+  Error ExplainNameRefusal(Error error, const iceberg::TableIdentifier& table) const;
   //! Tells options_.on_committed that `tables` were committed (nothing when empty or unset).
   void Committed(std::span<const iceberg::LoadedTable> tables,
                  std::span<const iceberg::TableIdentifier> names) const;

@@ -674,6 +674,146 @@ TEST_F(RestCatalogTest, DropRenameRegisterRequests) {
             json::parse(R"({"name":"birds","metadata-location":"s3://bucket/m.json"})"));
 }
 
+// SeaweedFS's catalog (and AWS S3 Tables) refuse table names that do not start with a letter or
+// digit; with an underscore prefix the catalog maps databox's _... names at its boundary.
+constexpr const char* kNameRefusal =
+    "all filers failed, last error: table name must start with a letter or digit";
+
+RestCatalogOptions WithPrefix(RestCatalogOptions options, const std::string& prefix) {
+  auto names = iceberg::TableNames::Make(prefix);
+  EXPECT_TRUE(names.has_value());
+  options.table_names = *names;
+  return options;
+}
+
+TEST_F(RestCatalogTest, UnderscorePrefixNamesTablesOnTheServerAndReadsThemBack) {
+  auto catalog = Open(WithPrefix(Options(), "dbx"));
+  ASSERT_NE(catalog, nullptr);
+  EXPECT_EQ(catalog->table_names().underscore_prefix(), "dbx");
+  fake_->On(std::string("GET ") + kNs + "/raw/tables", 200,
+            R"({"identifiers":[{"namespace":["raw"],"name":"dbx_dlt_loads"},
+                               {"namespace":["raw"],"name":"events"}]})");
+  EXPECT_EQ(catalog->ListTables({"raw"}).value(),
+            (std::vector<iceberg::TableIdentifier>{{{"raw"}, "_dlt_loads"}, {{"raw"}, "events"}}));
+
+  fake_->On(std::string("HEAD ") + kNs + "/raw/tables/dbx_dlt_loads", 204);
+  EXPECT_TRUE(catalog->TableExists({{"raw"}, "_dlt_loads"}).value());
+  const auto metadata = ServerTable();
+  fake_->On(std::string("GET ") + kNs + "/raw/tables/dbx_dlt_loads", 200,
+            LoadResult(metadata, "s3://bucket/wh/raw/dbx_dlt_loads/metadata/1.metadata.json"));
+  auto loaded = catalog->LoadTable({{"raw"}, "_dlt_loads"});
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().ToString();
+
+  // Create and stage-create send the server's name; the answer belongs to databox's table.
+  fake_->On(std::string("POST ") + kNs + "/raw/tables", 200, LoadResult(metadata, ""));
+  ASSERT_TRUE(catalog->PrepareCreateTable({{"raw"}, "_dlt_load_status"}, BirdSchema(), {}, {}, {})
+                  .has_value());
+  auto creates = fake_->RequestsTo(std::string("POST ") + kNs + "/raw/tables");
+  ASSERT_EQ(creates.size(), 1u);
+  EXPECT_EQ(json::parse(creates[0].body)["name"], "dbx_dlt_load_status");
+
+  // A commit goes to the server's path with the server's identifier.
+  fake_->On(std::string("POST ") + kNs + "/raw/tables/dbx_dlt_load_status", 200,
+            LoadResult(metadata, "s3://x/1.json"));
+  iceberg::TableCommit commit{.identifier = {{"raw"}, "_dlt_load_status"},
+                              .requirements = {iceberg::AssertCreate{}},
+                              .updates = {}};
+  ASSERT_TRUE(catalog->CommitTable(commit).has_value());
+  auto sent = fake_->RequestsTo(std::string("POST ") + kNs + "/raw/tables/dbx_dlt_load_status");
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(json::parse(sent[0].body)["identifier"]["name"], "dbx_dlt_load_status");
+
+  // A transaction names every table as the server knows it; results are reloaded by them too.
+  fake_->On("POST /api/catalog/v1/wh/transactions/commit", 204);
+  fake_->On(std::string("GET ") + kNs + "/raw/tables/events", 200, LoadResult(metadata, "e"));
+  std::vector<iceberg::TableCommit> both{
+      {.identifier = {{"raw"}, "_dlt_loads"}, .requirements = {}, .updates = {}},
+      {.identifier = {{"raw"}, "events"}, .requirements = {}, .updates = {}}};
+  ASSERT_TRUE(catalog->CommitTransaction(both).has_value());
+  auto tx = fake_->RequestsTo("POST /api/catalog/v1/wh/transactions/commit");
+  ASSERT_EQ(tx.size(), 1u);
+  json changes = json::parse(tx[0].body)["table-changes"];
+  EXPECT_EQ(changes[0]["identifier"]["name"], "dbx_dlt_loads");
+  EXPECT_EQ(changes[1]["identifier"]["name"], "events");
+
+  // Register, rename and drop.
+  fake_->On(std::string("POST ") + kNs + "/raw/register", 200, LoadResult(metadata, "s3://m"));
+  ASSERT_TRUE(catalog->RegisterTable({{"raw"}, "_dlt_loads"}, "s3://m").has_value());
+  auto reg = fake_->RequestsTo(std::string("POST ") + kNs + "/raw/register");
+  ASSERT_EQ(reg.size(), 1u);
+  EXPECT_EQ(json::parse(reg[0].body)["name"], "dbx_dlt_loads");
+  fake_->On("POST /api/catalog/v1/wh/tables/rename", 204);
+  ASSERT_TRUE(catalog->RenameTable({{"raw"}, "_a"}, {{"raw"}, "b"}).has_value());
+  auto rename = fake_->RequestsTo("POST /api/catalog/v1/wh/tables/rename");
+  ASSERT_EQ(rename.size(), 1u);
+  EXPECT_EQ(json::parse(rename[0].body)["source"]["name"], "dbx_a");
+  EXPECT_EQ(json::parse(rename[0].body)["destination"]["name"], "b");
+  fake_->On(std::string("DELETE ") + kNs + "/raw/tables/dbx_dlt_loads?purgeRequested=false", 204);
+  EXPECT_TRUE(catalog->DropTable({{"raw"}, "_dlt_loads"}).has_value());
+}
+
+TEST_F(RestCatalogTest, UnderscorePrefixRefusesReservedNamesBeforeSending) {
+  auto catalog = Open(WithPrefix(Options(), "dbx"));
+  ASSERT_NE(catalog, nullptr);
+  const auto before = fake_->requests().size();
+  auto load = catalog->LoadTable({{"raw"}, "dbx_dlt_loads"});
+  ASSERT_FALSE(load.has_value());
+  EXPECT_EQ(load.error().kind, ErrorKind::kConfig);
+  EXPECT_THAT(load.error().message, HasSubstr("'dbx_dlt_loads' is reserved"));
+  EXPECT_EQ(catalog->TableExists({{"raw"}, "dbx_x"}).error().kind, ErrorKind::kConfig);
+  std::vector<iceberg::TableCommit> reserved{
+      {.identifier = {{"raw"}, "dbx_x"}, .requirements = {}, .updates = {}}};
+  EXPECT_EQ(catalog->CommitTransaction(reserved).error().kind, ErrorKind::kConfig);
+  EXPECT_EQ(catalog->RegisterTable({{"raw"}, "dbx_x"}, "s3://m").error().kind, ErrorKind::kConfig);
+  EXPECT_EQ(fake_->requests().size(), before);
+}
+
+TEST_F(RestCatalogTest, ServerRefusingUnderscoreNamesSaysWhichSettingMapsThem) {
+  auto catalog = Open();
+  // HEAD answers carry no body: a 400 to a name starting with '_' is taken as the refusal.
+  fake_->On(std::string("HEAD ") + kNs + "/raw/tables/_dlt_loads", 400);
+  auto exists = catalog->TableExists({{"raw"}, "_dlt_loads"});
+  ASSERT_FALSE(exists.has_value());
+  EXPECT_EQ(exists.error().kind, ErrorKind::kConfig);
+  EXPECT_THAT(exists.error().message, HasSubstr("underscore_table_prefix = \"dbx\""));
+  EXPECT_THAT(exists.error().message, HasSubstr("_dlt_loads as dbx_dlt_loads"));
+
+  fake_->On(std::string("POST ") + kNs + "/raw/tables", 400,
+            ErrorBody(400, "BadRequestException", kNameRefusal));
+  auto create = catalog->PrepareCreateTable({{"raw"}, "_dlt_loads"}, BirdSchema(), {}, {}, {});
+  ASSERT_FALSE(create.has_value());
+  EXPECT_EQ(create.error().kind, ErrorKind::kConfig);
+  EXPECT_THAT(create.error().message, HasSubstr("must start with a letter or digit"));
+  EXPECT_THAT(create.error().message, HasSubstr("underscore_table_prefix"));
+
+  // In a transaction the refusal is told apart from a refusal of creates by its reason, and
+  // leaves TransactionsCreateTables alone.
+  fake_->On("POST /api/catalog/v1/wh/transactions/commit", 400,
+            ErrorBody(400, "BadRequestException", kNameRefusal));
+  std::vector<iceberg::TableCommit> commits{
+      {.identifier = {{"raw"}, "events"}, .requirements = {}, .updates = {}},
+      {.identifier = {{"raw"}, "_dlt_loads"},
+       .requirements = {iceberg::AssertCreate{}},
+       .updates = {}}};
+  auto tx = catalog->CommitTransaction(commits);
+  ASSERT_FALSE(tx.has_value());
+  EXPECT_EQ(tx.error().kind, ErrorKind::kConfig);
+  EXPECT_THAT(tx.error().message, HasSubstr("underscore_table_prefix"));
+  EXPECT_TRUE(catalog->TransactionsCreateTables());
+
+  // Other 400s, and names that do not start with '_', are left as they are.
+  fake_->On(std::string("GET ") + kNs + "/raw/tables/events", 400,
+            ErrorBody(400, "BadRequestException", "malformed request"));
+  EXPECT_EQ(catalog->LoadTable({{"raw"}, "events"}).error().kind, ErrorKind::kData);
+  fake_->On(std::string("GET ") + kNs + "/raw/tables/_x", 400,
+            ErrorBody(400, "BadRequestException", "malformed request"));
+  EXPECT_EQ(catalog->LoadTable({{"raw"}, "_x"}).error().kind, ErrorKind::kData);
+  // With a prefix the server never sees a name starting with '_', so nothing is explained.
+  auto mapped = Open(WithPrefix(Options(), "dbx"));
+  fake_->On(std::string("HEAD ") + kNs + "/raw/tables/dbx_dlt_loads", 400);
+  EXPECT_EQ(mapped->TableExists({{"raw"}, "_dlt_loads"}).error().kind, ErrorKind::kData);
+}
+
 TEST_F(RestCatalogTest, InvalidIdentifiersAreRejectedBeforeSending) {
   auto catalog = Open();
   const auto before = fake_->requests().size();

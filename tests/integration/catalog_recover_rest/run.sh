@@ -10,23 +10,30 @@
 # through the server's register endpoint; pyiceberg then reads every table as before, at the same metadata files; one
 # more refresh matches an embedded run of the same sources (no duplicates). A service that does
 # not start FAILS the test.
-# usage: run.sh fallback|nessie PATH/TO/databox
+# `seaweedfs` (SeaweedFS's own catalog) cannot lose its state while the files stay: its catalog
+# lives in the same store as the files and a DROP deletes them whatever purgeRequested says
+# (docs/services.md). There the test recovers over the intact catalog: the dry run must find
+# every table at the metadata file the catalog holds ("up to date"), naming each by databox's
+# name (the folder dbx_dlt_loads is table _dlt_loads: underscore_table_prefix), and --apply must
+# write nothing; then one more refresh matches the embedded run.
+# usage: run.sh fallback|nessie|seaweedfs PATH/TO/databox
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=../catalog_server.sh
 source "$here/../catalog_server.sh"
-catalog_test_begin "${1:-}" "${2:-}" "run.sh fallback|nessie PATH/TO/databox"
+catalog_test_begin "${1:-}" "${2:-}" "run.sh fallback|nessie|seaweedfs PATH/TO/databox"
 rest_here="$root/tests/integration/refresh_rest"
 started=$SECONDS
 catalog_banner "catalog_recover_rest.$server"
 sources=(--source usgs --source noaa --source usgs_earthquakes)
 
-step "starting S3 (SeaweedFS) and the $server catalog (with PostgreSQL)"
+step "starting S3 (SeaweedFS) and the $server catalog (with PostgreSQL, but for SeaweedFS's own)"
 catalog_start "$work/start"
 catalog_env
 # Where the server puts table folders (its warehouse location, from scripts/services).
 tables_under="$CATALOG_WAREHOUSE"
 [ "$server" = nessie ] && tables_under="$CATALOG_WAREHOUSE_LOCATION"
+[ "$server" = seaweedfs ] && tables_under="s3://$CATALOG_WAREHOUSE"  # its table bucket
 
 catalog_registries
 rest() { "$databox" --config "$work/rest/databox.toml" "$@"; }
@@ -45,25 +52,46 @@ catalog_locations "$work/before-locations.json" || fail "pyiceberg could not lis
 grep -q "$tables_under/" "$work/before-locations.json" ||
   fail "the $server server does not put tables under $tables_under: $(head -3 "$work/before-locations.json")"
 
-step "lose the catalog state: drop the $catalog_database database while the server is stopped"
-catalog_lose_state
-
-step "dry run: every table would be registered from $tables_under, confirmed by commit markers"
-rest catalog recover --from-warehouse --tables-under "$tables_under" --json \
-  >"$work/dry.json" 2>"$work/dry.err" || { cat "$work/dry.err"; fail "the dry run failed"; }
-"$py" - "$work/dry.json" "$work/before-locations.json" <<'PY' || fail "the dry run's plan is wrong"
+# dry_run ACTION: `recover --dry-run` into $work/dry.json must plan every table with ACTION at
+# the metadata file pyiceberg read before (databox's names: a _dlt_* table's folder is dbx_dlt_*
+# on SeaweedFS), confirmed by commit markers, writing nothing.
+dry_run() {
+  rest catalog recover --from-warehouse --tables-under "$tables_under" --json \
+    >"$work/dry.json" 2>"$work/dry.err" || { cat "$work/dry.err"; fail "the dry run failed"; }
+  "$py" - "$work/dry.json" "$work/before-locations.json" "$1" <<'PY' || fail "the dry run's plan is wrong"
 import json, sys
 r = json.load(open(sys.argv[1]))
 want = json.load(open(sys.argv[2]))
+action = sys.argv[3]
 assert r["applied"] is False, r
 assert r["commit_markers"] > 0, f"no commit markers were read: {r}"
 got = {t["table"]: t["metadata_location"] for t in r["tables"]}
 assert got == want, f"the dry run chose {got}, pyiceberg had {want}"
-assert all(t["action"] == "register" and not t["applied"] for t in r["tables"]), r["tables"]
+assert any(t.endswith("._dlt_loads") for t in got), f"no _dlt_loads table among {sorted(got)}"
+assert all(t["action"] == action and not t["applied"] for t in r["tables"]), r["tables"]
 assert r["evidence_note"] == "", r["evidence_note"]
-print(f"dry run: would register {len(got)} tables at the metadata files pyiceberg read before, "
+print(f"dry run: {action}: {len(got)} tables at the metadata files pyiceberg read before, "
       f"confirmed by {r['commit_markers']} commit markers")
 PY
+}
+
+if [ "$server" = seaweedfs ]; then
+  step "dry run over the intact catalog: every table up to date, by databox's names, confirmed by commit markers"
+  dry_run "up to date"
+  tables="$("$py" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$work/before-locations.json")"
+  rest catalog recover --from-warehouse --tables-under "$tables_under" --apply \
+    >"$work/again.out" 2>&1 || { cat "$work/again.out"; fail "recover --apply over the intact catalog failed"; }
+  grep -q "^$tables tables ($tables up to date)" "$work/again.out" ||
+    { cat "$work/again.out"; fail "recover --apply did not find every table up to date"; }
+  catalog_locations "$work/after-locations.json" || fail "pyiceberg could not list the catalog"
+  diff -u "$work/before-locations.json" "$work/after-locations.json" ||
+    fail "recover --apply over the intact catalog moved a table"
+else
+step "lose the catalog state: drop the $catalog_database database while the server is stopped"
+catalog_lose_state
+
+step "dry run: every table would be registered from $tables_under, confirmed by commit markers"
+dry_run register
 "$py" "$rest_here/tables.py" dump-rest databox_lake "$work/still-lost.json" >/dev/null 2>&1 &&
   fail "the dry run wrote tables into the catalog"
 
@@ -130,6 +158,8 @@ rest catalog recover --from-warehouse --tables-under "$tables_under" --apply \
 grep -q "^$tables tables ($tables up to date)" "$work/again.out" ||
   { cat "$work/again.out"; fail "the second recover did not find every table up to date"; }
 
+fi
+
 step "one more refresh on the recovered catalog: same rows as the embedded run, no duplicates"
 rest refresh --skip-transform "${sources[@]}" >"$work/refresh-3.out" 2>&1 ||
   { cat "$work/refresh-3.out"; fail "the refresh after the recovery failed"; }
@@ -142,5 +172,9 @@ embedded refresh --skip-transform "${sources[@]}" >"$work/embedded-3.out" 2>&1 |
 "$py" "$rest_here/tables.py" compare "$work/embedded-3.json" "$work/rest-3.json" ||
   fail "after recovery + refresh the REST tables differ from the embedded run"
 
-echo "recovered $tables tables from $files metadata files in ${recover_seconds}s (recover --apply), whole test $((SECONDS - started))s"
+if [ "$server" = seaweedfs ]; then
+  echo "$tables tables up to date over the intact catalog, whole test $((SECONDS - started))s"
+else
+  echo "recovered $tables tables from $files metadata files in ${recover_seconds}s (recover --apply), whole test $((SECONDS - started))s"
+fi
 echo "PASS: catalog recover --from-warehouse into the $server REST catalog ($CATALOG_KIND)"

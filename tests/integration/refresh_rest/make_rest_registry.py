@@ -8,13 +8,16 @@ and [project.warehouse.s3] are added after it; every source stays byte-for-byte 
 
 usage: make_rest_registry.py [--uri URI] [--warehouse NAME] [--location S3_URL]
                              [--endpoint URL] [--region R] [--no-credential]
-                             [--no-s3-keys] [--token-var NAME] [--absolute-paths] [--embedded]
+                             [--no-s3-keys] [--token-var NAME] [--sigv4]
+                             [--underscore-table-prefix P] [--absolute-paths] [--embedded]
                              --out FILE
 --absolute-paths makes the example's relative replay/transform paths absolute (for a copy written
 elsewhere); --embedded keeps the example's embedded catalog (a copy for comparison runs);
 --no-credential drops the OAuth2 credential (the FALLBACK server has no OAuth); --no-s3-keys
 drops the static S3 keys (a catalog that vends credentials per table supplies them);
---token-var NAME sets the catalog's bearer token to ${NAME} instead of the OAuth2 credential.
+--token-var NAME sets the catalog's bearer token to ${NAME} instead of the OAuth2 credential;
+--sigv4 signs every catalog request with the S3 keys (SeaweedFS's catalog, AWS S3 Tables) instead;
+--underscore-table-prefix P stores tables whose name starts with '_' as P_... in the catalog.
 """
 import argparse
 import os
@@ -33,11 +36,17 @@ def rest_block(args):
         f'uri = "{args.uri}"',
         f'warehouse = "{args.warehouse}"   # the Polaris catalog (`databox catalog bootstrap`)',
     ]
-    if args.token_var:
+    if args.sigv4:
+        lines.append("sigv4 = true              # signed with the S3 keys below (AWS Signature V4)")
+    elif args.token_var:
         lines.append(f'token = "${{{args.token_var}}}"   # a bearer token the identity provider issued')
     elif not args.no_credential:
         lines.append('credential = "${POLARIS_CREDENTIAL}"   # client_id:client_secret of a principal')
         lines.append('scope = "PRINCIPAL_ROLE:ALL"')
+    if args.underscore_table_prefix:
+        lines.append(f'underscore_table_prefix = "{args.underscore_table_prefix}"'
+                     "   # _dlt_loads is stored as "
+                     f"{args.underscore_table_prefix}_dlt_loads")
     lines += [
         "",
         "[project.warehouse]",
@@ -65,6 +74,8 @@ def main():
     p.add_argument("--no-credential", action="store_true")
     p.add_argument("--no-s3-keys", action="store_true")
     p.add_argument("--token-var", default="")
+    p.add_argument("--sigv4", action="store_true")
+    p.add_argument("--underscore-table-prefix", default="")
     p.add_argument("--absolute-paths", action="store_true")
     p.add_argument("--embedded", action="store_true")
     p.add_argument("--out", required=True)
@@ -92,7 +103,7 @@ def main():
               "# AWS_SECRET_ACCESS_KEY in the environment or in a .env file beside this file.\n")
     if args.embedded:
         header = "# COPIED by make_rest_registry.py from databox.toml (embedded catalog).\n"
-    elif args.no_credential:
+    elif args.no_credential or args.sigv4:
         header = header.replace("POLARIS_CREDENTIAL (client_id:client_secret), ", "")
     if args.no_s3_keys and not args.embedded:
         header = header.split("# Needs ")[0] + (

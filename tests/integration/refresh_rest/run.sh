@@ -2,19 +2,22 @@
 # End to end: `databox refresh` of the six recorded routine sources into the Iceberg REST
 # catalog + S3, checked by pyiceberg against an embedded (SQLite + local) run of the same
 # registry. Runs against one REST catalog server: `fallback` (Iceberg's reference REST
-# adapter, NOT Apache Polaris) or `nessie` (Project Nessie), with PostgreSQL 15 and SeaweedFS S3,
-# all started here in a private temp folder and stopped by PID on exit, pass or fail.
+# adapter, NOT Apache Polaris), `nessie` (Project Nessie), each with PostgreSQL 15 and SeaweedFS
+# S3, or `seaweedfs` (SeaweedFS's own catalog, SigV4-signed, with the registry's
+# underscore_table_prefix = "dbx": it refuses table names starting with '_', so databox's
+# _dlt_loads is its dbx_dlt_loads; without the prefix a run must fail saying so), all started
+# here in a private temp folder and stopped by PID on exit, pass or fail.
 # A service that does not start FAILS the test.
 # With --vended-only (nessie) the REST registry has NO S3 keys and databox runs without any in
 # its environment: every table's files are signed with the credentials Nessie vends (STS
 # session credentials from SeaweedFS's STS) with the table's load; two refresh rounds (creates, then
 # merges that read the tables' files through DuckDB) are compared with the embedded run.
-# usage: run.sh fallback|nessie PATH/TO/databox [--vended-only]
+# usage: run.sh fallback|nessie|seaweedfs PATH/TO/databox [--vended-only]
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=../catalog_server.sh
 source "$here/../catalog_server.sh"
-catalog_test_begin "${1:-}" "${2:-}" "run.sh fallback|nessie PATH/TO/databox [--vended-only]"
+catalog_test_begin "${1:-}" "${2:-}" "run.sh fallback|nessie|seaweedfs PATH/TO/databox [--vended-only]"
 vended_only="${3:-}"
 case "$vended_only" in
   "") catalog_banner "refresh_rest.$server" ;;
@@ -25,13 +28,14 @@ case "$vended_only" in
 esac
 log="$state/polaris/server.log"
 [ "$server" = nessie ] && log="$state/nessie/server.log"
+[ "$server" = seaweedfs ] && log="$state/s3/weed.log"
 
 step "the committed REST example is the generator's output"
 "$py" "$here/make_rest_registry.py" --out "$work/polaris.expected.toml" || fail "generator failed"
 diff -u "$work/polaris.expected.toml" "$root/examples/databox/databox.polaris.toml" ||
   fail "examples/databox/databox.polaris.toml is stale: run $here/make_rest_registry.py --out examples/databox/databox.polaris.toml"
 
-step "starting S3 (SeaweedFS) and the $server catalog (with PostgreSQL)"
+step "starting S3 (SeaweedFS) and the $server catalog (with PostgreSQL, but for SeaweedFS's own)"
 catalog_start "$work/start"
 # Exported: tables.py reads CATALOG_URI, REST_WAREHOUSE and S3_* from the environment.
 # shellcheck disable=SC1091
@@ -39,7 +43,7 @@ set -a; source "$catalog_env_file"; source "$state/s3.env"; set +a
 # The warehouse the registry names: the FALLBACK ignores it; Nessie has the one start-nessie
 # configured (its /v1/config answers 500 "Warehouse ... is not known" for any other).
 export REST_WAREHOUSE=databox_lake
-[ "$server" = nessie ] && REST_WAREHOUSE="$CATALOG_WAREHOUSE"
+[ "$server" = nessie ] || [ "$server" = seaweedfs ] && REST_WAREHOUSE="$CATALOG_WAREHOUSE"
 echo "catalog: $CATALOG_KIND at $CATALOG_URI (warehouse $REST_WAREHOUSE); S3: $S3_ENDPOINT bucket $S3_BUCKET"
 
 mkdir -p "$work/rest" "$work/embedded"
@@ -49,6 +53,13 @@ no_keys=()
 if [ -n "$vended_only" ]; then
   no_keys=(--no-s3-keys --token-var DATABOX_TEST_CATALOG_TOKEN)
   export DATABOX_TEST_CATALOG_TOKEN="tok-$RANDOM$RANDOM-bearer"
+fi
+# SeaweedFS's catalog: every request signed with the S3 keys; it refuses table names that do
+# not start with a letter or digit, so the registry maps _dlt_loads to dbx_dlt_loads (tables.py
+# reads the catalog's names back the same way, from REST_UNDERSCORE_PREFIX).
+if [ "$server" = seaweedfs ]; then
+  no_keys=(--sigv4 --underscore-table-prefix dbx)
+  export REST_UNDERSCORE_PREFIX=dbx
 fi
 "$py" "$here/make_rest_registry.py" --absolute-paths --no-credential "${no_keys[@]}" --uri "$CATALOG_URI" \
   --warehouse "$REST_WAREHOUSE" --location "s3://$S3_BUCKET/warehouse" --endpoint "$S3_ENDPOINT" \
@@ -334,5 +345,25 @@ grep -q "was already committed" "$work/kill-resume.out" ||
 dump_rest kill-3
 "$py" "$here/tables.py" compare "$work/kill-2.json" "$work/kill-3.json" ||
   fail "run --resume after a kill after the REST commit changed the tables (a second load?)"
+
+if [ "$server" = seaweedfs ]; then
+  # The server trait the prefix is for, detected at run time: a registry without it fails
+  # before any commit, naming the setting, and changes nothing.
+  step "without underscore_table_prefix SeaweedFS refuses the _dlt_* tables: the run fails naming the setting"
+  mkdir -p "$work/unmapped"
+  "$py" "$here/make_rest_registry.py" --absolute-paths --sigv4 --uri "$CATALOG_URI" \
+    --warehouse "$REST_WAREHOUSE" --location "s3://$S3_BUCKET/warehouse" --endpoint "$S3_ENDPOINT" \
+    --region "$S3_REGION" --out "$work/unmapped/databox.toml" || fail "cannot write the unmapped registry"
+  grep -q "underscore_table_prefix" "$work/unmapped/databox.toml" && fail "the unmapped registry maps names"
+  "$databox" --config "$work/unmapped/databox.toml" run usgs_earthquakes >"$work/unmapped.out" 2>&1 &&
+    { cat "$work/unmapped.out"; fail "a run without underscore_table_prefix succeeded against SeaweedFS"; }
+  cat "$work/unmapped.out"
+  grep -q 'refuses table names that do not start with a letter or digit' "$work/unmapped.out" &&
+    grep -q 'set \[project.catalog\] underscore_table_prefix = "dbx"' "$work/unmapped.out" ||
+    fail "the refused run did not say which setting maps names starting with '_'"
+  dump_rest unmapped
+  "$py" "$here/tables.py" compare "$work/kill-3.json" "$work/unmapped.json" ||
+    fail "the refused run without underscore_table_prefix changed the tables"
+fi
 
 echo "PASS: refresh into REST + S3 against $server ($CATALOG_KIND)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End to end: Trino 476 (a second engine, on another JVM) over the same Iceberg REST catalog and
-# S3 as `databox`. Starts PostgreSQL, SeaweedFS S3 and the REST catalog server (nessie or fallback)
-# and then Trino, all in a private temp folder, stopped by PID on exit, pass or fail. A service
+# S3 as `databox`. Starts PostgreSQL, SeaweedFS S3 and the REST catalog server (nessie or fallback),
+# or SeaweedFS alone with its own catalog (seaweedfs: Trino signs every catalog request with
+# SigV4; databox's _dlt_* tables are dbx_dlt_* there, underscore_table_prefix), and then Trino, all in a private temp folder, stopped by PID on exit, pass or fail. A service
 # that does not start (Trino included) FAILS the test.
 #   1. `databox refresh --skip-transform` twice into REST + S3, the second round merging
 #      raw_usgs_earthquakes.events with position delete files (merge-on-read).
@@ -16,12 +17,12 @@
 #   4. Trino deletes one row and updates another of databox's raw_usgs_earthquakes.events; `databox run
 #      usgs_earthquakes` then merges the same replayed records into the table Trino changed:
 #      every deleted row is back, no Trino update is left, and Trino reads what pyiceberg reads.
-# usage: run.sh nessie|fallback PATH/TO/databox
+# usage: run.sh nessie|fallback|seaweedfs PATH/TO/databox
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=../catalog_server.sh
 source "$here/../catalog_server.sh"
-catalog_test_begin "${1:-}" "${2:-}" "run.sh nessie|fallback PATH/TO/databox"
+catalog_test_begin "${1:-}" "${2:-}" "run.sh nessie|fallback|seaweedfs PATH/TO/databox"
 catalog_banner "trino_interop.$server"
 
 step "starting S3 (SeaweedFS) and the $server catalog (with PostgreSQL)"
