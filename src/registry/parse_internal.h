@@ -51,6 +51,13 @@ std::string CheckHttpUrl(std::string_view url);
 //! Parses [project] (defaults applied when the table is absent).
 ProjectSettings ParseProject(const toml::table* project, ParseContext& ctx);
 
+//! The keys an S3 settings table shares ([project.warehouse.s3], [publish.s3]): endpoint, region,
+//! path_style, the key secrets, timeouts and retries.
+void ReadS3Settings(TableReader& s, S3Settings& settings, ParseContext& ctx);
+
+//! Parses the top-level [publish] table (docs/publish.md).
+PublishSettings ParsePublish(const toml::table& table, ParseContext& ctx);
+
 //! Parses one [[source]] table. `replay` is [project.http] replay; a source that replays may
 //! leave its secret unset.
 Source ParseSource(const toml::table& table, const std::optional<std::filesystem::path>& replay,

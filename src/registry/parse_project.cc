@@ -197,6 +197,29 @@ CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::pa
   return catalog;
 }
 
+}  // namespace
+
+void ReadS3Settings(TableReader& s, S3Settings& settings, ParseContext& ctx) {
+  settings.endpoint = s.String("endpoint").value_or("");
+  if (!settings.endpoint.empty()) {
+    if (auto bad = CheckHttpUrl(settings.endpoint); !bad.empty()) {
+      s.Report("endpoint", "'endpoint' " + bad);
+    }
+  }
+  if (auto region = s.String("region")) settings.region = *region;
+  settings.path_style = s.Bool("path_style").value_or(false);
+  settings.access_key_id = ReadSecret(s, "access_key_id", ctx, false);
+  settings.secret_access_key = ReadSecret(s, "secret_access_key", ctx, false);
+  settings.session_token = ReadSecret(s, "session_token", ctx, false);
+  ReadTimeoutsAndRetries(s, settings.http);
+  if (settings.access_key_id.empty() != settings.secret_access_key.empty()) {
+    s.Report("access_key_id", "'access_key_id' and 'secret_access_key' must be set together",
+             "set both, or neither to use vended credentials");
+  }
+}
+
+namespace {
+
 WarehouseSettings ParseWarehouse(const toml::table* table, const std::filesystem::path& state_dir,
                                  ParseContext& ctx) {
   WarehouseSettings warehouse;
@@ -224,22 +247,7 @@ WarehouseSettings ParseWarehouse(const toml::table* table, const std::filesystem
       r.Report("s3", "[project.warehouse.s3] is only used with an s3:// location",
                "remove it or set location = \"s3://bucket/prefix\"");
     }
-    warehouse.s3.endpoint = s.String("endpoint").value_or("");
-    if (!warehouse.s3.endpoint.empty()) {
-      if (auto bad = CheckHttpUrl(warehouse.s3.endpoint); !bad.empty()) {
-        s.Report("endpoint", "'endpoint' " + bad);
-      }
-    }
-    if (auto region = s.String("region")) warehouse.s3.region = *region;
-    warehouse.s3.path_style = s.Bool("path_style").value_or(false);
-    warehouse.s3.access_key_id = ReadSecret(s, "access_key_id", ctx, false);
-    warehouse.s3.secret_access_key = ReadSecret(s, "secret_access_key", ctx, false);
-    warehouse.s3.session_token = ReadSecret(s, "session_token", ctx, false);
-    ReadTimeoutsAndRetries(s, warehouse.s3.http);
-    if (warehouse.s3.access_key_id.empty() != warehouse.s3.secret_access_key.empty()) {
-      s.Report("access_key_id", "'access_key_id' and 'secret_access_key' must be set together",
-               "set both, or neither to use vended credentials");
-    }
+    ReadS3Settings(s, warehouse.s3, ctx);
     s.ReportUnknownKeys();
   }
   r.ReportUnknownKeys();
