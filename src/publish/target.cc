@@ -17,11 +17,15 @@ Result<TargetState> InspectTarget(fileio::FileIO& io, const Layout& layout) {
   if (!marker) return std::unexpected(AtTarget(layout, marker.error()));
   state.has_marker = *marker;
   if (!state.has_marker) {
+    // A local folder that does not exist lists empty; a missing bucket is kNotFound.
     auto objects = io.List(layout.root() + "/");
-    if (!objects && objects.error().kind != ErrorKind::kNotFound) {
-      return std::unexpected(AtTarget(layout, objects.error()));
+    if (!objects && objects.error().kind == ErrorKind::kNotFound) {
+      return MakeError(ErrorKind::kNotFound, "publish target " + layout.root() +
+                                                 ": the bucket does not exist; create it or "
+                                                 "publish to an existing bucket");
     }
-    if (objects && !objects->empty()) {
+    if (!objects) return std::unexpected(AtTarget(layout, objects.error()));
+    if (!objects->empty()) {
       return MakeError(ErrorKind::kConfig,
                        "publish target " + layout.root() + " holds " +
                            std::to_string(objects->size()) + " object(s) (e.g. " +
