@@ -162,17 +162,21 @@ Command PublishCommand() {
       "then removed. The target and what is published come from the registry's [publish]\n"
       "(docs/publish.md); without it, --to publishes every raw table and every model.\n"
       "A target holding files databox publish did not write is refused. Recorded in the run\n"
-      "history (command publish); --dry-run writes and records nothing. Exit 0 published,\n"
+      "history (command publish); --dry-run writes nothing to the target and records\n"
+      "nothing. Exit 0 published,\n"
       "1 failed (the previous version stays current), 2 bad usage or target.",
       [](CLI::App& app) -> Runner {
         auto args = std::make_shared<PublishArgs>();
         app.add_option("--to", args->to,
-                       "target: s3://bucket/prefix or a folder (instead of [publish] to)");
+                       "target: s3://bucket/prefix or a folder (instead of [publish] to)")
+            ->option_text("URI");
         app.add_option("--only", args->only,
                        "publish only these: raw_<source> namespaces, raw_<source>.<table> "
-                       "tables, <schema>.<model> models (repeatable)");
+                       "tables, <schema>.<model> models (repeatable)")
+            ->option_text("NAME ...");
         app.add_flag("--dry-run", args->dry_run,
-                     "list what would be published and copied (files and bytes); write nothing");
+                     "list what would be published and copied (files and bytes); write nothing "
+                     "to the target and record nothing");
         return [args](const GlobalOptions& global) { return Publish(global, *args); };
       }};
 }
