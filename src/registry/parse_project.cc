@@ -199,6 +199,27 @@ CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::pa
 
 }  // namespace
 
+std::optional<std::pair<std::string, bool>> ReadStoreLocation(TableReader& r, std::string_view key,
+                                                              ParseContext& ctx,
+                                                              const std::string& consequence) {
+  auto text = r.String(key);
+  if (!text) return std::nullopt;
+  const std::string quoted = "'" + std::string(key) + "'";
+  if (text->starts_with("s3://")) {
+    if (text->size() <= 5 || (*text)[5] == '/') {
+      r.Report(key, quoted + " has no bucket", "write s3://bucket/prefix");
+    }
+    return std::pair{*text, true};
+  }
+  if (text->find("://") != std::string::npos) {
+    r.Report(key, quoted + " must be a local path or s3://bucket/prefix");
+    return std::nullopt;
+  }
+  std::string path = ResolvePath(ctx, *text).string();
+  ReportFolder(r, key, *text, WhyNotOwnFolder(ctx, path), consequence);
+  return std::pair{std::move(path), false};
+}
+
 void ReadS3Settings(TableReader& s, S3Settings& settings, ParseContext& ctx) {
   settings.endpoint = s.String("endpoint").value_or("");
   if (!settings.endpoint.empty()) {
@@ -226,20 +247,10 @@ WarehouseSettings ParseWarehouse(const toml::table* table, const std::filesystem
   warehouse.location = (state_dir / "warehouse").string();
   if (table == nullptr) return warehouse;
   TableReader r(*table, "[project.warehouse]", ctx.problems);
-  if (auto location = r.String("location")) {
-    if (location->starts_with("s3://")) {
-      warehouse.is_s3 = true;
-      warehouse.location = *location;
-      if (location->size() <= 5 || (*location)[5] == '/') {
-        r.Report("location", "'location' has no bucket", "write s3://bucket/prefix");
-      }
-    } else if (location->find("://") != std::string::npos) {
-      r.Report("location", "'location' must be a local path or s3://bucket/prefix");
-    } else {
-      warehouse.location = ResolvePath(ctx, *location).string();
-      ReportFolder(r, "location", *location, WhyNotOwnFolder(ctx, warehouse.location),
-                   "databox would write every table's files there");
-    }
+  if (auto location =
+          ReadStoreLocation(r, "location", ctx, "databox would write every table's files there")) {
+    warehouse.location = location->first;
+    warehouse.is_s3 = location->second;
   }
   if (const toml::table* s3 = r.Table("s3")) {
     TableReader s(*s3, "[project.warehouse.s3]", ctx.problems);

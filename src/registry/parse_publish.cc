@@ -23,22 +23,10 @@ void CheckNames(TableReader& r, std::string_view key, const std::vector<std::str
 PublishSettings ParsePublish(const toml::table& table, ParseContext& ctx) {
   PublishSettings settings;
   TableReader r(table, "[publish]", ctx.problems);
-  if (auto to = r.String("to")) {
-    if (to->starts_with("s3://")) {
-      settings.is_s3 = true;
-      settings.to = *to;
-      if (to->size() <= 5 || (*to)[5] == '/') {
-        r.Report("to", "'to' has no bucket", "write s3://bucket/prefix");
-      }
-    } else if (to->find("://") != std::string::npos) {
-      r.Report("to", "'to' must be a local folder or s3://bucket/prefix");
-    } else {
-      settings.to = ResolvePath(ctx, *to).string();
-      if (auto why = WhyNotOwnFolder(ctx, settings.to); !why.empty()) {
-        r.Report("to", "'to' = \"" + *to + "\": " + why,
-                 "give the publication a folder of its own");
-      }
-    }
+  if (auto to =
+          ReadStoreLocation(r, "to", ctx, "databox publish would write every version there")) {
+    settings.to = to->first;
+    settings.is_s3 = to->second;
   }
   static const std::regex kName("[a-z_][a-z0-9_]*");
   static const std::regex kQualified("[a-z_][a-z0-9_]*\\.[a-z_][a-z0-9_]*");

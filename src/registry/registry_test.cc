@@ -1062,7 +1062,7 @@ keep = 0
 secret_access_key = "literal"
 )") + kMinimalSource);
   const ValidationReport report = Validate(config.path(), {.env = NoEnv});
-  EXPECT_TRUE(HasProblem(report, 2, "'to' must be a local folder or s3://")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 2, "'to' must be a local path or s3://")) << report.ToString();
   EXPECT_TRUE(HasProblem(report, 3, "is not namespace.table")) << report.ToString();
   EXPECT_TRUE(HasProblem(report, 4, "keep")) << report.ToString();
   EXPECT_TRUE(HasProblem(report, 5, "unknown key")) << report.ToString();
