@@ -54,7 +54,8 @@ Command RunsCommand() {
   return Command{
       "runs", "List recent runs, or show one run's sources, errors and transform",
       "Reads the run history (<state_dir>/runs.jsonl, docs/run_history.md), which every\n"
-      "`databox refresh`, `databox run`, `databox ingest` and `databox transform` appends to.\n"
+      "`databox refresh`, `databox run`, `databox ingest`, `databox transform` and\n"
+      "`databox publish` append to (a publish lists each published relation as a source).\n"
       "Each line: run id, command, start time (UTC), duration, status (ok, failed, refused,\n"
       "interrupted, terminated) and how many sources loaded and failed. Exit 1 when the history\n"
       "cannot be read.",
@@ -73,7 +74,8 @@ Command RunsCommand() {
             "commit, inspection, or load for `databox ingest`), load id, start, rows, the new\n"
             "snapshot of each table it committed, its error and notes; for a refresh also the\n"
             "inspection and the transform's status and log tail, for `databox transform` only\n"
-            "the transform. Exit 1 when no run has the id.");
+            "the transform, for `databox publish` the read-back (its relations fail in phase\n"
+            "load or inspection). Exit 1 when no run has the id.");
         args->show->add_option("RUN_ID", args->run_id, "the run, e.g. 2026-11-30T02:10:58.659Z")
             ->required();
         args->show->add_flag("--json", args->json, "machine-readable output");

@@ -12,9 +12,11 @@
 #include "duck/version.h"
 
 namespace databox::cli {
+
+const char* DataboxVersion() { return "0.1.0"; }
+
 namespace {
 
-constexpr const char* kVersion = "0.1.0";
 constexpr const char* kDescription =
     "Databox loads public environmental data into Apache Iceberg tables and runs SQLMesh\n"
     "models over them in DuckDB.";
@@ -117,7 +119,8 @@ CommandLine::CommandLine(GlobalOptions defaults)
   app_.set_version_flag(
       "--version",
       [] {
-        return std::string("databox ") + kVersion + " (DuckDB " + duck::LibraryVersion() + ")";
+        return std::string("databox ") + DataboxVersion() + " (DuckDB " + duck::LibraryVersion() +
+               ")";
       },
       "print the Databox and DuckDB versions");
   app_.footer(kFooter);

@@ -13,6 +13,9 @@
 
 namespace databox::cli {
 
+//! The Databox version `databox --version` prints.
+const char* DataboxVersion();
+
 class CommandLine {
  public:
   //! Declares every command; `defaults` holds the global options before parsing ($DATABOX_CONFIG).

@@ -25,6 +25,7 @@ std::vector<Command> AllCommands() {
   commands.push_back(QueryCommand());
   commands.push_back(CatalogCommand());
   commands.push_back(MaintainCommand());
+  commands.push_back(PublishCommand());
   commands.push_back(CompletionCommand());
   return commands;
 }

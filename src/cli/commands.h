@@ -10,6 +10,7 @@ Command ValidateCommand();
 Command SourcesCommand();
 Command RunCommand();
 Command IngestCommand();
+Command PublishCommand();
 Command RefreshCommand();
 Command TransformCommand();
 Command StatusCommand();

@@ -165,6 +165,10 @@ std::string FormatRunTrace(const refresh::RunRecord& record) {
     for (const auto& problem : record.inspection_problems) text += "  problem: " + problem + "\n";
     text += TransformTrace(record);
   }
+  if (record.command == "publish") {
+    text += "\nread-back\n  " + std::string(record.inspection_ok ? "ok" : "not passed") + "\n";
+    for (const auto& problem : record.inspection_problems) text += "  problem: " + problem + "\n";
+  }
   return text;
 }
 

@@ -29,6 +29,10 @@ inline constexpr std::string_view kFailpointNames[] = {
     "after-catalog-swap",        //!< the catalog accepted the commit, not yet returned
     "before-package-committed",  //!< commit done, load package not yet marked committed
     "before-run-history",        //!< load finished, run history record not yet appended
+    "publish-after-file",        //!< publish: one data or delete file at the target (per file)
+    "publish-after-table",       //!< publish: one raw table's metadata written (per table)
+    "publish-before-pointer",    //!< publish: version written and validated, pointer not moved
+    "publish-after-pointer",     //!< publish: pointer moved, old versions not yet removed
 };
 
 //! Kills the process with SIGKILL when DATABOX_FAILPOINT arms `name` and this is its nth hit.

@@ -28,6 +28,12 @@ struct NewObject {
   std::string bytes;
 };
 
+//! An object's bytes and the tag of that version of it (FileIO::ReadTagged).
+struct TaggedObject {
+  std::string bytes;
+  std::string tag;  //!< opaque; compare only with another tag of the same location and store
+};
+
 //! Reads and writes whole objects. Every method is safe to call from several threads.
 class FileIO {
  public:
@@ -55,6 +61,16 @@ class FileIO {
   }
   //! Creates or atomically replaces the object.
   virtual Status Write(std::string_view location, std::string_view bytes) = 0;
+  //! The object and the tag of its version (S3: its ETag; local: the SHA-256 of its bytes);
+  //! kNotFound if it does not exist.
+  virtual Result<TaggedObject> ReadTagged(std::string_view location);
+  //! Replaces the object with `bytes` only while its version is still `tag` (from ReadTagged):
+  //! compare-and-swap for a pointer that several writers may move. kConflict when another
+  //! writer changed or removed it first; nothing is written then. S3: PUT with If-Match;
+  //! local: under flock(2) of the object's folder, compared and then renamed over. A store that
+  //! cannot do it answers kInternal.
+  virtual Status ReplaceIfTag(std::string_view location, std::string_view bytes,
+                              std::string_view tag);
   //! Copies the local file `local_path` to `location` (create or replace).
   virtual Status UploadFile(std::string_view local_path, std::string_view location) = 0;
   //! Deletes the object; kNotFound if it does not exist.

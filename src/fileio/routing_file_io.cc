@@ -45,6 +45,17 @@ Status RoutingFileIO::WriteNew(std::string_view location, std::string_view bytes
   return io->WriteNew(location, bytes);
 }
 
+Result<TaggedObject> RoutingFileIO::ReadTagged(std::string_view location) {
+  DATABOX_ASSIGN_OR_RETURN(FileIO * io, For(location));
+  return io->ReadTagged(location);
+}
+
+Status RoutingFileIO::ReplaceIfTag(std::string_view location, std::string_view bytes,
+                                   std::string_view tag) {
+  DATABOX_ASSIGN_OR_RETURN(FileIO * io, For(location));
+  return io->ReplaceIfTag(location, bytes, tag);
+}
+
 Status RoutingFileIO::WriteNewBatch(std::span<const NewObject> objects) {
   size_t start = 0;
   while (start < objects.size()) {

@@ -28,6 +28,9 @@ class RoutingFileIO final : public FileIO {
   //! One batch per store: consecutive objects of the same store go to it together.
   Status WriteNewBatch(std::span<const NewObject> objects) override;
   Status Write(std::string_view location, std::string_view bytes) override;
+  Result<TaggedObject> ReadTagged(std::string_view location) override;
+  Status ReplaceIfTag(std::string_view location, std::string_view bytes,
+                      std::string_view tag) override;
   Status UploadFile(std::string_view local_path, std::string_view location) override;
   Status Delete(std::string_view location) override;
   Result<std::vector<FileInfo>> List(std::string_view prefix) override;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "duck/connection.h"
 
 namespace databox::load {
 
@@ -37,5 +38,11 @@ class DuckDbS3Provider {
     return std::vector<DuckDbS3Access>{std::move(access)};
   }
 };
+
+//! Creates (or replaces) the TEMPORARY S3 secret `access` describes in the connection's
+//! in-memory catalog; httpfs must be loaded. One secret name per scope ("databox_warehouse"
+//! for none), so preparing a connection again replaces a secret instead of adding another.
+//! DuckDB's error when it refuses the secret (the keys never appear in it).
+Status CreateDuckDbS3Secret(duck::Connection& conn, const DuckDbS3Access& access);
 
 }  // namespace databox::load

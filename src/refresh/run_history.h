@@ -36,8 +36,8 @@ struct SourceRun {
 };
 
 //! The commands that append a run record, as RunRecord::command names them.
-inline constexpr std::array<std::string_view, 4> kRunCommands = {"refresh", "run", "transform",
-                                                                 "ingest"};
+inline constexpr std::array<std::string_view, 5> kRunCommands = {"refresh", "run", "transform",
+                                                                 "ingest", "publish"};
 
 //! One run of the refresh (or of a single source, or of the transform alone).
 struct RunRecord {

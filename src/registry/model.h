@@ -336,9 +336,24 @@ struct Source {
   std::vector<std::string> Tables() const;
 };
 
+//! Where and what `databox publish` publishes ([publish], docs/publish.md).
+struct PublishSettings {
+  std::string to;      //!< s3://bucket/prefix or an absolute local folder; empty = only --to
+  bool is_s3 = false;  //!< true when `to` starts with s3://
+  S3Settings s3;       //!< [publish.s3]: the target's endpoint and keys
+  //! Raw namespaces published whole (raw_<source>); with `tables` empty and this empty, every one.
+  std::vector<std::string> namespaces;
+  std::vector<std::string> tables;  //!< raw tables as namespace.table, beside `namespaces`
+  //! Transform models as schema.name; nullopt = every model; empty = none.
+  std::optional<std::vector<std::string>> models;
+  int keep = 3;  //!< versions kept at the target, the current one included
+};
+
 struct Registry {
   std::filesystem::path config_path;  //!< absolute path of the loaded file
   ProjectSettings project;
+  //! The [publish] section; nullopt when the registry has none.
+  std::optional<PublishSettings> publish;
   std::vector<Source> sources;
 
   //! The source with this name, or nullptr.

@@ -51,6 +51,20 @@ std::string CheckHttpUrl(std::string_view url);
 //! Parses [project] (defaults applied when the table is absent).
 ProjectSettings ParseProject(const toml::table* project, ParseContext& ctx);
 
+//! A storage location under `key`: s3://bucket/prefix as written, else a local path resolved
+//! against the config folder that must be databox's own (`consequence` says why). The location
+//! and whether it is s3://; nullopt when absent or not a location (reported).
+std::optional<std::pair<std::string, bool>> ReadStoreLocation(TableReader& r, std::string_view key,
+                                                              ParseContext& ctx,
+                                                              const std::string& consequence);
+
+//! The keys an S3 settings table shares ([project.warehouse.s3], [publish.s3]): endpoint, region,
+//! path_style, the key secrets, timeouts and retries.
+void ReadS3Settings(TableReader& s, S3Settings& settings, ParseContext& ctx);
+
+//! Parses the top-level [publish] table (docs/publish.md).
+PublishSettings ParsePublish(const toml::table& table, ParseContext& ctx);
+
 //! Parses one [[source]] table. `replay` is [project.http] replay; a source that replays may
 //! leave its secret unset.
 Source ParseSource(const toml::table& table, const std::optional<std::filesystem::path>& replay,

@@ -209,26 +209,60 @@ CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::pa
   return catalog;
 }
 
+}  // namespace
+
+std::optional<std::pair<std::string, bool>> ReadStoreLocation(TableReader& r, std::string_view key,
+                                                              ParseContext& ctx,
+                                                              const std::string& consequence) {
+  auto text = r.String(key);
+  if (!text) return std::nullopt;
+  const std::string quoted = "'" + std::string(key) + "'";
+  if (text->starts_with("s3://")) {
+    if (text->size() <= 5 || (*text)[5] == '/') {
+      r.Report(key, quoted + " has no bucket", "write s3://bucket/prefix");
+    }
+    return std::pair{*text, true};
+  }
+  if (text->find("://") != std::string::npos) {
+    r.Report(key, quoted + " must be a local path or s3://bucket/prefix");
+    return std::nullopt;
+  }
+  std::string path = ResolvePath(ctx, *text).string();
+  ReportFolder(r, key, *text, WhyNotOwnFolder(ctx, path), consequence);
+  return std::pair{std::move(path), false};
+}
+
+void ReadS3Settings(TableReader& s, S3Settings& settings, ParseContext& ctx) {
+  settings.endpoint = s.String("endpoint").value_or("");
+  if (!settings.endpoint.empty()) {
+    if (auto bad = CheckHttpUrl(settings.endpoint); !bad.empty()) {
+      s.Report("endpoint", "'endpoint' " + bad);
+    }
+  }
+  if (auto region = s.String("region")) settings.region = *region;
+  settings.path_style = s.Bool("path_style").value_or(false);
+  settings.access_key_id = ReadSecret(s, "access_key_id", ctx, false);
+  settings.secret_access_key = ReadSecret(s, "secret_access_key", ctx, false);
+  settings.session_token = ReadSecret(s, "session_token", ctx, false);
+  ReadTimeoutsAndRetries(s, settings.http);
+  if (settings.access_key_id.empty() != settings.secret_access_key.empty()) {
+    s.Report("access_key_id", "'access_key_id' and 'secret_access_key' must be set together",
+             "set both, or neither to use vended credentials");
+  }
+}
+
+namespace {
+
 WarehouseSettings ParseWarehouse(const toml::table* table, const std::filesystem::path& state_dir,
                                  ParseContext& ctx) {
   WarehouseSettings warehouse;
   warehouse.location = (state_dir / "warehouse").string();
   if (table == nullptr) return warehouse;
   TableReader r(*table, "[project.warehouse]", ctx.problems);
-  if (auto location = r.String("location")) {
-    if (location->starts_with("s3://")) {
-      warehouse.is_s3 = true;
-      warehouse.location = *location;
-      if (location->size() <= 5 || (*location)[5] == '/') {
-        r.Report("location", "'location' has no bucket", "write s3://bucket/prefix");
-      }
-    } else if (location->find("://") != std::string::npos) {
-      r.Report("location", "'location' must be a local path or s3://bucket/prefix");
-    } else {
-      warehouse.location = ResolvePath(ctx, *location).string();
-      ReportFolder(r, "location", *location, WhyNotOwnFolder(ctx, warehouse.location),
-                   "databox would write every table's files there");
-    }
+  if (auto location =
+          ReadStoreLocation(r, "location", ctx, "databox would write every table's files there")) {
+    warehouse.location = location->first;
+    warehouse.is_s3 = location->second;
   }
   if (const toml::table* s3 = r.Table("s3")) {
     TableReader s(*s3, "[project.warehouse.s3]", ctx.problems);
@@ -236,22 +270,7 @@ WarehouseSettings ParseWarehouse(const toml::table* table, const std::filesystem
       r.Report("s3", "[project.warehouse.s3] is only used with an s3:// location",
                "remove it or set location = \"s3://bucket/prefix\"");
     }
-    warehouse.s3.endpoint = s.String("endpoint").value_or("");
-    if (!warehouse.s3.endpoint.empty()) {
-      if (auto bad = CheckHttpUrl(warehouse.s3.endpoint); !bad.empty()) {
-        s.Report("endpoint", "'endpoint' " + bad);
-      }
-    }
-    if (auto region = s.String("region")) warehouse.s3.region = *region;
-    warehouse.s3.path_style = s.Bool("path_style").value_or(false);
-    warehouse.s3.access_key_id = ReadSecret(s, "access_key_id", ctx, false);
-    warehouse.s3.secret_access_key = ReadSecret(s, "secret_access_key", ctx, false);
-    warehouse.s3.session_token = ReadSecret(s, "session_token", ctx, false);
-    ReadTimeoutsAndRetries(s, warehouse.s3.http);
-    if (warehouse.s3.access_key_id.empty() != warehouse.s3.secret_access_key.empty()) {
-      s.Report("access_key_id", "'access_key_id' and 'secret_access_key' must be set together",
-               "set both, or neither to use vended credentials");
-    }
+    ReadS3Settings(s, warehouse.s3, ctx);
     s.ReportUnknownKeys();
   }
   r.ReportUnknownKeys();

@@ -32,6 +32,11 @@ void RegisterSecrets(const Registry& registry) {
   RegisterResolved(p.warehouse.s3.access_key_id);
   RegisterResolved(p.warehouse.s3.secret_access_key);
   RegisterResolved(p.warehouse.s3.session_token);
+  if (registry.publish) {
+    RegisterResolved(registry.publish->s3.access_key_id);
+    RegisterResolved(registry.publish->s3.secret_access_key);
+    RegisterResolved(registry.publish->s3.session_token);
+  }
   for (const Source& source : registry.sources) RegisterResolved(source.auth.secret);
 }
 
@@ -78,6 +83,9 @@ Parsed Parse(const std::filesystem::path& path, const LoadOptions& options) {
   const internal::Variables variables = internal::ParseVariables(top.Table("variables"), ctx);
   problems.set_variables(&variables);
   registry.project = internal::ParseProject(top.Table("project"), ctx);
+  if (const toml::table* publish = top.Table("publish")) {
+    registry.publish = internal::ParsePublish(*publish, ctx);
+  }
   if (const toml::array* sources = top.Array("source")) {
     for (const toml::node& node : *sources) {
       if (const auto* table = node.as_table()) {

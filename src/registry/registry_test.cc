@@ -1060,3 +1060,61 @@ TEST(RegistryFormatTest, DisabledResourcesAndUndeclaredTablesAreMarked) {
 
 }  // namespace
 }  // namespace databox::registry
+
+namespace databox::registry {
+namespace {
+
+TEST(RegistryPublishTest, PublishSectionIsOptionalAndReadWithItsS3Secrets) {
+  TempConfig none(kMinimalSource);
+  auto plain = LoadRegistry(none.path(), {.env = NoEnv});
+  ASSERT_TRUE(plain.has_value()) << plain.error().message;
+  EXPECT_FALSE(plain->publish.has_value());
+
+  TempConfig config(std::string(R"([publish]
+to = "s3://public/databox"
+namespaces = ["raw_noaa"]
+tables = ["raw_usgs.sites"]
+models = []
+keep = 5
+[publish.s3]
+endpoint = "http://127.0.0.1:9000"
+path_style = true
+access_key_id = "${PUB_KEY}"
+secret_access_key = "${PUB_SECRET}"
+)") + kMinimalSource);
+  auto env = [](const std::string& name) -> std::optional<std::string> {
+    if (name == "PUB_KEY") return "key-id";
+    if (name == "PUB_SECRET") return "secret-value";
+    return std::nullopt;
+  };
+  auto registry = LoadRegistry(config.path(), {.env = env});
+  ASSERT_TRUE(registry.has_value()) << registry.error().message;
+  ASSERT_TRUE(registry->publish.has_value());
+  const PublishSettings& publish = *registry->publish;
+  EXPECT_TRUE(publish.is_s3);
+  EXPECT_EQ(publish.to, "s3://public/databox");
+  EXPECT_EQ(publish.namespaces, std::vector<std::string>{"raw_noaa"});
+  EXPECT_EQ(publish.tables, std::vector<std::string>{"raw_usgs.sites"});
+  ASSERT_TRUE(publish.models.has_value());
+  EXPECT_TRUE(publish.models->empty());
+  EXPECT_EQ(publish.keep, 5);
+  EXPECT_EQ(publish.s3.secret_access_key.Reveal(), "secret-value");
+  EXPECT_TRUE(publish.s3.path_style);
+}
+
+TEST(RegistryPublishTest, BadPublishKeysAreReportedWithTheirLines) {
+  TempConfig config(std::string(R"([publish]
+to = "ftp://host/x"
+tables = ["no_dot"]
+keep = 0
+secret_access_key = "literal"
+)") + kMinimalSource);
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 2, "'to' must be a local path or s3://")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 3, "is not namespace.table")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 4, "keep")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 5, "unknown key")) << report.ToString();
+}
+
+}  // namespace
+}  // namespace databox::registry

@@ -163,9 +163,9 @@ std::string TransformErrors(const refresh::RunRecord& run) {
   return html;
 }
 
-//! The transform's line and log; "" for `run` and `ingest`, which never run the transform.
+//! The transform's line and log; "" for `run`, `ingest` and `publish`, which never run it.
 std::string TransformPart(const refresh::RunRecord& run) {
-  if (run.command == "run" || run.command == "ingest") return "";
+  if (run.command == "run" || run.command == "ingest" || run.command == "publish") return "";
   const std::string status(refresh::TransformStatusName(run.transform_status));
   std::string html =
       "<p class=\"transform\" data-status=\"" + status + "\">transform: " + Badge(status) +

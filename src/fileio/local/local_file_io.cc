@@ -1,6 +1,7 @@
 #include "fileio/local/local_file_io.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include <set>
 #include <system_error>
 
+#include "common/sha256.h"
 #include "fileio/durable.h"
 #include "fileio/fd.h"
 #include "fileio/leftovers.h"
@@ -215,6 +217,25 @@ Status LocalFileIO::Write(std::string_view location, std::string_view bytes) {
                              return Fill(fd, bytes, t);
                            }));
   return PublishReplace(tmp, path);
+}
+
+Status LocalFileIO::ReplaceIfTag(std::string_view location, std::string_view bytes,
+                                 std::string_view tag) {
+  DATABOX_ASSIGN_OR_RETURN(std::string path, LocalPathOf(location));
+  const std::string folder = fs::path(path).parent_path().string();
+  Fd dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dir.get() < 0) return ErrnoError("open the folder", folder, errno);
+  // Held until `dir` closes: writers of this folder that use ReplaceIfTag take turns.
+  if (::flock(dir.get(), LOCK_EX) != 0) return ErrnoError("lock the folder", folder, errno);
+  auto current = Read(location);
+  if (!current) {
+    if (current.error().kind != ErrorKind::kNotFound) return std::unexpected(current.error());
+    return MakeError(ErrorKind::kConflict, "'" + path + "' was removed by another writer");
+  }
+  if (Sha256Hex(*current) != tag) {
+    return MakeError(ErrorKind::kConflict, "'" + path + "' was changed by another writer");
+  }
+  return Write(location, bytes);
 }
 
 Status LocalFileIO::UploadFile(std::string_view local_path, std::string_view location) {

@@ -26,6 +26,8 @@ class LocalFileIO final : public FileIO {
   //! Every file fsync'ed and linked, then each folder fsync'ed once.
   Status WriteNewBatch(std::span<const NewObject> objects) override;
   Status Write(std::string_view location, std::string_view bytes) override;
+  Status ReplaceIfTag(std::string_view location, std::string_view bytes,
+                      std::string_view tag) override;
   Status UploadFile(std::string_view local_path, std::string_view location) override;
   Status Delete(std::string_view location) override;
   Result<std::vector<FileInfo>> List(std::string_view prefix) override;

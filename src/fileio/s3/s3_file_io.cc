@@ -271,6 +271,35 @@ Status S3FileIO::Write(std::string_view location, std::string_view bytes) {
   return Put(path, std::string(bytes), false);
 }
 
+Result<TaggedObject> S3FileIO::ReadTagged(std::string_view location) {
+  DATABOX_ASSIGN_OR_RETURN(S3Path path, ParseS3Path(location));
+  DATABOX_ASSIGN_OR_RETURN(http::Response response, SendOk(Call(http::Method::kGet, "GET", path)));
+  const std::optional<std::string_view> etag = response.headers.Get("ETag");
+  if (!etag || etag->empty()) {
+    return MakeError(ErrorKind::kData, RequestName("GET", path) +
+                                           " answered without an ETag, which a conditional "
+                                           "replace needs: use a store that sends ETags");
+  }
+  return TaggedObject{std::move(response.body), std::string(*etag)};
+}
+
+Status S3FileIO::ReplaceIfTag(std::string_view location, std::string_view bytes,
+                              std::string_view tag) {
+  DATABOX_ASSIGN_OR_RETURN(S3Path path, ParseS3Path(location));
+  Call call(http::Method::kPut, "PUT (if unchanged)", path);
+  call.body = std::string(bytes);
+  call.headers.Set("Content-Type", std::string(kOctetStream));
+  call.headers.Set("If-Match", std::string(tag));
+  DATABOX_ASSIGN_OR_RETURN(http::Response response, Send(std::move(call)));
+  if (response.ok()) return Ok();
+  if (response.status == 412 || response.status == 404) {
+    return MakeError(ErrorKind::kConflict, "'" + path.Location() +
+                                               "' was changed or removed by another writer "
+                                               "since it was read");
+  }
+  return std::unexpected(StatusError("PUT (if unchanged)", path, response));
+}
+
 Status S3FileIO::UploadFile(std::string_view local_path, std::string_view location) {
   DATABOX_ASSIGN_OR_RETURN(std::string source, LocalPathOf(local_path));
   DATABOX_ASSIGN_OR_RETURN(S3Path path, ParseS3Path(location));

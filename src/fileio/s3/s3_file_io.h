@@ -15,6 +15,8 @@
 //    below `multipart_threshold`, else a multipart upload whose parts go up in parallel on
 //    `upload_parallelism` threads (memory: parallelism x part size); any failure aborts the
 //    upload so no parts linger.
+//  - ReplaceIfTag is a PUT with "If-Match: <ETag>" (412 -> kConflict): a store without it
+//    ignores the header, so a pointer several writers move needs a store with conditional writes.
 //  - Delete answers kNotFound for a missing object (HEAD first; S3's DELETE would succeed).
 //  - List uses ListObjectsV2 with continuation tokens and returns locations in the form of the
 //    prefix ("s3a://" stays "s3a://"), sorted.
@@ -81,6 +83,11 @@ class S3FileIO final : public FileIO {
   Result<bool> Exists(std::string_view location) override;
   Status WriteNew(std::string_view location, std::string_view bytes) override;
   Status Write(std::string_view location, std::string_view bytes) override;
+  //! GET, with the ETag the store sent as the tag.
+  Result<TaggedObject> ReadTagged(std::string_view location) override;
+  //! PUT with If-Match: the tag (412 -> kConflict).
+  Status ReplaceIfTag(std::string_view location, std::string_view bytes,
+                      std::string_view tag) override;
   Status UploadFile(std::string_view local_path, std::string_view location) override;
   Status Delete(std::string_view location) override;
   Result<std::vector<FileInfo>> List(std::string_view prefix) override;

@@ -20,8 +20,8 @@
 #include "common/redact.h"
 #include "fileio/s3/s3_errors.h"
 #include "fileio/s3/s3_xml.h"
-#include "http/sigv4.h"
 #include "http/loopback_server.h"
+#include "http/sigv4.h"
 
 namespace databox::fileio::s3 {
 namespace {
@@ -126,6 +126,7 @@ class FakeS3 final : public http::Transport {
         }
         http::Response response = Xml(200, request.method == http::Method::kGet ? it->second : "");
         response.headers.Add("Content-Length", std::to_string(it->second.size()));
+        response.headers.Add("ETag", ETagOf(it->second));
         if (auto range = request.headers.Get("Range")) {
           uint64_t first = 0, last = 0;
           if (std::sscanf(std::string(*range).c_str(), "bytes=%lu-%lu", &first, &last) != 2) {
@@ -142,6 +143,10 @@ class FakeS3 final : public http::Transport {
           if (!honour_if_none_match) return ErrorXml(501, "NotImplemented");
           if (it != objects.end()) return ErrorXml(412, "PreconditionFailed");
         }
+        if (auto tag = request.headers.Get("If-Match")) {
+          if (it == objects.end()) return ErrorXml(404, "NoSuchKey");
+          if (*tag != ETagOf(it->second)) return ErrorXml(412, "PreconditionFailed");
+        }
         objects[key] = request.body;
         return Xml(200, "");
       case http::Method::kDelete:
@@ -150,6 +155,11 @@ class FakeS3 final : public http::Transport {
       default:
         return ErrorXml(405, "MethodNotAllowed");
     }
+  }
+
+  //! A quoted ETag that changes with the content, as S3's do.
+  static std::string ETagOf(const std::string& body) {
+    return "\"" + Sha256Hex(body).substr(0, 32) + "\"";
   }
 
   http::Response List(std::map<std::string, std::string>& query) {
@@ -336,6 +346,24 @@ TEST_F(S3FileIOTest, WriteNewIsConditional) {
   ASSERT_FALSE(again);
   EXPECT_EQ(again.error().kind, ErrorKind::kAlreadyExists);
   EXPECT_EQ(fake_->objects.at("meta/v1.json"), "one");
+}
+
+TEST_F(S3FileIOTest, ReplaceIfTagSendsIfMatchAndRefusesAChangedObject) {
+  ASSERT_TRUE(io_->Write("s3://b/current.json", "v1"));
+  auto read = io_->ReadTagged("s3://b/current.json");
+  ASSERT_TRUE(read.has_value()) << read.error().ToString();
+  EXPECT_EQ(read->bytes, "v1");
+  ASSERT_FALSE(read->tag.empty());
+  ASSERT_TRUE(io_->ReplaceIfTag("s3://b/current.json", "v2", read->tag));
+  EXPECT_EQ(fake_->requests().back().headers.Get("If-Match").value_or(""), read->tag);
+  // The tag read before v2 no longer matches: nothing is written.
+  Status stale = io_->ReplaceIfTag("s3://b/current.json", "v3", read->tag);
+  ASSERT_FALSE(stale.has_value());
+  EXPECT_EQ(stale.error().kind, ErrorKind::kConflict);
+  EXPECT_EQ(io_->Read("s3://b/current.json").value_or(""), "v2");
+  Status gone = io_->ReplaceIfTag("s3://b/absent.json", "v1", read->tag);
+  ASSERT_FALSE(gone.has_value());
+  EXPECT_EQ(gone.error().kind, ErrorKind::kConflict);
 }
 
 TEST_F(S3FileIOTest, WriteNewFallsBackToHeadThenPutWhenUnsupported) {
