@@ -56,6 +56,10 @@ ProjectSettings ParseProject(const toml::table* project, ParseContext& ctx);
 Source ParseSource(const toml::table& table, const std::optional<std::filesystem::path>& replay,
                    ParseContext& ctx);
 
+//! Reads `partition` and `sort` of a resource into `res` (docs/registry.md): each column must be
+//! declared in `columns` with a type its transform accepts.
+void ParseTableLayout(Resource& res, TableReader& r);
+
 //! Cross-source checks: duplicate source names and duplicate tables.
 void CheckSources(const std::vector<Source>& sources, ParseContext& ctx);
 
