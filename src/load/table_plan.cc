@@ -10,6 +10,7 @@
 #include "iceberg/table_update.h"
 #include "load/staging.h"
 #include "load/system_tables.h"
+#include "load/table_layout.h"
 
 namespace databox::load {
 namespace {
@@ -101,10 +102,11 @@ Status TablePlanner::PlanWrittenTable(const std::string& name, const registry::R
 Result<std::unique_ptr<iceberg::SnapshotOperation>> TablePlanner::NewTableAppend(
     const iceberg::TableIdentifier& ident, const iceberg::Schema& schema,
     const std::string& select_sql) {
+  DATABOX_ASSIGN_OR_RETURN(TableLayout layout,
+                           LayoutFor(RootResourceOf(source_, ident.name), ident.name, schema));
   DATABOX_ASSIGN_OR_RETURN(
       iceberg::TableMetadata metadata,
-      ws_.catalog().PrepareCreateTable(ident, schema, iceberg::PartitionSpec::Unpartitioned(),
-                                       iceberg::SortOrder::Unsorted(), {}));
+      ws_.catalog().PrepareCreateTable(ident, schema, layout.spec, layout.order, {}));
   DATABOX_ASSIGN_OR_RETURN(auto files,
                            iceberg::WriteDataFiles(conn_, *ws_.file_io(), metadata, select_sql));
   auto op = iceberg::SnapshotOperation::Append(ident, ws_.file_io(), Change());
