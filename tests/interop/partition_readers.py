@@ -255,12 +255,29 @@ def main():
             fail("raw_dump.streamed: DuckDB rows differ from the input")
         check_partition_values(streamed, "raw_dump.streamed")
 
+        check_refusals(databox, project, catalog, data)
         check_file_size(databox, project, catalog, con)
         check_merges(databox, project, catalog, con)
         check_foreign_spec(databox, project, catalog, con, data, want)
     for f in FAILURES:
         print("FAIL", f)
     sys.exit(1 if FAILURES else 0)
+
+
+def check_refusals(databox, project, catalog, data):
+    """A term naming no column of the input, or a transform its type does not take, fails the
+    ingest naming it, and creates no table."""
+    for term, message in (("day(tss)", "no column 'tss' (did you mean 'ts'?)"),
+                          ("hour(station)", "hour cannot be applied to column 'station'"),
+                          ("bucket[0](id)", "needs a whole number from 1")):
+        done = subprocess.run([databox, "--config", str(project / "databox.toml"), "ingest",
+                               str(data), "--table", "raw_dump.refused", "--partition", term],
+                              cwd=project, capture_output=True, text=True)
+        if done.returncode == 0 or message not in done.stderr:
+            fail(f"--partition {term}: exit {done.returncode}, stderr {done.stderr!r}, "
+                 f"want a failure saying {message!r}")
+    if catalog.table_exists("raw_dump.refused"):
+        fail("a refused --partition created raw_dump.refused")
 
 
 def check_file_size(databox, project, catalog, con):
