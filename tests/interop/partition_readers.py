@@ -11,8 +11,10 @@ The input rows are made here. Each table loads the same rows; per table it check
   file's rows, and every manifest-list partition summary bounds its manifest's tuples;
 - a scan filtered on a partitioned column plans only files whose partition can match, fewer than
   all, and returns the rows Python selects from the input.
-Then merges (copy-on-write, and merge-on-read with position deletes) on a partitioned table, and
-an append into a table pyiceberg created with its own spec.
+Then a partition above the target file size (split), refused terms, merges (copy-on-write, and
+merge-on-read with position deletes) on a partitioned table, an append into a table pyiceberg
+created with its own spec, and into one whose spec pyiceberg evolved (old files keep their spec),
+and a merge into a table with files of two specs (refused).
 """
 import datetime as dt
 import decimal
@@ -259,6 +261,7 @@ def main():
         check_file_size(databox, project, catalog, con)
         check_merges(databox, project, catalog, con)
         check_foreign_spec(databox, project, catalog, con, data, want)
+        check_evolved_spec(databox, project, catalog, con)
     for f in FAILURES:
         print("FAIL", f)
     sys.exit(1 if FAILURES else 0)
@@ -389,6 +392,79 @@ def check_foreign_spec(databox, project, catalog, con, data, want):
     if duckdb_rows(con, table) != want:
         fail("made_by_pyiceberg: DuckDB rows differ from the input")
     check_partition_values(table, "made_by_pyiceberg")
+
+
+def check_evolved_spec(databox, project, catalog, con):
+    """A table whose spec pyiceberg evolved: databox appends with the new default spec, old
+    files keep theirs and every row reads back; a merge into it is refused, changing nothing."""
+    schema = Schema(NestedField(1, "id", LongType(), required=False),
+                    NestedField(2, "ts", TimestamptzType(), required=False),
+                    NestedField(3, "station", StringType(), required=False))
+    spec = PartitionSpec(PartitionField(3, 1000, IdentityTransform(), "station"))
+    location = project / ".databox" / "warehouse" / "elsewhere" / "evolved"
+    table = catalog.create_table("raw_other.evolved", schema=schema, partition_spec=spec,
+                                 location=f"file://{location}")
+    old = [{"id": i, "ts": BASE + dt.timedelta(hours=7 * i), "station": f"s{i % 3}"}
+           for i in range(50)]
+    table.append(pa.Table.from_pylist(old, schema=pa.schema([
+        ("id", pa.int64()), ("ts", pa.timestamp("us", tz="UTC")), ("station", pa.string())])))
+    with table.update_spec() as update:
+        update.add_field("ts", DayTransform(), "ts_day")
+    new = [{"id": 100 + i, "ts": BASE + dt.timedelta(hours=5 * i), "station": f"s{i % 2}"}
+           for i in range(40)]
+    path = merge_input(project, "evolved.parquet", new)
+    ingest(databox, project, "raw_other.evolved", [path])
+    table = catalog.load_table("raw_other.evolved")
+    want = sorted((r["id"], r["ts"], r["station"]) for r in old + new)
+    got = sorted((r["id"], r["ts"].astimezone(UTC), r["station"])
+                 for r in table.scan().to_arrow().to_pylist())
+    duck = sorted((i, t.astimezone(UTC), s) for i, t, s in con.execute(
+        "SELECT id, ts, station FROM iceberg_scan(?)", [table.metadata_location]).fetchall())
+    if got != want or duck != want:
+        fail(f"evolved: pyiceberg {len(got)} / DuckDB {len(duck)} rows, want {len(want)}")
+    specs = {}
+    for task in table.scan().plan_files():
+        specs.setdefault(task.file.spec_id, 0)
+        specs[task.file.spec_id] += 1
+    if sorted(specs) != [0, 1]:
+        fail(f"evolved: files per spec id {specs}, want files of spec 0 and of spec 1")
+    check_partition_values_of_spec(table, "evolved", 1)
+    # A merge into a table with files of two specs is refused and changes nothing: a table
+    # databox made by a merge (keyed), whose spec pyiceberg then evolved.
+    name = "raw_dump.merged_merge_on_read"
+    keyed = catalog.load_table(name)
+    with keyed.update_spec() as update:
+        update.add_field("station", IdentityTransform(), "station")
+    before = catalog.load_table(name).current_snapshot().snapshot_id
+    done = subprocess.run([databox, "--config", str(project / "databox.toml"), "ingest",
+                           str(project / "update.parquet"), "--table", name,
+                           "--write-disposition", "merge", "--primary-key", "id"],
+                          cwd=project, capture_output=True, text=True)
+    if done.returncode == 0 or "cannot merge into it" not in done.stderr:
+        fail(f"evolved: merge exit {done.returncode}, stderr {done.stderr!r}: want a refusal")
+    if catalog.load_table(name).current_snapshot().snapshot_id != before:
+        fail(f"{name}: the refused merge changed the table")
+
+
+def check_partition_values_of_spec(table, name, spec_id):
+    """check_partition_values for the files of spec `spec_id` (the table's default)."""
+    spec = table.specs()[spec_id]
+    schema = table.schema()
+    for task in table.scan().plan_files():
+        if task.file.spec_id != spec_id:
+            continue
+        rows = pq.read_table(table.io.new_input(task.file.file_path).open()).to_pylist()
+        for pos, field in enumerate(spec.fields):
+            source = schema.find_field(field.source_id)
+            apply = field.transform.transform(source.field_type)
+            for row in rows:
+                value = row[source.name]
+                if isinstance(value, dt.datetime):
+                    value = int(value.timestamp() * 1_000_000)
+                if apply(value) != task.file.partition[pos]:
+                    fail(f"{name}: {task.file.file_path}: {field.name} of {row[source.name]!r} "
+                         f"is {apply(value)!r}, its partition says {task.file.partition[pos]!r}")
+                    return
 
 
 if __name__ == "__main__":
