@@ -13,6 +13,7 @@
 #include "common/interrupt.h"
 #include "load/file_ingest.h"
 #include "refresh/analytics.h"
+#include "registry/table_layout.h"
 
 namespace databox::cli {
 namespace {
@@ -24,6 +25,8 @@ struct IngestArgs {
   std::string format;  //!< empty: by file name
   std::string disposition = "append";
   std::vector<std::string> primary_key;
+  std::vector<std::string> partition;  //!< registry::ParsePartitionTerm terms
+  std::vector<std::string> sort;       //!< registry::ParseSortTerm terms
 };
 
 std::string ProgressLine(const load::IngestProgress& p) {
@@ -39,6 +42,21 @@ std::string ProgressLine(const load::IngestProgress& p) {
   return text;
 }
 
+//! Parses each of `texts` with `parse` into `out`; prints the first problem and returns false.
+template <typename Term>
+bool ParseTerms(const std::vector<std::string>& texts, Result<Term> (*parse)(std::string_view),
+                std::string_view option, std::vector<Term>& out) {
+  for (const std::string& text : texts) {
+    auto term = parse(text);
+    if (!term) {
+      Err("databox ingest: " + std::string(option) + ": " + term.error().message + "\n");
+      return false;
+    }
+    out.push_back(std::move(*term));
+  }
+  return true;
+}
+
 //! The request the arguments describe; prints the problem and returns nullopt when they are bad.
 std::optional<load::IngestRequest> RequestOf(const IngestArgs& args) {
   load::IngestRequest request;
@@ -51,6 +69,10 @@ std::optional<load::IngestRequest> RequestOf(const IngestArgs& args) {
     request.disposition = registry::WriteDisposition::kMerge;
   }
   request.primary_key = args.primary_key;
+  if (!ParseTerms(args.partition, registry::ParsePartitionTerm, "--partition", request.partition) ||
+      !ParseTerms(args.sort, registry::ParseSortTerm, "--sort", request.sort)) {
+    return std::nullopt;
+  }
   request.on_progress = [](const load::IngestProgress& p) { Err(ProgressLine(p)); };
   if (auto checked = load::CheckIngestRequest(request); !checked) {
     Err("databox ingest: " + checked.error().message + "\n");
@@ -109,7 +131,8 @@ Command IngestCommand() {
       "the ingest naming the file and line, and nothing is committed. Input without a row\n"
       "(an empty NDJSON file) writes nothing: no table, no load. Exit 0 loaded (or nothing to\n"
       "load), 1 failed (nothing committed), 2 bad usage (unknown\n"
-      "format, missing file, bad --table, merge without --primary-key).",
+      "format, missing file, bad --table, merge without --primary-key, a --partition or\n"
+      "--sort term that does not parse).",
       [](CLI::App& app) -> Runner {
         auto args = std::make_shared<IngestArgs>();
         app.add_option("FILE", args->files, "input files, loaded in the order given")->required();
@@ -123,6 +146,15 @@ Command IngestCommand() {
             ->check(CLI::IsMember({"append", "replace", "merge"}));
         app.add_option("--primary-key", args->primary_key,
                        "key column(s) of the table (comma-separated); required by merge")
+            ->delimiter(',');
+        app.add_option("--partition", args->partition,
+                       "partition the new table by a column or an Iceberg transform of one: "
+                       "region, day(observed_at), bucket[16](id), truncate[4](name) (repeat or "
+                       "comma-separate; a table that exists keeps its own spec)")
+            ->delimiter(',');
+        app.add_option("--sort", args->sort,
+                       "sort order of the new table: 'column [asc|desc] [nulls first|last]' "
+                       "(repeat or comma-separate)")
             ->delimiter(',');
         return [args](const GlobalOptions& global) { return Ingest(global, *args); };
       }};

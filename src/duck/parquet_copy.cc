@@ -86,6 +86,12 @@ Result<std::string> BuildCopySql(const std::string& select_sql, const std::strin
     }
     if (options.overwrite) sql += ", OVERWRITE true";
   }
+  if (!options.partition_by.empty()) {
+    sql += ", PARTITION_BY (" + QuoteIdentifierList(options.partition_by) + ")";
+    if (!options.file_name_pattern.empty()) {
+      sql += ", FILENAME_PATTERN " + QuoteLiteral(options.file_name_pattern);
+    }
+  }
   sql += ", RETURN_STATS)";
   return sql;
 }
@@ -117,6 +123,16 @@ Result<ParquetFileStats> ReadFileStats(const QueryResult& result, uint64_t row) 
   if (!result.IsNull(footer_col, row)) {
     DATABOX_ASSIGN_OR_RETURN(int64_t footer, result.GetInt64(footer_col, row));
     file.footer_size_bytes = static_cast<uint64_t>(footer);
+  }
+  if (auto keys_col = result.ColumnIndex("partition_keys");
+      keys_col && !result.IsNull(*keys_col, row)) {
+    DATABOX_ASSIGN_OR_RETURN(Value keys, result.GetValue(*keys_col, row));
+    for (uint64_t i = 0; i < keys.MapSize(); ++i) {
+      DATABOX_ASSIGN_OR_RETURN(Value key, keys.MapKey(i));
+      DATABOX_ASSIGN_OR_RETURN(Value value, keys.MapValue(i));
+      file.partition_keys[key.ToString()] =
+          value.IsNull() ? std::nullopt : std::optional<std::string>(value.ToString());
+    }
   }
   if (result.IsNull(stats_col, row)) return file;
   DATABOX_ASSIGN_OR_RETURN(Value stats, result.GetValue(stats_col, row));

@@ -53,6 +53,11 @@ struct ParquetCopyOptions {
   std::string file_name_pattern{};
   //! With file_size_bytes: replace a non-empty destination directory (else it is an error).
   bool overwrite = false;
+  //! Columns of the query to partition by (DuckDB's PARTITION_BY): `destination` is a directory
+  //! and every distinct tuple of these columns gets its own Hive-style folder and file(s),
+  //! without the columns themselves (leave them out of field_ids). DuckDB cannot combine it
+  //! with file_size_bytes. file_name_pattern names the files as with file_size_bytes.
+  std::vector<std::string> partition_by{};
 };
 
 //! What DuckDB reported for one leaf column of one file.
@@ -79,6 +84,9 @@ struct ParquetFileStats {
   //! Leaf columns keyed by their path joined with "." ("s.x", "l.element", "m.key"). A name
   //! that itself contains "." makes the key ambiguous: use ParquetColumnStats::path then.
   std::map<std::string, ParquetColumnStats> columns;
+  //! With partition_by: the file's value of each partition column as DuckDB casts it to text
+  //! (nullopt for NULL).
+  std::map<std::string, std::optional<std::string>> partition_keys;
 };
 
 //! Parses a RETURN_STATS column key such as "s"."x" (quoted, "" escapes) into its parts.

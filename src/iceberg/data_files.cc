@@ -2,11 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <system_error>
 #include <utility>
 
@@ -15,6 +17,7 @@
 #include "fileio/durable.h"
 #include "fileio/leftovers.h"
 #include "fileio/location.h"
+#include "iceberg/partition_sql.h"
 
 namespace databox::iceberg {
 namespace {
@@ -134,80 +137,154 @@ std::optional<std::string> BoundBytes(const Type& type, const std::string& text,
   return std::string(bytes.begin(), bytes.end());
 }
 
-//! "<name>=<value>" path segment, bytes outside [A-Za-z0-9._-] percent-escaped.
-std::string PartitionSegment(const std::string& name, const std::optional<Literal>& value) {
-  auto escape = [](std::string_view text) {
-    static constexpr char kHex[] = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : text) {
-      if (std::isalnum(c) || c == '.' || c == '_' || c == '-') {
-        out.push_back(static_cast<char>(c));
-      } else {
-        out += {'%', kHex[c >> 4], kHex[c & 0xf]};
-      }
-    }
-    return out;
-  };
-  return escape(name) + "=" + (value ? escape(value->ToString()) : std::string("null"));
-}
-
-//! The SQL expression computing one partition field from the projected columns.
-Result<std::string> PartitionExpression(const Schema& schema, const PartitionField& field) {
-  const NestedField* source = schema.FindFieldById(field.source_id);
-  if (source == nullptr) {
-    return MakeError(ErrorKind::kData, "partition field " + field.name + " has no source column " +
-                                           std::to_string(field.source_id));
-  }
-  std::string column;
-  const std::string dotted = schema.FindNameById(field.source_id);
-  size_t start = 0;
-  for (size_t dot = dotted.find('.');; dot = dotted.find('.', start)) {
-    if (!column.empty()) column += ".";
-    column += QuoteIdentifier(dotted.substr(start, dot == std::string::npos ? dot : dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  std::string utc = column;
-  if (source->type.id() == TypeId::kTimestampTz) utc = "(" + column + " AT TIME ZONE 'UTC')";
-  switch (field.transform.kind()) {
-    case TransformKind::kIdentity:
-      return column;
-    case TransformKind::kVoid:
-      return std::string("NULL");
-    case TransformKind::kYear:
-      return "(year(" + utc + ") - 1970)";
-    case TransformKind::kMonth:
-      return "((year(" + utc + ") - 1970) * 12 + month(" + utc + ") - 1)";
-    case TransformKind::kDay:
-      return "date_diff('day', DATE '1970-01-01', CAST(" + utc + " AS DATE))";
-    case TransformKind::kHour:
-      return "CAST(floor(epoch_us(" + utc + ") / 3600000000) AS BIGINT)";
-    default:
-      return MakeError(ErrorKind::kConfig,
-                       "writing partition transform " + field.transform.ToString() +
-                           " is not supported: use identity/year/month/day/hour");
-  }
-}
-
-//! The partition value of `field` from its SQL result text.
-Result<std::optional<Literal>> PartitionValue(const Schema& schema, const PartitionField& field,
-                                              const std::optional<std::string>& text) {
-  if (!text) return std::optional<Literal>();
-  const NestedField* source = schema.FindFieldById(field.source_id);
-  switch (field.transform.kind()) {
-    case TransformKind::kIdentity: {
-      DATABOX_ASSIGN_OR_RETURN(Literal value, Literal::Parse(source->type, *text));
-      return std::optional<Literal>(std::move(value));
-    }
-    case TransformKind::kDay:
-      return std::optional<Literal>(Literal::Date(static_cast<int32_t>(std::stoll(*text))));
-    default:
-      return std::optional<Literal>(Literal::Int(static_cast<int32_t>(std::stoll(*text))));
-  }
-}
-
 //! Prefix of a staging folder's name: <prefix><pid>-<write id>.
 constexpr std::string_view kStagingPrefix = ".databox-staging-";
+
+//! A private folder DuckDB writes into before the files are published (removed, with whatever
+//! is left in it, when this goes away). A local table's is inside its data folder, so that
+//! publishing is a rename; a remote table's is under options.staging_dir (or the temp folder).
+class Staging {
+ public:
+  static Result<std::unique_ptr<Staging>> Make(const std::string& data_location,
+                                               const DataFileWriteOptions& options) {
+    auto staging = std::unique_ptr<Staging>(new Staging());
+    staging->write_id_ = NewUuid();
+    DATABOX_ASSIGN_OR_RETURN(staging->scheme_, fileio::SchemeOf(data_location));
+    fs::path dir;
+    if (staging->local()) {
+      DATABOX_ASSIGN_OR_RETURN(std::string local, fileio::LocalPathOf(data_location));
+      // The data folder must survive a crash with the files a commit names in it.
+      DATABOX_RETURN_IF_ERROR(fileio::CreateFoldersDurably(local));
+      dir = fs::path(local);
+    } else {
+      dir = options.staging_dir.empty() ? fs::temp_directory_path() : fs::path(options.staging_dir);
+    }
+    // A staging folder is named after its process: one a killed writer left is removed by the
+    // next write into the same folder, never one a live writer is filling.
+    fileio::RemoveLeftoversOfDeadProcessesOnce(dir, kStagingPrefix);
+    dir /= std::string(kStagingPrefix) + std::to_string(::getpid()) + "-" + staging->write_id_;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) {
+      return MakeError(ErrorKind::kIo,
+                       "cannot create staging folder " + dir.string() + ": " + ec.message());
+    }
+    staging->dir_ = dir;
+    return staging;
+  }
+  ~Staging() {
+    std::error_code ignored;
+    if (!dir_.empty()) fs::remove_all(dir_, ignored);
+  }
+  Staging(const Staging&) = delete;
+  Staging& operator=(const Staging&) = delete;
+
+  const fs::path& dir() const { return dir_; }
+
+  //! Publishes the written files (empty ones are dropped) under `folder_location` as
+  //! <write id>-<n>.parquet, n counting over every call, and returns their DataFiles.
+  Result<std::vector<DataFile>> Publish(fileio::FileIO& io, const Schema& schema,
+                                        const std::vector<duck::ParquetFileStats>& written,
+                                        const std::string& folder_location,
+                                        const std::vector<std::optional<Literal>>& partition) {
+    std::vector<DataFile> files;
+    std::string local_folder;
+    if (local()) {
+      DATABOX_ASSIGN_OR_RETURN(local_folder, fileio::LocalPathOf(folder_location));
+      DATABOX_RETURN_IF_ERROR(fileio::CreateFoldersDurably(local_folder));
+    }
+    for (const auto& stats : written) {
+      if (stats.record_count == 0) continue;
+      char suffix[32];
+      std::snprintf(suffix, sizeof(suffix), "-%05d.parquet", next_file_++);
+      const std::string name = write_id_ + suffix;
+      const std::string location = fileio::JoinLocation(folder_location, name);
+      if (local()) {
+        // A commit will name this file: its bytes must be on disk before the rename publishes
+        // it (DuckDB's COPY is not relied on to fsync what it writes).
+        DATABOX_RETURN_IF_ERROR(fileio::SyncFile(stats.path));
+        std::error_code ec;
+        fs::rename(stats.path, fs::path(local_folder) / name, ec);
+        if (ec) {
+          return MakeError(ErrorKind::kIo,
+                           "cannot publish data file " + location + ": " + ec.message());
+        }
+      } else {
+        DATABOX_RETURN_IF_ERROR(io.UploadFile(stats.path, location));
+      }
+      DATABOX_ASSIGN_OR_RETURN(DataFile file,
+                               DataFileFromStats(stats, schema, location, partition));
+      files.push_back(std::move(file));
+    }
+    // One folder sync makes every rename above durable.
+    if (local() && !files.empty()) DATABOX_RETURN_IF_ERROR(fileio::SyncFolder(local_folder));
+    return files;
+  }
+
+ private:
+  Staging() = default;
+  bool local() const { return scheme_ == fileio::Scheme::kLocal; }
+
+  std::string write_id_;
+  fileio::Scheme scheme_ = fileio::Scheme::kLocal;
+  fs::path dir_;
+  int next_file_ = 0;
+};
+
+duck::ParquetCopyOptions CopyOptions(const Schema& schema, const DataFileWriteOptions& options) {
+  duck::ParquetCopyOptions copy;
+  copy.field_ids = FieldIdsOf(schema);
+  copy.compression = options.compression;
+  copy.compression_level = options.compression_level;
+  copy.dictionary_size_limit = options.dictionary_size_limit;
+  copy.row_group_size_bytes = options.row_group_size_bytes;
+  copy.file_name_pattern = "part_{i}";
+  return copy;
+}
+
+//! Column names of the partition values in the partitioned COPY.
+std::string PartitionKeyColumn(size_t i) { return "__databox_partition_" + std::to_string(i); }
+
+//! The files of one partition tuple: DuckDB's partitioned COPY cannot also roll files at a
+//! size, so a file above the target is split by a second COPY of it (into files of the target
+//! size); smaller files are kept as written.
+Result<std::vector<duck::ParquetFileStats>> SplitLargeFiles(
+    duck::Connection& conn, const Schema& schema, std::vector<duck::ParquetFileStats> files,
+    const fs::path& split_dir, const DataFileWriteOptions& options) {
+  std::vector<duck::ParquetFileStats> out;
+  for (auto& file : files) {
+    if (file.file_size_bytes <= options.target_file_size_bytes) {
+      out.push_back(std::move(file));
+      continue;
+    }
+    duck::ParquetCopyOptions copy = CopyOptions(schema, options);
+    copy.file_size_bytes = options.target_file_size_bytes;
+    // DuckDB rolls files at row-group boundaries: row groups of about the target size (by the
+    // file's bytes per row) let it split the file, whatever row group size it was written with.
+    copy.row_group_size = std::max<uint64_t>(
+        1, static_cast<uint64_t>(static_cast<double>(file.record_count) *
+                                 static_cast<double>(options.target_file_size_bytes) /
+                                 static_cast<double>(file.file_size_bytes)));
+    const fs::path dir = split_dir / ("split-" + NewUuid());
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) {
+      return MakeError(ErrorKind::kIo,
+                       "cannot create staging folder " + dir.string() + ": " + ec.message());
+    }
+    DATABOX_ASSIGN_OR_RETURN(
+        auto parts,
+        duck::CopyToParquet(conn,
+                            // Not the partition column its Hive-style folder name would add.
+                            "SELECT * FROM read_parquet(" + QuoteLiteral(file.path) +
+                                ", hive_partitioning = false)",
+                            dir.string(), copy));
+    std::error_code ignored;
+    fs::remove(file.path, ignored);
+    for (auto& part : parts) out.push_back(std::move(part));
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -216,76 +293,69 @@ Result<std::vector<DataFile>> WriteFileGroup(duck::Connection& conn, fileio::Fil
                                              const std::string& data_location,
                                              std::vector<std::optional<Literal>> partition,
                                              const DataFileWriteOptions& options) {
-  const std::string write_id = NewUuid();
-  DATABOX_ASSIGN_OR_RETURN(fileio::Scheme scheme, fileio::SchemeOf(data_location));
-  std::string local_data_dir;
-  fs::path staging;
-  if (scheme == fileio::Scheme::kLocal) {
-    DATABOX_ASSIGN_OR_RETURN(local_data_dir, fileio::LocalPathOf(data_location));
-    // The data folder must survive a crash with the files a commit names in it.
-    DATABOX_RETURN_IF_ERROR(fileio::CreateFoldersDurably(local_data_dir));
-    staging = fs::path(local_data_dir);
-  } else {
-    staging =
-        options.staging_dir.empty() ? fs::temp_directory_path() : fs::path(options.staging_dir);
-  }
-  // A staging folder is named after its process: one a killed writer left is removed by the
-  // next write into the same folder, never one a live writer is filling.
-  fileio::RemoveLeftoversOfDeadProcessesOnce(staging, kStagingPrefix);
-  staging /= std::string(kStagingPrefix) + std::to_string(::getpid()) + "-" + write_id;
-  std::error_code ec;
-  fs::create_directories(staging, ec);
-  if (ec) {
-    return MakeError(ErrorKind::kIo,
-                     "cannot create staging folder " + staging.string() + ": " + ec.message());
-  }
-  struct Cleanup {
-    fs::path dir;
-    ~Cleanup() {
-      std::error_code ignored;
-      fs::remove_all(dir, ignored);
-    }
-  } cleanup{staging};
-
-  duck::ParquetCopyOptions copy;
-  copy.field_ids = FieldIdsOf(schema);
-  copy.compression = options.compression;
-  copy.compression_level = options.compression_level;
-  copy.dictionary_size_limit = options.dictionary_size_limit;
+  DATABOX_ASSIGN_OR_RETURN(auto staging, Staging::Make(data_location, options));
+  duck::ParquetCopyOptions copy = CopyOptions(schema, options);
   copy.file_size_bytes = options.target_file_size_bytes;
-  copy.row_group_size_bytes = options.row_group_size_bytes;
-  copy.file_name_pattern = "part_{i}";
-  DATABOX_ASSIGN_OR_RETURN(auto written, duck::CopyToParquet(conn, sql, staging.string(), copy));
+  DATABOX_ASSIGN_OR_RETURN(auto written,
+                           duck::CopyToParquet(conn, sql, staging->dir().string(), copy));
+  return staging->Publish(io, schema, written, data_location, partition);
+}
 
-  std::vector<DataFile> files;
-  int n = 0;
-  for (const auto& stats : written) {
-    if (stats.record_count == 0) continue;
-    char suffix[32];
-    std::snprintf(suffix, sizeof(suffix), "-%05d.parquet", n++);
-    const std::string name = write_id + suffix;
-    const std::string location = fileio::JoinLocation(data_location, name);
-    if (scheme == fileio::Scheme::kLocal) {
-      // A commit will name this file: its bytes must be on disk before the rename publishes it
-      // (DuckDB's COPY is not relied on to fsync what it writes).
-      DATABOX_RETURN_IF_ERROR(fileio::SyncFile(stats.path));
-      fs::rename(stats.path, fs::path(local_data_dir) / name, ec);
-      if (ec) {
-        return MakeError(ErrorKind::kIo,
-                         "cannot publish data file " + location + ": " + ec.message());
-      }
-    } else {
-      DATABOX_RETURN_IF_ERROR(io.UploadFile(stats.path, location));
-    }
-    DATABOX_ASSIGN_OR_RETURN(DataFile file, DataFileFromStats(stats, schema, location, partition));
-    files.push_back(std::move(file));
+namespace {
+
+//! One COPY partitioned by the spec's values (its rows read once), then each partition's files
+//! published under data/<field>=<value>/...
+Result<std::vector<DataFile>> WritePartitionedFiles(duck::Connection& conn, fileio::FileIO& io,
+                                                    const Schema& schema, const PartitionSpec& spec,
+                                                    const std::string& projected_sql,
+                                                    const std::string& data_location,
+                                                    const DataFileWriteOptions& options) {
+  DATABOX_RETURN_IF_ERROR(PreparePartitionFunctions(conn));
+  std::string select = "SELECT *";
+  duck::ParquetCopyOptions copy = CopyOptions(schema, options);
+  for (size_t i = 0; i < spec.fields.size(); ++i) {
+    DATABOX_ASSIGN_OR_RETURN(std::string expr, PartitionExpression(schema, spec.fields[i]));
+    select += ", CAST(" + expr + " AS VARCHAR) AS " + QuoteIdentifier(PartitionKeyColumn(i));
+    copy.partition_by.push_back(PartitionKeyColumn(i));
   }
-  // One folder sync makes every rename above durable.
-  if (scheme == fileio::Scheme::kLocal && !files.empty()) {
-    DATABOX_RETURN_IF_ERROR(fileio::SyncFolder(local_data_dir));
+  select += " FROM (" + projected_sql + ") AS projected";
+  DATABOX_ASSIGN_OR_RETURN(auto staging, Staging::Make(data_location, options));
+  DATABOX_ASSIGN_OR_RETURN(
+      auto written, duck::CopyToParquet(conn, select, (staging->dir() / "all").string(), copy));
+
+  // The files of each partition tuple, by the text of its values.
+  std::map<std::vector<std::optional<std::string>>, std::vector<duck::ParquetFileStats>> groups;
+  for (auto& file : written) {
+    std::vector<std::optional<std::string>> key;
+    for (size_t i = 0; i < spec.fields.size(); ++i) {
+      auto it = file.partition_keys.find(PartitionKeyColumn(i));
+      if (it == file.partition_keys.end()) {
+        return MakeError(ErrorKind::kInternal,
+                         "DuckDB reported no partition value for " + file.path);
+      }
+      key.push_back(it->second);
+    }
+    groups[std::move(key)].push_back(std::move(file));
+  }
+  std::vector<DataFile> files;
+  for (auto& [key, group] : groups) {
+    std::vector<std::optional<Literal>> partition;
+    std::string folder = data_location;
+    for (size_t i = 0; i < spec.fields.size(); ++i) {
+      DATABOX_ASSIGN_OR_RETURN(auto value, PartitionValueOf(schema, spec.fields[i], key[i]));
+      folder = fileio::JoinLocation(folder, PartitionSegment(spec.fields[i].name, value));
+      partition.push_back(std::move(value));
+    }
+    DATABOX_ASSIGN_OR_RETURN(
+        auto sized, SplitLargeFiles(conn, schema, std::move(group), staging->dir(), options));
+    DATABOX_ASSIGN_OR_RETURN(auto published,
+                             staging->Publish(io, schema, sized, folder, partition));
+    for (auto& file : published) files.push_back(std::move(file));
   }
   return files;
 }
+
+}  // namespace
 
 std::string DuckTypeOf(const Type& type) {
   switch (type.id()) {
@@ -481,42 +551,7 @@ Result<std::vector<DataFile>> WriteDataFiles(duck::Connection& conn, fileio::Fil
     return WriteFileGroup(conn, io, *schema, projected, data_location, {}, options);
   }
 
-  // One COPY per distinct partition tuple, over the input materialized once.
-  const std::string stage = QuoteIdentifier("__databox_stage_" + NewUuid());
-  DATABOX_RETURN_IF_ERROR(conn.Execute("CREATE TEMP TABLE " + stage + " AS " + projected));
-  duck::DropTableOnExit drop(conn, stage);
-
-  std::vector<std::string> exprs;
-  std::string distinct;
-  for (const auto& field : spec->fields) {
-    DATABOX_ASSIGN_OR_RETURN(std::string expr, PartitionExpression(*schema, field));
-    exprs.push_back("CAST(" + expr + " AS VARCHAR)");
-    distinct += (distinct.empty() ? "" : ", ") + exprs.back();
-  }
-  DATABOX_ASSIGN_OR_RETURN(auto tuples,
-                           conn.Query("SELECT DISTINCT " + distinct + " FROM " + stage));
-  std::vector<DataFile> files;
-  for (uint64_t row = 0; row < tuples.row_count(); ++row) {
-    std::vector<std::optional<Literal>> partition;
-    std::string where;
-    std::string path = data_location;
-    for (size_t i = 0; i < spec->fields.size(); ++i) {
-      std::optional<std::string> text;
-      if (!tuples.IsNull(i, row)) {
-        DATABOX_ASSIGN_OR_RETURN(text, tuples.GetString(i, row));
-      }
-      DATABOX_ASSIGN_OR_RETURN(auto value, PartitionValue(*schema, spec->fields[i], text));
-      where += (where.empty() ? "" : " AND ") + exprs[i] + " IS NOT DISTINCT FROM " +
-               (text ? QuoteLiteral(*text) : std::string("NULL"));
-      path = fileio::JoinLocation(path, PartitionSegment(spec->fields[i].name, value));
-      partition.push_back(std::move(value));
-    }
-    DATABOX_ASSIGN_OR_RETURN(
-        auto group, WriteFileGroup(conn, io, *schema, "SELECT * FROM " + stage + " WHERE " + where,
-                                   path, std::move(partition), options));
-    for (auto& file : group) files.push_back(std::move(file));
-  }
-  return files;
+  return WritePartitionedFiles(conn, io, *schema, *spec, projected, data_location, options);
 }
 
 }  // namespace databox::iceberg

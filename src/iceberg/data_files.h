@@ -103,10 +103,12 @@ Result<std::vector<DataFile>> WriteFileGroup(duck::Connection& conn, fileio::Fil
                                              const DataFileWriteOptions& options = {});
 
 //! Writes the rows of `select_sql` as data files of the table whose metadata is `metadata`
-//! (current schema, default spec: one group of files per distinct partition tuple; identity,
-//! year, month, day, hour and void transforms), with `options` as the table's properties
-//! leave them (WithTableProperties). Returns one DataFile per written file (none for an empty
-//! input). Nothing is committed.
+//! (current schema, default spec), with `options` as the table's properties leave them
+//! (WithTableProperties). A partitioned table's rows are split by one DuckDB COPY partitioned by
+//! the spec's values (partition_sql.h, every transform): each partition tuple gets its files
+//! under data/<field>=<value>/..., one file per partition unless it exceeds the target file
+//! size, in which case it is split into files of that size. Returns one DataFile per written
+//! file (none for an empty input), with its partition tuple. Nothing is committed.
 Result<std::vector<DataFile>> WriteDataFiles(duck::Connection& conn, fileio::FileIO& io,
                                              const TableMetadata& metadata,
                                              const std::string& select_sql,

@@ -38,6 +38,8 @@ registry::Source IngestSource(const std::string& name, const std::string& table,
   resource.name = table;
   resource.write_disposition = request.disposition;
   resource.primary_key = request.primary_key;
+  resource.partition = request.partition;
+  resource.sort = request.sort;
   registry::Source source;
   source.name = name;
   source.resources.push_back(std::move(resource));

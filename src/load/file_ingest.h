@@ -49,9 +49,13 @@ struct IngestRequest {
   std::optional<IngestFormat> format;  //!< unset: told by each file's name
   registry::WriteDisposition disposition = registry::WriteDisposition::kAppend;
   std::vector<std::string> primary_key;  //!< required for merge
-  std::optional<std::string> load_id;    //!< tests: use this load id
-  std::size_t workers = 0;               //!< normalizer threads; 0: one per core
-  std::size_t batch_rows = 50'000;       //!< rows per normalized batch
+  //! The partition spec and sort order the table is created with (a table that exists keeps
+  //! its own); checked against the input's columns when the table is created.
+  std::vector<registry::PartitionTerm> partition;
+  std::vector<registry::SortTerm> sort;
+  std::optional<std::string> load_id;  //!< tests: use this load id
+  std::size_t workers = 0;             //!< normalizer threads; 0: one per core
+  std::size_t batch_rows = 50'000;     //!< rows per normalized batch
   std::function<void(const IngestProgress&)> on_progress;
 };
 

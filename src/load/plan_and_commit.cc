@@ -4,6 +4,7 @@
 #include "iceberg/table_scan.h"
 #include "load/load_commit.h"
 #include "load/staging.h"
+#include "load/table_layout.h"
 #include "load/table_plan.h"
 
 namespace databox::load {
@@ -30,10 +31,11 @@ Result<TableTarget> StreamTarget(Workspace& workspace, const registry::Source& s
   }
   DATABOX_RETURN_IF_ERROR(EnsureNamespace(workspace.catalog(), RawNamespace(source)));
   DATABOX_ASSIGN_OR_RETURN(iceberg::Schema incoming, IcebergSchemaFor(schema));
-  DATABOX_ASSIGN_OR_RETURN(iceberg::TableMetadata metadata,
-                           workspace.catalog().PrepareCreateTable(
-                               ident, incoming, iceberg::PartitionSpec::Unpartitioned(),
-                               iceberg::SortOrder::Unsorted(), {}));
+  DATABOX_ASSIGN_OR_RETURN(TableLayout layout,
+                           LayoutFor(RootResourceOf(source, schema.name), schema.name, incoming));
+  DATABOX_ASSIGN_OR_RETURN(
+      iceberg::TableMetadata metadata,
+      workspace.catalog().PrepareCreateTable(ident, incoming, layout.spec, layout.order, {}));
   return TableTarget{std::move(metadata), true};
 }
 

@@ -7,15 +7,36 @@
 #include "iceberg/data_files.h"
 #include "iceberg/merge.h"
 #include "iceberg/schema_evolution.h"
+#include "iceberg/snapshot_producer.h"
 #include "iceberg/table_update.h"
 #include "load/staging.h"
 #include "load/system_tables.h"
+#include "load/table_layout.h"
 
 namespace databox::load {
 namespace {
 
 bool IsMerge(const registry::Resource& resource) {
   return resource.write_disposition == registry::WriteDisposition::kMerge;
+}
+
+//! Refuses a merge into a table with live files of another partition spec than its default
+//! one (evolved by another engine): the merge's delete files and rewritten files would be
+//! recorded under the default spec.
+Status RefuseMixedSpecs(fileio::FileIO& io, const iceberg::Table& table) {
+  const iceberg::TableMetadata& metadata = table.metadata();
+  DATABOX_ASSIGN_OR_RETURN(auto manifests,
+                           iceberg::ReadSnapshotManifests(io, metadata.CurrentSnapshot()));
+  for (const iceberg::ManifestFile& manifest : manifests) {
+    if (manifest.partition_spec_id == metadata.default_spec_id) continue;
+    return MakeError(ErrorKind::kConfig,
+                     "table " + table.identifier().ToString() + " holds files of partition spec " +
+                         std::to_string(manifest.partition_spec_id) + " besides its default spec " +
+                         std::to_string(metadata.default_spec_id) +
+                         " (its spec was changed by another engine): databox cannot merge into "
+                         "it; append or replace, or rewrite its files with that engine first");
+  }
+  return Ok();
 }
 
 }  // namespace
@@ -101,10 +122,11 @@ Status TablePlanner::PlanWrittenTable(const std::string& name, const registry::R
 Result<std::unique_ptr<iceberg::SnapshotOperation>> TablePlanner::NewTableAppend(
     const iceberg::TableIdentifier& ident, const iceberg::Schema& schema,
     const std::string& select_sql) {
+  DATABOX_ASSIGN_OR_RETURN(TableLayout layout,
+                           LayoutFor(RootResourceOf(source_, ident.name), ident.name, schema));
   DATABOX_ASSIGN_OR_RETURN(
       iceberg::TableMetadata metadata,
-      ws_.catalog().PrepareCreateTable(ident, schema, iceberg::PartitionSpec::Unpartitioned(),
-                                       iceberg::SortOrder::Unsorted(), {}));
+      ws_.catalog().PrepareCreateTable(ident, schema, layout.spec, layout.order, {}));
   DATABOX_ASSIGN_OR_RETURN(auto files,
                            iceberg::WriteDataFiles(conn_, *ws_.file_io(), metadata, select_sql));
   auto op = iceberg::SnapshotOperation::Append(ident, ws_.file_io(), Change());
@@ -137,6 +159,7 @@ Result<std::unique_ptr<iceberg::SnapshotOperation>> TablePlanner::PlanExistingTa
                        ? iceberg::RowChangeMode::kMergeOnRead
                        : iceberg::RowChangeMode::kCopyOnWrite;
   }
+  if (IsMerge(resource)) DATABOX_RETURN_IF_ERROR(RefuseMixedSpecs(*ws_.file_io(), table));
   if (IsMerge(resource) && normalized.name == resource.name) {
     // DuckDB reads the table's files: give it the credentials its load just vended (if any).
     DATABOX_RETURN_IF_ERROR(ws_.PrepareDuckDbReads(conn_));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "registry/secret.h"
+#include "registry/table_layout.h"
 
 namespace databox::registry {
 
@@ -272,7 +273,11 @@ struct Resource {
   std::vector<std::string> child_tables;      //!< normalized child tables, "<name>__<field>"
   std::optional<int64_t> max_response_bytes;  //!< refuse larger responses
   std::optional<Refinement> refine;           //!< set when [source.resource.refine] is on
-  int line = 0;                               //!< where declared, for messages
+  //! The root table's partition spec (registry/table_layout.h); empty = unpartitioned. Used
+  //! when the table is created; a table that exists keeps the spec it has.
+  std::vector<PartitionTerm> partition;
+  std::vector<SortTerm> sort;  //!< the root table's sort order; empty = unsorted
+  int line = 0;                //!< where declared, for messages
 };
 
 //! A pinned file (kind = file): fetched, validated, then published atomically.

@@ -70,6 +70,10 @@ PublishSettings ParsePublish(const toml::table& table, ParseContext& ctx);
 Source ParseSource(const toml::table& table, const std::optional<std::filesystem::path>& replay,
                    ParseContext& ctx);
 
+//! Reads `partition` and `sort` of a resource into `res` (docs/registry.md): each column must be
+//! declared in `columns` with a type its transform accepts.
+void ParseTableLayout(Resource& res, TableReader& r);
+
 //! Cross-source checks: duplicate source names and duplicate tables.
 void CheckSources(const std::vector<Source>& sources, ParseContext& ctx);
 //! With a REST catalog's underscore_table_prefix P: a resource or child table named P_... is a

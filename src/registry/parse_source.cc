@@ -475,6 +475,7 @@ Resource ParseResource(const toml::table& table, const Source& source, ParseCont
               "select from records (one row per extracted record, column `record` JSON)");
   }
   CheckPrimaryKeyColumns(res, rr);
+  ParseTableLayout(res, rr);
   res.child_tables = rr.StringList("child_tables").value_or(std::vector<std::string>{});
   for (const std::string& child : res.child_tables) {
     const std::string prefix = res.name + "__";

@@ -1058,6 +1058,76 @@ TEST(RegistryFormatTest, DisabledResourcesAndUndeclaredTablesAreMarked) {
   EXPECT_TRUE(saw_disabled) << json.dump();
 }
 
+TEST(RegistryTableLayoutTest, PartitionAndSortTermsAreReadInOrder) {
+  TempConfig config(
+      std::string(kMinimalSource) +
+      R"toml(columns = { observed_at = "timestamp", station = "text", depth = "bigint" }
+partition = ["day(observed_at)", "bucket[16](station)", "truncate[10](depth)", "station"]
+sort = ["observed_at desc", "station nulls last"]
+)toml");
+  auto registry = LoadRegistry(config.path(), {.env = NoEnv});
+  ASSERT_TRUE(registry.has_value()) << registry.error().message;
+  const Resource& res = registry->sources.at(0).resources.at(0);
+  ASSERT_EQ(res.partition.size(), 4u);
+  EXPECT_EQ(res.partition[0], (PartitionTerm{"observed_at", LayoutTransform::kDay, 0}));
+  EXPECT_EQ(res.partition[1].IcebergTransform(), "bucket[16]");
+  EXPECT_EQ(res.partition[2].IcebergTransform(), "truncate[10]");
+  EXPECT_EQ(res.partition[3], (PartitionTerm{"station", LayoutTransform::kIdentity, 0}));
+  ASSERT_EQ(res.sort.size(), 2u);
+  EXPECT_EQ(res.sort[0], (SortTerm{"observed_at", true, false}));
+  EXPECT_EQ(res.sort[1], (SortTerm{"station", false, false}));
+}
+
+TEST(RegistryTableLayoutTest, BadTermsAreProblemsAtTheirLine) {
+  TempConfig config(
+      std::string(kMinimalSource) +
+      R"toml(columns = { observed_at = "timestamp", station = "text", ratio = "double", day = "date" }
+partition = ["hour(day)", "month(obseved_at)", "bucket(station)", "week(station)", "truncate[4](ratio)", "year(elevation)"]
+sort = ["station sideways", "observed_at", "observed_at desc", "stattion"]
+)toml");
+  const ValidationReport report = Validate(config.path(), {.env = NoEnv});
+  EXPECT_TRUE(HasProblem(report, 13,
+                         "'hour(day)': hour needs a timestamp column, and column "
+                         "'day' is date"))
+      << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 13, "column 'obseved_at' is not declared")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 13, "'bucket(station)' needs its parameter")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 13, "unknown transform 'week'")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 13, "truncate[4] needs a bigint, decimal, text or binary column"))
+      << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 13, "column 'elevation' is not declared")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 14, "'station sideways' is not 'column [asc|desc]"))
+      << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 14, "repeats column 'observed_at'")) << report.ToString();
+  EXPECT_TRUE(HasProblem(report, 14, "column 'stattion' is not declared")) << report.ToString();
+  bool did_you_mean = false;
+  for (const Problem& p : report.problems) {
+    if (p.message.find("obseved_at") != std::string::npos)
+      did_you_mean = p.hint.find("did you mean 'observed_at'?") != std::string::npos;
+  }
+  EXPECT_TRUE(did_you_mean) << report.ToString();
+}
+
+TEST(RegistryTableLayoutTest, TransformsAcceptTheSourceTypesOfTheIcebergSpec) {
+  // Rows of the spec's transform table, for the registry's column types.
+  EXPECT_FALSE(TransformRefusal(LayoutTransform::kDay, "date"));
+  EXPECT_FALSE(TransformRefusal(LayoutTransform::kDay, "timestamp"));
+  EXPECT_TRUE(TransformRefusal(LayoutTransform::kDay, "bigint"));
+  EXPECT_TRUE(TransformRefusal(LayoutTransform::kHour, "date"));
+  EXPECT_FALSE(TransformRefusal(LayoutTransform::kBucket, "decimal"));
+  EXPECT_FALSE(TransformRefusal(LayoutTransform::kBucket, "time"));
+  EXPECT_TRUE(TransformRefusal(LayoutTransform::kBucket, "double"));
+  EXPECT_TRUE(TransformRefusal(LayoutTransform::kBucket, "bool"));
+  EXPECT_FALSE(TransformRefusal(LayoutTransform::kTruncate, "binary"));
+  EXPECT_TRUE(TransformRefusal(LayoutTransform::kTruncate, "timestamp"));
+  EXPECT_FALSE(TransformRefusal(LayoutTransform::kIdentity, "double"));
+  EXPECT_FALSE(ParsePartitionTerm("bucket[0](id)"));
+  EXPECT_FALSE(ParsePartitionTerm("day[3](ts)"));
+  EXPECT_FALSE(ParsePartitionTerm("day(Ts)"));
+  EXPECT_EQ(ParsePartitionTerm(" identity( id ) ").value(),
+            (PartitionTerm{"id", LayoutTransform::kIdentity, 0}));
+}
+
 }  // namespace
 }  // namespace databox::registry
 
