@@ -194,8 +194,7 @@ Result<SourceLoadResult> FileIngest::Run() {
     DATABOX_ASSIGN_OR_RETURN(direct, WriteDirect());
   }
   if (!direct) {
-    DATABOX_ASSIGN_OR_RETURN(schemas_,
-                             ExistingTables(ws_.catalog(), RawNamespace(source_), hints_));
+    DATABOX_ASSIGN_OR_RETURN(schemas_, ExistingTables(ws_.catalog(), source_.Namespace(), hints_));
   }
   for (std::size_t i = 0; !direct && i < request_.files.size(); ++i) {
     DATABOX_RETURN_IF_ERROR(CheckInterrupted("ingest into " + request_.table));

@@ -22,14 +22,14 @@ Status EnsureNamespace(iceberg::Catalog& catalog, const std::string& name) {
 
 Result<TableTarget> StreamTarget(Workspace& workspace, const registry::Source& source,
                                  const normalize::TableSchema& schema) {
-  const iceberg::TableIdentifier ident{{RawNamespace(source)}, schema.name};
+  const iceberg::TableIdentifier ident{{source.Namespace()}, schema.name};
   DATABOX_ASSIGN_OR_RETURN(bool exists, workspace.catalog().TableExists(ident));
   if (exists) {
     DATABOX_ASSIGN_OR_RETURN(auto table,
                              iceberg::Table::Load(workspace.catalog(), workspace.file_io(), ident));
     return TableTarget{table.metadata(), false};
   }
-  DATABOX_RETURN_IF_ERROR(EnsureNamespace(workspace.catalog(), RawNamespace(source)));
+  DATABOX_RETURN_IF_ERROR(EnsureNamespace(workspace.catalog(), source.Namespace()));
   DATABOX_ASSIGN_OR_RETURN(iceberg::Schema incoming, IcebergSchemaFor(schema));
   DATABOX_ASSIGN_OR_RETURN(TableLayout layout,
                            LayoutFor(RootResourceOf(source, schema.name), schema.name, incoming));
@@ -44,7 +44,7 @@ Result<CommittedLoad> PlanAndCommit(Workspace& workspace, duck::Connection& conn
                                     const std::string& load_id,
                                     const std::function<void()>& before_commit,
                                     std::vector<WrittenTables> written) {
-  DATABOX_RETURN_IF_ERROR(EnsureNamespace(workspace.catalog(), RawNamespace(source)));
+  DATABOX_RETURN_IF_ERROR(EnsureNamespace(workspace.catalog(), source.Namespace()));
   TablePlanner planner(workspace, conn, source, tables, load_id);
   // Every data table by name: staged (merge) tables and written ones.
   std::map<std::string, std::function<Status()>> plans;
@@ -61,7 +61,7 @@ Result<CommittedLoad> PlanAndCommit(Workspace& workspace, duck::Connection& conn
   for (const auto& [name, plan] : plans) {
     if (auto planned = plan(); !planned) {
       return std::unexpected(planned.error().WithContext("source " + source.name + ", table " +
-                                                         RawNamespace(source) + "." + name));
+                                                         source.Namespace() + "." + name));
     }
     Failpoint("after-data-files");
   }

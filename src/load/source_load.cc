@@ -169,7 +169,7 @@ Status SourceLoad::NormalizeResource(const registry::Resource& resource) {
   // The resource's tables as earlier loads left them (existing_tables.h).
   normalize::NormalizerOptions options;
   DATABOX_ASSIGN_OR_RETURN(options.known_tables,
-                           ExistingTables(ws_.catalog(), RawNamespace(source_), hints));
+                           ExistingTables(ws_.catalog(), source_.Namespace(), hints));
   DATABOX_ASSIGN_OR_RETURN(
       auto normalizer,
       normalize::Normalizer::Make(std::move(hints), result_.load_id, std::move(options)));
@@ -253,7 +253,7 @@ void SourceLoad::DiscardWritten() {
 
 Result<bool> SourceLoad::StatusCommitted() {
   auto loaded =
-      ws_.catalog().LoadTable(iceberg::TableIdentifier{{RawNamespace(source_)}, kLoadStatusTable});
+      ws_.catalog().LoadTable(iceberg::TableIdentifier{{source_.Namespace()}, kLoadStatusTable});
   if (!loaded) {
     if (loaded.error().kind == ErrorKind::kNotFound) return false;
     return std::unexpected(loaded.error());
@@ -321,8 +321,6 @@ Result<SourceLoadResult> SourceLoad::Run() {
 }
 
 }  // namespace
-
-std::string RawNamespace(const registry::Source& source) { return source.Namespace(); }
 
 Result<SourceLoadResult> LoadSource(Workspace& workspace, const registry::Source& source,
                                     const SourceLoadOptions& options) {

@@ -71,7 +71,4 @@ struct SourceLoadOptions {
 Result<SourceLoadResult> LoadSource(Workspace& workspace, const registry::Source& source,
                                     const SourceLoadOptions& options = {});
 
-//! The namespace of a source's raw tables: raw_<name>.
-std::string RawNamespace(const registry::Source& source);
-
 }  // namespace databox::load

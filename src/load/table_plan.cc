@@ -48,7 +48,7 @@ iceberg::SnapshotChange TablePlanner::Change() const {
 }
 
 iceberg::TableIdentifier TablePlanner::Ident(const std::string& table) const {
-  return iceberg::TableIdentifier{{RawNamespace(source_)}, table};
+  return iceberg::TableIdentifier{{source_.Namespace()}, table};
 }
 
 void TablePlanner::Add(std::unique_ptr<iceberg::SnapshotOperation> op, TableOutcome outcome) {
@@ -67,7 +67,7 @@ Status TablePlanner::PlanTable(const NormalizedTable& table) {
   DATABOX_ASSIGN_OR_RETURN(int64_t rows, CountRows(table));
   const std::string select_sql = "SELECT * FROM " + table.relation;
   TableOutcome outcome;
-  outcome.table = RawNamespace(source_) + "." + table.name;
+  outcome.table = source_.Namespace() + "." + table.name;
   outcome.disposition = registry::ToString(table.resource->write_disposition);
   outcome.rows = rows;
 
@@ -89,7 +89,7 @@ Status TablePlanner::PlanWrittenTable(const std::string& name, const registry::R
   const iceberg::Schema* schema = written.metadata.CurrentSchema();
   if (schema == nullptr) return MakeError(ErrorKind::kInternal, "written table has no schema");
   TableOutcome outcome;
-  outcome.table = RawNamespace(source_) + "." + name;
+  outcome.table = source_.Namespace() + "." + name;
   outcome.disposition = registry::ToString(resource.write_disposition);
   outcome.rows = written.rows;
   std::unique_ptr<iceberg::SnapshotOperation> op;
@@ -217,7 +217,7 @@ Status TablePlanner::PlanSystemTables() {
       op = table.NewAppend(Change());
       op->AddFiles(std::move(files));
     }
-    Add(std::move(op), TableOutcome{RawNamespace(source_) + "." + system.name, "append", 1, {}});
+    Add(std::move(op), TableOutcome{source_.Namespace() + "." + system.name, "append", 1, {}});
   }
   return Ok();
 }

@@ -31,7 +31,7 @@ std::optional<iceberg::Table> CheckTable(load::Workspace& ws, const std::string&
 std::vector<std::string> InspectSource(load::Workspace& ws, const registry::Source& source,
                                        const std::string& load_id) {
   std::vector<std::string> problems;
-  const std::string ns = load::RawNamespace(source);
+  const std::string ns = source.Namespace();
   for (const registry::Resource& resource : source.resources) {
     if (!resource.enabled) continue;
     CheckTable(ws, ns, resource.name, problems);

@@ -62,6 +62,12 @@ std::optional<std::pair<std::string, bool>> ReadStoreLocation(TableReader& r, st
 //! path_style, the key secrets, timeouts and retries.
 void ReadS3Settings(TableReader& s, S3Settings& settings, ParseContext& ctx);
 
+//! Reads the optional `s3` sub-table of `r` (named `context`, e.g. "[publish.s3]") into
+//! `settings`; reports it as unused unless the `noun` it belongs to ("location", "target") is
+//! s3:// (`is_s3`), with `fix` saying how to use it or drop it.
+void ReadS3Subtable(TableReader& r, std::string_view context, std::string_view noun, bool is_s3,
+                    std::string_view fix, S3Settings& settings, ParseContext& ctx);
+
 //! Parses the top-level [publish] table (docs/publish.md).
 PublishSettings ParsePublish(const toml::table& table, ParseContext& ctx);
 

@@ -251,6 +251,19 @@ void ReadS3Settings(TableReader& s, S3Settings& settings, ParseContext& ctx) {
   }
 }
 
+void ReadS3Subtable(TableReader& r, std::string_view context, std::string_view noun, bool is_s3,
+                    std::string_view fix, S3Settings& settings, ParseContext& ctx) {
+  const toml::table* s3 = r.Table("s3");
+  if (s3 == nullptr) return;
+  TableReader s(*s3, std::string(context), ctx.problems);
+  if (!is_s3) {
+    r.Report("s3", std::string(context) + " is only used with an s3:// " + std::string(noun),
+             std::string(fix));
+  }
+  ReadS3Settings(s, settings, ctx);
+  s.ReportUnknownKeys();
+}
+
 namespace {
 
 WarehouseSettings ParseWarehouse(const toml::table* table, const std::filesystem::path& state_dir,
@@ -264,15 +277,8 @@ WarehouseSettings ParseWarehouse(const toml::table* table, const std::filesystem
     warehouse.location = location->first;
     warehouse.is_s3 = location->second;
   }
-  if (const toml::table* s3 = r.Table("s3")) {
-    TableReader s(*s3, "[project.warehouse.s3]", ctx.problems);
-    if (!warehouse.is_s3) {
-      r.Report("s3", "[project.warehouse.s3] is only used with an s3:// location",
-               "remove it or set location = \"s3://bucket/prefix\"");
-    }
-    ReadS3Settings(s, warehouse.s3, ctx);
-    s.ReportUnknownKeys();
-  }
+  ReadS3Subtable(r, "[project.warehouse.s3]", "location", warehouse.is_s3,
+                 "remove it or set location = \"s3://bucket/prefix\"", warehouse.s3, ctx);
   r.ReportUnknownKeys();
   return warehouse;
 }

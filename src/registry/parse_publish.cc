@@ -37,15 +37,8 @@ PublishSettings ParsePublish(const toml::table& table, ParseContext& ctx) {
   settings.models = r.StringList("models");
   if (settings.models) CheckNames(r, "models", *settings.models, kQualified, "schema.model");
   settings.keep = static_cast<int>(r.Int("keep", 1, kMaxKeptVersions).value_or(settings.keep));
-  if (const toml::table* s3 = r.Table("s3")) {
-    TableReader s(*s3, "[publish.s3]", ctx.problems);
-    if (!settings.is_s3) {
-      r.Report("s3", "[publish.s3] is only used with an s3:// target",
-               "remove it or set to = \"s3://bucket/prefix\"");
-    }
-    ReadS3Settings(s, settings.s3, ctx);
-    s.ReportUnknownKeys();
-  }
+  ReadS3Subtable(r, "[publish.s3]", "target", settings.is_s3,
+                 "remove it or set to = \"s3://bucket/prefix\"", settings.s3, ctx);
   r.ReportUnknownKeys();
   return settings;
 }
