@@ -18,8 +18,8 @@ std::optional<std::string> SchemaUnion::Conflict(
     const normalize::TableSchema* known = Find(table.name);
     if (known == nullptr) continue;
     if (known->parent != table.parent) {
-      return "table '" + table.name + "' has parent '" + table.parent + "', not '" +
-             known->parent + "'";
+      return "table '" + table.name + "' has parent '" + table.parent + "', not '" + known->parent +
+             "'";
     }
     for (const normalize::Column& column : table.columns) {
       const normalize::Column* same = known->FindColumn(column.name);

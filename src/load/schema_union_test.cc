@@ -67,8 +67,7 @@ TEST(SchemaUnion, AlignLaysABatchOutInTheUnionsOrderWithNulls) {
   u.Align(batch);
   EXPECT_EQ(Names(batch.schema), (std::vector<std::string>{"a", "b", "c"}));
   ASSERT_EQ(batch.columns.size(), 3u);
-  EXPECT_EQ(std::get<normalize::Int64Values>(batch.columns[0]),
-            (normalize::Int64Values{7, 8}));
+  EXPECT_EQ(std::get<normalize::Int64Values>(batch.columns[0]), (normalize::Int64Values{7, 8}));
   EXPECT_EQ(std::get<normalize::StringValues>(batch.columns[1]),
             (normalize::StringValues{std::nullopt, std::nullopt}));
   EXPECT_EQ(std::get<normalize::DoubleValues>(batch.columns[2]),

@@ -162,10 +162,9 @@ TEST(NdjsonBatchStream, ParallelBlocksGiveOneNormalizersResult) {
   }
   TempFile file(content);
   for (std::size_t workers : {2u, 3u}) {
-    auto stream =
-        NdjsonBatchStream::Start(file.path.string(), Hints(), kLoadId, {},
-                                 {.flush_rows = 100, .max_queued = 2, .workers = workers,
-                                  .block_bytes = 2000});
+    auto stream = NdjsonBatchStream::Start(
+        file.path.string(), Hints(), kLoadId, {},
+        {.flush_rows = 100, .max_queued = 2, .workers = workers, .block_bytes = 2000});
     ASSERT_TRUE(stream) << stream.error().ToString();
     auto streamed = Drain(**stream);
     const auto stats = (*stream)->stats();
@@ -196,8 +195,7 @@ TEST(NdjsonBatchStream, BadLineNamesFileAndLine) {
     EXPECT_EQ(next.error().kind, ErrorKind::kData);
     EXPECT_NE(next.error().message.find(file.path.string() + ":304"), std::string::npos)
         << next.error().message;
-    EXPECT_NE(next.error().message.find("(record 301)"), std::string::npos)
-        << next.error().message;
+    EXPECT_NE(next.error().message.find("(record 301)"), std::string::npos) << next.error().message;
   }
 }
 
@@ -215,12 +213,14 @@ TEST(NdjsonBatchStream, LinesLongerThanABlockStayWhole) {
     const auto* column = batch.schema.FindColumn("text");
     const std::size_t at = column == nullptr ? 0 : column - batch.schema.columns.data();
     for (std::size_t r = 0; r < batch.num_rows; ++r) {
-      const auto value =
-          column == nullptr ? std::nullopt : std::get<normalize::StringValues>(batch.columns[at])[r];
+      const auto value = column == nullptr
+                             ? std::nullopt
+                             : std::get<normalize::StringValues>(batch.columns[at])[r];
       texts.push_back(value ? std::optional<std::string>(*value) : std::nullopt);
     }
   }
-  EXPECT_EQ(texts, (std::vector<std::optional<std::string>>{std::nullopt, long_text, std::nullopt}));
+  EXPECT_EQ(texts,
+            (std::vector<std::optional<std::string>>{std::nullopt, long_text, std::nullopt}));
 }
 
 TEST(NdjsonBatchStream, MissingFileIsNotFound) {
@@ -231,8 +231,7 @@ TEST(NdjsonBatchStream, MissingFileIsNotFound) {
 
 TEST(NdjsonBatchStream, AnEmptyFileGivesNoBatches) {
   TempFile file("");
-  auto stream = NdjsonBatchStream::Start(file.path.string(), Hints(), kLoadId, {},
-                                         {.workers = 2});
+  auto stream = NdjsonBatchStream::Start(file.path.string(), Hints(), kLoadId, {}, {.workers = 2});
   ASSERT_TRUE(stream);
   auto next = (*stream)->Next();
   ASSERT_TRUE(next);
