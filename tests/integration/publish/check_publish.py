@@ -13,6 +13,9 @@ usage: check_publish.py verify TARGET STATE_DIR EXT_DIR
          with the manifest's rows and schema SHA-256 (for the kill drills).
        check_publish.py files TARGET VERSION
          prints the data files the manifest of VERSION names, one per line.
+       check_publish.py tables TARGET
+         prints each raw table of the current version as NAME TABLE_LOCATION METADATA_FILE ROWS
+         (tab-separated: what Trino's register_table needs).
 TARGET is a folder or s3://bucket/prefix (then S3_ENDPOINT, S3_ACCESS_KEY_ID,
 S3_SECRET_ACCESS_KEY and S3_REGION come from the environment). Exit 0 when everything holds.
 """
@@ -214,6 +217,19 @@ def files(target, version):
     return 0
 
 
+def tables(target):
+    store = store_of(target)
+    _, manifest = current_manifest(store)
+    for relation in manifest["relations"]:
+        if relation["kind"] != "iceberg_table":
+            continue
+        metadata = store.uri(relation["location"])
+        folder, _, metadata_file = metadata.rpartition("/metadata/")
+        assert folder and metadata_file, metadata
+        print("\t".join([relation["name"], folder, metadata_file, str(relation["rows"])]))
+    return 0
+
+
 def main():
     command = sys.argv[1]
     if command == "verify":
@@ -222,6 +238,8 @@ def main():
         return valid(*sys.argv[2:4])
     if command == "files":
         return files(*sys.argv[2:4])
+    if command == "tables":
+        return tables(sys.argv[2])
     print(__doc__, file=sys.stderr)
     return 2
 
