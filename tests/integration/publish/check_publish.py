@@ -13,6 +13,11 @@ usage: check_publish.py verify TARGET STATE_DIR EXT_DIR
          with the manifest's rows and schema SHA-256 (for the kill drills).
        check_publish.py files TARGET VERSION
          prints the data files the manifest of VERSION names, one per line.
+       check_publish.py watch TARGET EXT_DIR STOP_FILE
+         a consumer reading while publishes run: reads the current version (pointer, manifest,
+         every relation) again and again until STOP_FILE exists; a read whose rows or schema
+         differ from its manifest is a mixed version and fails. A read that fails because a
+         later publish retired its version (its manifest is gone) is counted, not failed.
        check_publish.py tables TARGET
          prints each raw table of the current version as NAME TABLE_LOCATION METADATA_FILE ROWS
          (tab-separated: what Trino's register_table needs).
@@ -23,6 +28,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 
 import duckdb
 
@@ -123,19 +129,28 @@ def attach_models(con, store, manifest):
         con.execute(f"ATTACH '{store.uri(models[0]['location'])}' AS published (READ_ONLY)")
 
 
+def read_relations(store, ext_dir, target, manifest):
+    """Reads every relation of one version; returns the differences from its manifest."""
+    con = duck(ext_dir, target.startswith("s3://"))
+    problems = []
+    try:
+        attach_models(con, store, manifest)
+        for relation in manifest["relations"]:
+            sql = published_sql(store, relation)
+            rows, _ = count_and_checksum(con, sql)
+            if rows != relation["rows"]:
+                problems.append(f"{relation['name']}: {rows} rows, manifest says {relation['rows']}")
+            if schema_sha(con, sql) != relation["schema_sha256"]:
+                problems.append(f"{relation['name']}: schema SHA-256 differs from the manifest's")
+    finally:
+        con.close()
+    return problems
+
+
 def valid(target, ext_dir):
     store = store_of(target)
     pointer, manifest = current_manifest(store)
-    con = duck(ext_dir, target.startswith("s3://"))
-    attach_models(con, store, manifest)
-    problems = []
-    for relation in manifest["relations"]:
-        sql = published_sql(store, relation)
-        rows, _ = count_and_checksum(con, sql)
-        if rows != relation["rows"]:
-            problems.append(f"{relation['name']}: {rows} rows, manifest says {relation['rows']}")
-        if schema_sha(con, sql) != relation["schema_sha256"]:
-            problems.append(f"{relation['name']}: schema SHA-256 differs from the manifest's")
+    problems = read_relations(store, ext_dir, target, manifest)
     for p in problems:
         print("INVALID:", p)
     print(f"version {pointer['version']}: {len(manifest['relations'])} relations read back")
@@ -217,6 +232,45 @@ def files(target, version):
     return 0
 
 
+def exists(store, rel):
+    try:
+        store.read(rel)
+        return True
+    except Exception:  # noqa: BLE001 - any failure to read it means it is gone
+        return False
+
+
+def watch(target, ext_dir, stop_file):
+    store = store_of(target)
+    reads, retired, versions, failures = 0, 0, set(), []
+    while not os.path.exists(stop_file):
+        try:
+            pointer, manifest = current_manifest(store)
+        except Exception as e:  # noqa: BLE001
+            # The pointer is replaced whole; only its manifest can vanish (retired) in between.
+            if exists(store, "current.json"):
+                retired += 1
+                continue
+            failures.append(f"the pointer cannot be read: {e}")
+            break
+        try:
+            problems = read_relations(store, ext_dir, target, manifest)
+        except Exception as e:  # noqa: BLE001
+            if not exists(store, pointer["manifest"]):
+                retired += 1  # a later publish retired this version while it was read
+                continue
+            problems = [f"read failed: {e}"]
+        reads += 1
+        time.sleep(0.3)  # a consumer, not a load test: leave the publishes most of the machine
+        versions.add(pointer["version"])
+        failures += [f"version {pointer['version']}: {p}" for p in problems]
+    for f in failures:
+        print("MIXED:", f)
+    print(f"consumer: {reads} complete reads of {len(versions)} versions during the publishes, "
+          f"{retired} read(s) overtaken by retention, {len(failures)} mixed or failed")
+    return 1 if failures or reads == 0 else 0
+
+
 def tables(target):
     store = store_of(target)
     _, manifest = current_manifest(store)
@@ -238,6 +292,8 @@ def main():
         return valid(*sys.argv[2:4])
     if command == "files":
         return files(*sys.argv[2:4])
+    if command == "watch":
+        return watch(*sys.argv[2:5])
     if command == "tables":
         return tables(sys.argv[2])
     print(__doc__, file=sys.stderr)

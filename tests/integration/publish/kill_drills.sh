@@ -4,7 +4,8 @@
 # publish-after-table, publish-before-pointer, publish-after-pointer; docs/reliability.md). After
 # every kill the pointer names a complete version that reads back as its manifest says
 # (check_publish.py valid), and the next publish completes. Between drills a new ingest gives
-# each publish new files to copy.
+# each publish new files to copy. Meanwhile a consumer reads the current version again and again
+# (check_publish.py watch): no read sees a version whose relations differ from its manifest.
 # usage: kill_drills.sh PATH/TO/databox [DRILLS]   (default 24 drills)
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -16,6 +17,11 @@ start=$(date +%s%N)
 db publish --to "$target" >/dev/null 2>&1 || fail "a publish failed"
 took_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 echo "one publish takes ${took_ms} ms; $drills drills"
+
+# A consumer reads the current version again and again while the drills publish (and kill).
+cleanup_extra() { [ -n "${watcher:-}" ] && kill "$watcher" 2>/dev/null; }
+"$py" "$here/check_publish.py" watch "$target" "$ext_dir" "$work/stop-watch" >"$work/watch.out" 2>&1 &
+watcher=$!
 
 points=(publish-after-file publish-after-table publish-before-pointer publish-after-pointer)
 killed=0
@@ -55,4 +61,11 @@ for i in $(seq 1 "$drills"); do
   echo "drill $i: $how -> exit $rc, pointer $before -> $after, next publish ok"
 done
 [ "$killed" -ge $((drills / 2)) ] || fail "only $killed of $drills publishes were killed"
+touch "$work/stop-watch"
+wait "$watcher"
+watch_rc=$?
+cat "$work/watch.out"
+[ "$watch_rc" = 0 ] || fail "the consumer reading during the drills saw a mixed version or could not read"
+seen="$(sed -n 's/.* of \([0-9]*\) versions .*/\1/p' "$work/watch.out")"
+[ "${seen:-0}" -ge 2 ] || fail "the consumer did not read more than one version during the drills"
 echo "PASS publish.kill_drills ($killed of $drills publishes killed)"
