@@ -9,8 +9,10 @@
 #include "cli/one_source_run.h"
 #include "cli/output.h"
 #include "cli/session.h"
+#include "common/enum_names.h"
 #include "common/exit_code.h"
 #include "common/interrupt.h"
+#include "common/write_disposition.h"
 #include "load/file_ingest.h"
 #include "refresh/analytics.h"
 #include "registry/table_layout.h"
@@ -63,11 +65,7 @@ std::optional<load::IngestRequest> RequestOf(const IngestArgs& args) {
   for (const std::string& file : args.files) request.files.emplace_back(file);
   request.table = args.table;
   if (!args.format.empty()) request.format = load::ParseIngestFormat(args.format);
-  if (args.disposition == "replace") {
-    request.disposition = registry::WriteDisposition::kReplace;
-  } else if (args.disposition == "merge") {
-    request.disposition = registry::WriteDisposition::kMerge;
-  }
+  request.disposition = ParseWriteDisposition(args.disposition).value_or(WriteDisposition::kAppend);
   request.primary_key = args.primary_key;
   if (!ParseTerms(args.partition, registry::ParsePartitionTerm, "--partition", request.partition) ||
       !ParseTerms(args.sort, registry::ParseSortTerm, "--sort", request.sort)) {
@@ -143,7 +141,7 @@ Command IngestCommand() {
         app.add_option("--write-disposition", args->disposition,
                        "append (default), replace (the table's rows become these files') or "
                        "merge (rows replace those with the same --primary-key)")
-            ->check(CLI::IsMember({"append", "replace", "merge"}));
+            ->check(CLI::IsMember(NameList(kWriteDispositionNames)));
         app.add_option("--primary-key", args->primary_key,
                        "key column(s) of the table (comma-separated); required by merge")
             ->delimiter(',');

@@ -4,6 +4,7 @@
 #include "common/clock.h"
 #include "common/exit_code.h"
 #include "common/interrupt.h"
+#include "common/write_disposition.h"
 #include "refresh/analytics.h"
 #include "refresh/refresh.h"
 #include "refresh/run_status.h"
@@ -53,7 +54,8 @@ std::string OneSourceRun::Finish(Session& session, const Result<load::SourceLoad
 
 void PrintLoadedTables(const load::SourceLoadResult& loaded) {
   for (const auto& t : loaded.tables) {
-    Out("  " + t.table + "  " + t.disposition + "  rows=" + std::to_string(t.rows) +
+    Out("  " + t.table + "  " + std::string(WriteDispositionName(t.disposition)) +
+        "  rows=" + std::to_string(t.rows) +
         "  snapshot=" + (t.snapshot_id ? std::to_string(*t.snapshot_id) : "-") + "\n");
   }
   for (const auto& note : loaded.notes) Out("  note: " + note + "\n");

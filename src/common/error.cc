@@ -1,32 +1,27 @@
 #include "common/error.h"
 
+#include "common/enum_names.h"
+
 namespace databox {
 
-std::string_view ErrorKindName(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::kConfig:
-      return "config";
-    case ErrorKind::kNetwork:
-      return "network";
-    case ErrorKind::kAuth:
-      return "auth";
-    case ErrorKind::kConflict:
-      return "conflict";
-    case ErrorKind::kCommitStateUnknown:
-      return "commit-state-unknown";
-    case ErrorKind::kData:
-      return "data";
-    case ErrorKind::kNotFound:
-      return "not-found";
-    case ErrorKind::kAlreadyExists:
-      return "already-exists";
-    case ErrorKind::kIo:
-      return "io";
-    case ErrorKind::kInternal:
-      return "internal";
-  }
-  return "internal";
-}
+namespace {
+
+constexpr EnumNames<ErrorKind, 10> kErrorKindNames{
+    {{ErrorKind::kConfig, "config"},
+     {ErrorKind::kNetwork, "network"},
+     {ErrorKind::kAuth, "auth"},
+     {ErrorKind::kConflict, "conflict"},
+     {ErrorKind::kCommitStateUnknown, "commit-state-unknown"},
+     {ErrorKind::kData, "data"},
+     {ErrorKind::kNotFound, "not-found"},
+     {ErrorKind::kAlreadyExists, "already-exists"},
+     {ErrorKind::kIo, "io"},
+     {ErrorKind::kInternal, "internal"}}};
+static_assert(DistinctNames(kErrorKindNames));
+
+}  // namespace
+
+std::string_view ErrorKindName(ErrorKind kind) { return NameOf(kErrorKindNames, kind, "internal"); }
 
 std::string Error::ToString() const {
   std::string out(ErrorKindName(kind));

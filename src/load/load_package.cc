@@ -11,23 +11,24 @@
 
 #include "common/clock.h"
 #include "common/edit_distance.h"
+#include "common/enum_names.h"
 #include "fileio/durable.h"
 
 namespace databox::load {
 namespace fs = std::filesystem;
 
+namespace {
+
+constexpr EnumNames<PackageState, 4> kPackageStateNames{{{PackageState::kExtracting, "extracting"},
+                                                         {PackageState::kExtracted, "extracted"},
+                                                         {PackageState::kCommitted, "committed"},
+                                                         {PackageState::kFailed, "failed"}}};
+static_assert(DistinctNames(kPackageStateNames));
+
+}  // namespace
+
 std::string_view PackageStateName(PackageState state) {
-  switch (state) {
-    case PackageState::kExtracting:
-      return "extracting";
-    case PackageState::kExtracted:
-      return "extracted";
-    case PackageState::kCommitted:
-      return "committed";
-    case PackageState::kFailed:
-      return "failed";
-  }
-  return "failed";
+  return NameOf(kPackageStateNames, state, "failed");
 }
 
 std::filesystem::path LoadsDir(const std::filesystem::path& state_dir) {
@@ -41,11 +42,7 @@ constexpr const char* kStateFile = "package.json";
 constexpr std::size_t kLoadIdTypos = 3;
 
 std::optional<PackageState> ParseState(std::string_view name) {
-  for (auto s : {PackageState::kExtracting, PackageState::kExtracted, PackageState::kCommitted,
-                 PackageState::kFailed}) {
-    if (PackageStateName(s) == name) return s;
-  }
-  return std::nullopt;
+  return ValueOf(kPackageStateNames, name);
 }
 
 //! The package folders of one source, newest first. Load ids are times (seconds with a

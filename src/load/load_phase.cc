@@ -1,27 +1,23 @@
 #include "load/load_phase.h"
 
-#include <string>
+#include "common/enum_names.h"
 
 namespace databox::load {
+namespace {
+
+constexpr EnumNames<LoadPhase, 3> kLoadPhaseNames{{{LoadPhase::kExtract, "extract"},
+                                                   {LoadPhase::kNormalize, "normalize"},
+                                                   {LoadPhase::kCommit, "commit"}}};
+static_assert(DistinctNames(kLoadPhaseNames));
+
+}  // namespace
 
 std::string_view LoadPhaseName(LoadPhase phase) {
-  switch (phase) {
-    case LoadPhase::kExtract:
-      return "extract";
-    case LoadPhase::kNormalize:
-      return "normalize";
-    case LoadPhase::kCommit:
-      return "commit";
-  }
-  return "extract";
+  return NameOf(kLoadPhaseNames, phase, "extract");
 }
 
 Result<LoadPhase> ParseLoadPhase(std::string_view name) {
-  for (LoadPhase phase : {LoadPhase::kExtract, LoadPhase::kNormalize, LoadPhase::kCommit}) {
-    if (name == LoadPhaseName(phase)) return phase;
-  }
-  return MakeError(ErrorKind::kData, "unknown load phase '" + std::string(name) +
-                                         "': expected extract, normalize or commit");
+  return ParseName(kLoadPhaseNames, name, "load phase");
 }
 
 }  // namespace databox::load

@@ -7,28 +7,12 @@
 #include "source/extractor.h"
 
 namespace databox::load {
-namespace {
-
-normalize::WriteDisposition ToNormalize(registry::WriteDisposition d) {
-  switch (d) {
-    case registry::WriteDisposition::kAppend:
-      return normalize::WriteDisposition::kAppend;
-    case registry::WriteDisposition::kReplace:
-      return normalize::WriteDisposition::kReplace;
-    case registry::WriteDisposition::kMerge:
-      return normalize::WriteDisposition::kMerge;
-  }
-  return normalize::WriteDisposition::kAppend;
-}
-
-}  // namespace
-
 Result<normalize::ResourceHints> HintsFor(const registry::Source& source,
                                           const registry::Resource& resource) {
   normalize::ResourceHints hints;
   hints.resource = resource.name;
   hints.table_name = resource.name;
-  hints.write_disposition = ToNormalize(resource.write_disposition);
+  hints.write_disposition = resource.write_disposition;
   hints.primary_key = resource.primary_key;
   std::vector<std::pair<std::string, registry::ColumnHint>> ordered;
   for (const std::string& name : resource.column_order) {

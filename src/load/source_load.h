@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/write_disposition.h"
 #include "load/load_phase.h"
 #include "load/workspace.h"
 #include "registry/model.h"
@@ -19,8 +20,8 @@ namespace databox::load {
 
 //! What happened to one raw table.
 struct TableOutcome {
-  std::string table;                   //!< e.g. "raw_noaa.daily_weather"
-  std::string disposition;             //!< append | replace | merge
+  std::string table;  //!< e.g. "raw_noaa.daily_weather"
+  WriteDisposition disposition = WriteDisposition::kAppend;
   int64_t rows = 0;                    //!< rows this load wrote to it
   std::optional<int64_t> snapshot_id;  //!< the new snapshot (none when nothing was written)
 };

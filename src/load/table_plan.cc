@@ -68,7 +68,7 @@ Status TablePlanner::PlanTable(const NormalizedTable& table) {
   const std::string select_sql = "SELECT * FROM " + table.relation;
   TableOutcome outcome;
   outcome.table = source_.Namespace() + "." + table.name;
-  outcome.disposition = registry::ToString(table.resource->write_disposition);
+  outcome.disposition = table.resource->write_disposition;
   outcome.rows = rows;
 
   std::unique_ptr<iceberg::SnapshotOperation> op;
@@ -90,7 +90,7 @@ Status TablePlanner::PlanWrittenTable(const std::string& name, const registry::R
   if (schema == nullptr) return MakeError(ErrorKind::kInternal, "written table has no schema");
   TableOutcome outcome;
   outcome.table = source_.Namespace() + "." + name;
-  outcome.disposition = registry::ToString(resource.write_disposition);
+  outcome.disposition = resource.write_disposition;
   outcome.rows = written.rows;
   std::unique_ptr<iceberg::SnapshotOperation> op;
   if (written.create) {
@@ -217,7 +217,8 @@ Status TablePlanner::PlanSystemTables() {
       op = table.NewAppend(Change());
       op->AddFiles(std::move(files));
     }
-    Add(std::move(op), TableOutcome{source_.Namespace() + "." + system.name, "append", 1, {}});
+    Add(std::move(op),
+        TableOutcome{source_.Namespace() + "." + system.name, WriteDisposition::kAppend, 1, {}});
   }
   return Ok();
 }

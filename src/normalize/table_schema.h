@@ -6,17 +6,14 @@
 #include <string_view>
 #include <vector>
 
+#include "common/write_disposition.h"
 #include "normalize/data_type.h"
 
 namespace databox::normalize {
 
-//! How a load applies its rows to the table (dlt's `write_disposition`).
-enum class WriteDisposition { kAppend, kReplace, kMerge };
-
-//! "append", "replace", "merge".
-std::string_view WriteDispositionName(WriteDisposition disposition);
-//! Inverse of WriteDispositionName.
-std::optional<WriteDisposition> ParseWriteDisposition(std::string_view name);
+using ::databox::ParseWriteDisposition;
+using ::databox::WriteDisposition;
+using ::databox::WriteDispositionName;
 
 //! One column as dlt's schema describes it. Flags that are false are absent in dlt's YAML.
 struct Column {

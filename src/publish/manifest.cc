@@ -2,11 +2,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/enum_names.h"
 #include "common/json_integer.h"
 #include "common/sha256.h"
 
 namespace databox::publish {
 namespace {
+
+constexpr EnumNames<RelationKind, 2> kRelationKindNames{
+    {{RelationKind::kIcebergTable, "iceberg_table"}, {RelationKind::kDuckDbTable, "duckdb_table"}}};
+static_assert(DistinctNames(kRelationKindNames));
 
 using nlohmann::json;
 
@@ -50,13 +55,10 @@ Result<Relation> RelationFromJson(const json& j) {
   try {
     r.name = j.at("name").get<std::string>();
     const std::string kind = j.at("kind").get<std::string>();
-    if (kind == RelationKindName(RelationKind::kIcebergTable)) {
-      r.kind = RelationKind::kIcebergTable;
-    } else if (kind == RelationKindName(RelationKind::kDuckDbTable)) {
-      r.kind = RelationKind::kDuckDbTable;
-    } else {
+    const auto parsed = ValueOf(kRelationKindNames, kind);
+    if (!parsed)
       return MakeError(ErrorKind::kData, "relation " + r.name + " has unknown kind " + kind);
-    }
+    r.kind = *parsed;
     r.location = j.at("location").get<std::string>();
     for (const json& column : j.at("schema")) {
       r.schema.emplace_back(column.at("name").get<std::string>(),
@@ -78,13 +80,7 @@ Result<Relation> RelationFromJson(const json& j) {
 }  // namespace
 
 std::string_view RelationKindName(RelationKind kind) {
-  switch (kind) {
-    case RelationKind::kIcebergTable:
-      return "iceberg_table";
-    case RelationKind::kDuckDbTable:
-      return "duckdb_table";
-  }
-  return "";
+  return NameOf(kRelationKindNames, kind, "");
 }
 
 std::string SchemaSha256(const std::vector<Column>& columns) {

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/enum_names.h"
+#include "common/write_disposition.h"
 #include "registry/secret.h"
 #include "registry/table_layout.h"
 
@@ -24,6 +26,8 @@ inline std::string RawNamespace(std::string_view source_name) {
 }
 
 enum class CatalogType { kSql, kRest };
+inline constexpr EnumNames<CatalogType, 2> kCatalogTypeNames{
+    {{CatalogType::kSql, "sql"}, {CatalogType::kRest, "rest"}}};
 
 //! Timeouts and retries of the HTTP client that talks to a dependency (the REST catalog, the
 //! S3 store). The defaults are http::ClientOptions' defaults.
@@ -158,14 +162,23 @@ enum class Eligibility {
   kRoutine,   //!< part of every refresh
   kExplicit,  //!< runs only when named (and, for targeted sources, given targets)
 };
+inline constexpr EnumNames<Eligibility, 2> kEligibilityNames{
+    {{Eligibility::kRoutine, "routine"}, {Eligibility::kExplicit, "explicit"}}};
 
 enum class SourceKind {
   kRestJson,  //!< HTTP API: paths + params per resource, JSON (or RDB text) responses, pagination
   kFile,      //!< one pinned file download, validated before anything is published
   kTargeted,  //!< HTTP API driven by a caller-supplied target list (refuses to run without one)
 };
+inline constexpr EnumNames<SourceKind, 3> kSourceKindNames{{{SourceKind::kRestJson, "rest_json"},
+                                                            {SourceKind::kFile, "file"},
+                                                            {SourceKind::kTargeted, "targeted"}}};
 
 enum class AuthType { kNone, kHeader, kQuery, kBearer };
+inline constexpr EnumNames<AuthType, 4> kAuthTypeNames{{{AuthType::kNone, "none"},
+                                                        {AuthType::kHeader, "header"},
+                                                        {AuthType::kQuery, "query"},
+                                                        {AuthType::kBearer, "bearer"}}};
 
 struct AuthSettings {
   AuthType type = AuthType::kNone;
@@ -187,6 +200,11 @@ enum class PaginationType {
   kPageNumber,   //!< page=1..num_pages until a short page or max_records
   kCursor,       //!< follow a next link / cursor found in the response
 };
+inline constexpr EnumNames<PaginationType, 4> kPaginationTypeNames{
+    {{PaginationType::kNone, "none"},
+     {PaginationType::kOffsetLimit, "offset_limit"},
+     {PaginationType::kPageNumber, "page_number"},
+     {PaginationType::kCursor, "cursor"}}};
 
 struct Pagination {
   PaginationType type = PaginationType::kNone;
@@ -205,20 +223,33 @@ struct Pagination {
   std::optional<int64_t> max_records;   //!< stop after this many records
 };
 
-enum class WriteDisposition { kAppend, kReplace, kMerge };
+using ::databox::WriteDisposition;
 enum class DuplicatePolicy {
   kLastWins,   //!< keep the last record with a key within one batch
   kFirstWins,  //!< keep the first record with a key within one batch (later ones dropped)
   kReject,     //!< fail the load if a batch holds duplicate keys
 };
+inline constexpr EnumNames<DuplicatePolicy, 3> kDuplicatePolicyNames{
+    {{DuplicatePolicy::kLastWins, "last_wins"},
+     {DuplicatePolicy::kFirstWins, "first_wins"},
+     {DuplicatePolicy::kReject, "reject"}}};
 
 //! How a merge removes the rows it replaces (Iceberg's write.merge.mode).
 enum class MergeMode {
   kCopyOnWrite,  //!< rewrite the data files that hold replaced rows
   kMergeOnRead,  //!< write position delete files for them; readers apply them
 };
+inline constexpr EnumNames<MergeMode, 2> kMergeModeNames{
+    {{MergeMode::kCopyOnWrite, "copy-on-write"}, {MergeMode::kMergeOnRead, "merge-on-read"}}};
 
 enum class ResponseFormat { kJson, kNdjson, kRdb, kCsv, kTsv, kXlsx };
+inline constexpr EnumNames<ResponseFormat, 6> kResponseFormatNames{
+    {{ResponseFormat::kJson, "json"},
+     {ResponseFormat::kNdjson, "ndjson"},
+     {ResponseFormat::kRdb, "rdb"},
+     {ResponseFormat::kCsv, "csv"},
+     {ResponseFormat::kTsv, "tsv"},
+     {ResponseFormat::kXlsx, "xlsx"}}};
 
 //! A hint that overrides type inference for one output column. Types are dlt's:
 //! text, bigint, double, bool, timestamp, date, time, decimal, binary, json.
@@ -372,13 +403,14 @@ struct Registry {
 };
 
 //! Printable names of the enums (as written in the file).
-std::string_view ToString(CatalogType v);
-std::string_view ToString(Eligibility v);
-std::string_view ToString(SourceKind v);
-std::string_view ToString(AuthType v);
-std::string_view ToString(PaginationType v);
-std::string_view ToString(WriteDisposition v);
-std::string_view ToString(DuplicatePolicy v);
-std::string_view ToString(ResponseFormat v);
+constexpr std::string_view ToString(CatalogType v) { return NameOf(kCatalogTypeNames, v); }
+constexpr std::string_view ToString(Eligibility v) { return NameOf(kEligibilityNames, v); }
+constexpr std::string_view ToString(SourceKind v) { return NameOf(kSourceKindNames, v); }
+constexpr std::string_view ToString(AuthType v) { return NameOf(kAuthTypeNames, v); }
+constexpr std::string_view ToString(PaginationType v) { return NameOf(kPaginationTypeNames, v); }
+constexpr std::string_view ToString(WriteDisposition v) { return WriteDispositionName(v); }
+constexpr std::string_view ToString(DuplicatePolicy v) { return NameOf(kDuplicatePolicyNames, v); }
+constexpr std::string_view ToString(MergeMode v) { return NameOf(kMergeModeNames, v); }
+constexpr std::string_view ToString(ResponseFormat v) { return NameOf(kResponseFormatNames, v); }
 
 }  // namespace databox::registry

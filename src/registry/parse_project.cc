@@ -102,9 +102,7 @@ CatalogSettings ParseCatalog(const toml::table* table, const std::filesystem::pa
     return catalog;
   }
   TableReader r(*table, "[project.catalog]", ctx.problems);
-  catalog.type =
-      r.Enum<CatalogType>("type", {{"sql", CatalogType::kSql}, {"rest", CatalogType::kRest}})
-          .value_or(CatalogType::kSql);
+  catalog.type = r.Enum("type", kCatalogTypeNames).value_or(CatalogType::kSql);
   if (auto name = r.String("name")) {
     static const std::regex kCatalogName("^[A-Za-z0-9_][A-Za-z0-9_.-]*$");
     if (name->empty()) {

@@ -115,11 +115,7 @@ AuthSettings ParseAuth(const toml::table* table, bool replay, ParseContext& ctx,
   AuthSettings auth;
   if (table == nullptr) return auth;
   TableReader r(*table, context + " auth", ctx.problems);
-  auth.type = r.Enum<AuthType>("type", {{"none", AuthType::kNone},
-                                        {"header", AuthType::kHeader},
-                                        {"query", AuthType::kQuery},
-                                        {"bearer", AuthType::kBearer}})
-                  .value_or(AuthType::kNone);
+  auth.type = r.Enum("type", kAuthTypeNames).value_or(AuthType::kNone);
   if (!r.Has("type"))
     r.Report("type", "missing required key 'type'", "none, header, query or bearer");
   auth.name = r.String("name").value_or("");
@@ -231,11 +227,7 @@ Pagination ParsePagination(const toml::table& table, ParseContext& ctx,
                            const std::string& context) {
   Pagination p;
   TableReader r(table, context + " pagination", ctx.problems);
-  p.type = r.Enum<PaginationType>("type", {{"none", PaginationType::kNone},
-                                           {"offset_limit", PaginationType::kOffsetLimit},
-                                           {"page_number", PaginationType::kPageNumber},
-                                           {"cursor", PaginationType::kCursor}})
-               .value_or(PaginationType::kNone);
+  p.type = r.Enum("type", kPaginationTypeNames).value_or(PaginationType::kNone);
   if (!r.Has("type")) {
     r.Report("type", "missing required key 'type'", "none, offset_limit, page_number or cursor");
   }
@@ -415,13 +407,7 @@ Resource ParseResource(const toml::table& table, const Source& source, ParseCont
     CheckPlainValues(*headers, rr, "headers", true);
     res.headers = *headers;
   }
-  res.format = rr.Enum<ResponseFormat>("format", {{"json", ResponseFormat::kJson},
-                                                  {"ndjson", ResponseFormat::kNdjson},
-                                                  {"rdb", ResponseFormat::kRdb},
-                                                  {"csv", ResponseFormat::kCsv},
-                                                  {"tsv", ResponseFormat::kTsv},
-                                                  {"xlsx", ResponseFormat::kXlsx}})
-                   .value_or(ResponseFormat::kJson);
+  res.format = rr.Enum("format", kResponseFormatNames).value_or(ResponseFormat::kJson);
   res.records_path = rr.String("records_path").value_or("");
   res.error_path = rr.String("error_path").value_or("");
   if (const toml::table* pagination = rr.Table("pagination")) {
@@ -438,10 +424,7 @@ Resource ParseResource(const toml::table& table, const Source& source, ParseCont
       break;
     }
   }
-  auto disposition =
-      rr.Enum<WriteDisposition>("write_disposition", {{"append", WriteDisposition::kAppend},
-                                                      {"replace", WriteDisposition::kReplace},
-                                                      {"merge", WriteDisposition::kMerge}});
+  auto disposition = rr.Enum("write_disposition", kWriteDispositionNames);
   if (!rr.Has("write_disposition")) {
     rr.Report("write_disposition", "missing required key 'write_disposition'",
               "append, replace or merge");
@@ -453,16 +436,12 @@ Resource ParseResource(const toml::table& table, const Source& source, ParseCont
               "add primary_key = [\"...\"] naming the columns that identify a row");
   }
   res.merge_duplicates =
-      rr.Enum<DuplicatePolicy>("merge_duplicates", {{"last_wins", DuplicatePolicy::kLastWins},
-                                                    {"first_wins", DuplicatePolicy::kFirstWins},
-                                                    {"reject", DuplicatePolicy::kReject}})
-          .value_or(DuplicatePolicy::kLastWins);
+      rr.Enum("merge_duplicates", kDuplicatePolicyNames).value_or(DuplicatePolicy::kLastWins);
   if (rr.Has("merge_duplicates") && res.write_disposition != WriteDisposition::kMerge) {
     rr.Report("merge_duplicates",
               "'merge_duplicates' is only used with write_disposition = \"merge\"");
   }
-  res.merge_mode = rr.Enum<MergeMode>("merge_mode", {{"copy-on-write", MergeMode::kCopyOnWrite},
-                                                     {"merge-on-read", MergeMode::kMergeOnRead}});
+  res.merge_mode = rr.Enum("merge_mode", kMergeModeNames);
   if (rr.Has("merge_mode") && res.write_disposition != WriteDisposition::kMerge) {
     rr.Report("merge_mode", "'merge_mode' is only used with write_disposition = \"merge\"");
   }
@@ -545,17 +524,13 @@ Source ParseSource(const toml::table& table, const std::optional<std::filesystem
              "letter (^[a-z][a-z0-9]*(_[a-z0-9]+)*$)");
   }
   source.description = r.String("description").value_or("");
-  auto eligibility = r.Enum<Eligibility>(
-      "eligibility", {{"routine", Eligibility::kRoutine}, {"explicit", Eligibility::kExplicit}});
+  auto eligibility = r.Enum("eligibility", kEligibilityNames);
   if (!r.Has("eligibility")) {
     r.Report("eligibility", "missing required key 'eligibility'",
              "routine (in every refresh) or explicit (only when named)");
   }
   source.eligibility = eligibility.value_or(Eligibility::kExplicit);
-  source.kind = r.Enum<SourceKind>("kind", {{"rest_json", SourceKind::kRestJson},
-                                            {"file", SourceKind::kFile},
-                                            {"targeted", SourceKind::kTargeted}})
-                    .value_or(SourceKind::kRestJson);
+  source.kind = r.Enum("kind", kSourceKindNames).value_or(SourceKind::kRestJson);
   auto base_url = r.String("base_url");
   if (base_url) {
     if (auto bad = CheckHttpUrl(*base_url); !bad.empty()) r.Report("base_url", "'base_url' " + bad);

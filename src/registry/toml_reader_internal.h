@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/enum_names.h"
 #include "registry/registry.h"
 
 namespace databox::registry::internal {
@@ -86,17 +87,16 @@ class TableReader {
   //! strings are resolved.
   std::optional<std::map<std::string, std::string>> StringMap(std::string_view key);
 
-  //! A string that must be one of `choices`.
-  template <typename E>
-  std::optional<E> Enum(std::string_view key,
-                        std::initializer_list<std::pair<std::string_view, E>> choices) {
+  //! A string that must name one of the enum's values (common/enum_names.h).
+  template <typename E, std::size_t N>
+  std::optional<E> Enum(std::string_view key, const EnumNames<E, N>& names) {
     auto text = String(key);
     if (!text) return std::nullopt;
+    if (auto value = ValueOf(names, *text)) return value;
     std::string allowed;
-    for (const auto& [name, value] : choices) {
-      if (*text == name) return value;
+    for (const EnumName<E>& entry : names) {
       allowed += allowed.empty() ? "" : ", ";
-      allowed += name;
+      allowed += entry.name;
     }
     Report(key, "'" + std::string(key) + "' has unknown value '" + *text + "'",
            "use one of: " + allowed);

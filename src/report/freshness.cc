@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/clock.h"
+#include "common/enum_names.h"
 #include "refresh/source_last.h"
 
 namespace databox::report {
@@ -20,17 +21,12 @@ Freshness Judge(const SourceState& state, int64_t stale_after_seconds) {
 }  // namespace
 
 std::string_view FreshnessName(Freshness freshness) {
-  switch (freshness) {
-    case Freshness::kFresh:
-      return "fresh";
-    case Freshness::kStale:
-      return "stale";
-    case Freshness::kNever:
-      return "never";
-    case Freshness::kOnDemand:
-      return "on_demand";
-  }
-  return "never";
+  static constexpr EnumNames<Freshness, 4> kNames{{{Freshness::kFresh, "fresh"},
+                                                   {Freshness::kStale, "stale"},
+                                                   {Freshness::kNever, "never"},
+                                                   {Freshness::kOnDemand, "on_demand"}}};
+  static_assert(DistinctNames(kNames));
+  return NameOf(kNames, freshness, "never");
 }
 
 std::vector<SourceState> SourceStates(const registry::Registry& registry,
