@@ -12,7 +12,7 @@
 #include <string>
 
 #include "common/interrupt.h"
-#include "refresh/refresh.h"
+#include "refresh/tracked_load.h"
 
 namespace databox::refresh {
 namespace {
