@@ -28,6 +28,23 @@ Result<std::vector<iceberg::TableIdentifier>> AllTables(iceberg::Catalog& catalo
   return tables;
 }
 
+Result<std::vector<report::TableState>> ReportTables(iceberg::Catalog& catalog) {
+  auto all = AllTables(catalog);
+  auto summaries = all ? SummarizeTables(catalog, *all)
+                       : Result<std::vector<TableSummary>>(std::unexpected(all.error()));
+  if (!summaries) {
+    return MakeError(summaries.error().kind, "cannot read the tables of catalog " +
+                                                 std::string(catalog.Name()) + ": " +
+                                                 summaries.error().message);
+  }
+  std::vector<report::TableState> tables;
+  for (const auto& summary : *summaries) {
+    tables.push_back({summary.table, summary.records, summary.snapshots, summary.bytes,
+                      summary.snapshot_time, ""});
+  }
+  return tables;
+}
+
 std::string TableSuggestion(const std::string& name,
                             const std::vector<iceberg::TableIdentifier>& all) {
   const std::size_t dot = name.rfind('.');

@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "iceberg/catalog.h"
 #include "iceberg/table_identifier.h"
+#include "report/report_model.h"
 
 namespace databox::cli {
 
@@ -23,6 +24,11 @@ Result<std::vector<TableSummary>> SummarizeTables(
 //! What to add to "no table NAME": " (did you mean A, B?)" naming the tables within 3 edits of
 //! `name`, with its table part as their name, or in the namespace `name` names; else a pointer
 //! to `databox catalog list`.
+//! Every table with the counts of its current snapshot, as the status page shows them (no
+//! loaded_at yet: report::GatherReport adds it); an error "cannot read the tables of catalog
+//! NAME: ..." when they cannot be listed or loaded.
+Result<std::vector<report::TableState>> ReportTables(iceberg::Catalog& catalog);
+
 std::string TableSuggestion(const std::string& name,
                             const std::vector<iceberg::TableIdentifier>& all);
 

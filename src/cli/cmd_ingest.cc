@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "cli/one_source_run.h"
+#include "cli/loaded_tables.h"
 #include "cli/output.h"
 #include "cli/session.h"
 #include "common/enum_names.h"
@@ -14,7 +14,7 @@
 #include "common/interrupt.h"
 #include "common/write_disposition.h"
 #include "load/file_ingest.h"
-#include "refresh/analytics.h"
+#include "refresh/single_load.h"
 #include "registry/table_layout.h"
 
 namespace databox::cli {
@@ -86,16 +86,22 @@ ExitCode Ingest(const GlobalOptions& global, const IngestArgs& args) {
   if (!session) return ExitCode::kUsage;
   InstallInterruptHandlers();
   // The run history records an ingest like `databox run` of a source named <name>.
-  OneSourceRun history(
-      "ingest", load::ParseIngestTable(request->table).value_or(std::pair{args.table, ""}).first);
-  auto loaded = load::IngestFiles(*session->workspace, *request);
-  history.LoadEnded(loaded);
-  const std::string views_error = history.Finish(*session, loaded);
+  const std::string name =
+      load::ParseIngestTable(request->table).value_or(std::pair{args.table, ""}).first;
+  auto outcome = refresh::RunSingleLoad(
+      *session->workspace, "ingest", name,
+      [&](const refresh::ProgressCallback&) {
+        return load::IngestFiles(*session->workspace, *request);
+      },
+      nullptr);
+  if (!outcome.history_problem.empty()) Err("databox ingest: " + outcome.history_problem + "\n");
+  const auto& loaded = outcome.loaded;
+  const std::string& views_error = outcome.views_error;
   if (!loaded) {
     const bool unknown = loaded.error().kind == ErrorKind::kCommitStateUnknown;
     Err("databox ingest " + args.table + ": " + loaded.error().ToString() +
         (unknown ? "" : "; nothing was committed") + "\n");
-    return history.record().exit_code;
+    return outcome.record.exit_code;
   }
   if (loaded->tables.empty()) {
     Out(args.table + ": no rows in the input, nothing written\n");

@@ -14,7 +14,7 @@
 
 #include "cli/cmd_catalog_backup.h"
 #include "cli/commands.h"
-#include "cli/one_source_run.h"
+#include "cli/loaded_tables.h"
 #include "cli/output.h"
 #include "cli/session.h"
 #include "cli/table_format.h"
@@ -30,9 +30,10 @@
 #include "refresh/analytics.h"
 #include "refresh/live_progress.h"
 #include "refresh/preflight.h"
-#include "refresh/protocol.h"
+#include "refresh/protocol_printer.h"
 #include "refresh/refresh.h"
 #include "refresh/run_history.h"
+#include "refresh/single_load.h"
 #include "source/kinds.h"
 
 namespace databox::cli {
@@ -124,12 +125,15 @@ struct LiveDisplay {
   std::unique_ptr<refresh::LiveProgress> progress;
   std::unique_ptr<refresh::LiveTicker> ticker;
 
-  static LiveDisplay OnTerminal() {
+  //! `print_failures`: a failed source's error printed above the lines (refresh; `databox run`
+  //! prints its one error itself, below).
+  static LiveDisplay OnTerminal(bool print_failures) {
     LiveDisplay display;
     if (::isatty(STDOUT_FILENO) != 1) return display;
     display.progress = std::make_unique<refresh::LiveProgress>(
         stdout, refresh::LiveProgress::Options{.colour = ColourWanted(STDOUT_FILENO),
-                                               .width = StdoutWidth()});
+                                               .width = StdoutWidth(),
+                                               .print_failures = print_failures});
     display.ticker =
         std::make_unique<refresh::LiveTicker>(*display.progress, std::chrono::milliseconds(500));
     return display;
@@ -191,27 +195,19 @@ ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
   options.kind_options = std::move(*kind_options);
   options.resume = args.resume;
 
-  OneSourceRun history("run", name);
   InstallInterruptHandlers();
-  LiveDisplay live = LiveDisplay::OnTerminal();
-  if (live.progress) live.progress->OnSourceStart(name);
-  options.on_progress = [&](const load::LoadProgress& p) {
-    history.Progress(p);
-    if (live.progress) live.progress->OnProgress(p);
-  };
-  auto loaded = load::LoadSource(*session->workspace, *source, options);
-  history.LoadEnded(loaded);
-  if (live.progress) {
-    // The error is printed once, below; the display only marks the source.
-    if (loaded) {
-      live.progress->OnSourceFinished(history.run());
-    } else {
-      live.progress->OnProtocolLine(refresh::FormatProtocolLine(refresh::SourceEnd{
-          .source = name, .at = NowIso(), .ok = false, .seconds = history.run().seconds}));
-    }
-    live.Finish();
-  }
-  const std::string views_error = history.Finish(*session, loaded);
+  LiveDisplay live = LiveDisplay::OnTerminal(/*print_failures=*/false);
+  auto outcome = refresh::RunSingleLoad(
+      *session->workspace, "run", name,
+      [&](const refresh::ProgressCallback& progress) {
+        options.on_progress = progress;
+        return load::LoadSource(*session->workspace, *source, options);
+      },
+      live.progress.get());
+  live.Finish();
+  if (!outcome.history_problem.empty()) Err("databox run: " + outcome.history_problem + "\n");
+  const auto& loaded = outcome.loaded;
+  const std::string& views_error = outcome.views_error;
   if (!loaded) {
     const bool interrupted = IsInterruption(loaded.error());
     Err("databox run " + name + ": " +
@@ -222,7 +218,7 @@ ExitCode RunOne(const GlobalOptions& global, const RunArgs& args) {
           "`databox loads " +
           name + "` shows whether `databox run " + name + " --resume` can finish it\n");
     }
-    return history.record().exit_code;
+    return outcome.record.exit_code;
   }
   Out("source " + name + " loaded, load id " + loaded->load_id + "\n");
   PrintLoadedTables(*loaded);
@@ -294,14 +290,14 @@ ExitCode Refresh(const GlobalOptions& global, const RefreshArgs& args) {
   options.registry_preflight_done = true;
   if (args.max_workers) options.max_workers = *args.max_workers;
   const bool json = args.json;
-  LiveDisplay live = json ? LiveDisplay{} : LiveDisplay::OnTerminal();
+  // A terminal gets the live display, plain output the protocol lines (for readers in other
+  // processes: scripts, the log of a scheduled refresh), --json neither.
+  LiveDisplay live = json ? LiveDisplay{} : LiveDisplay::OnTerminal(/*print_failures=*/true);
+  refresh::ProtocolPrinter printer([](std::string_view line) { Out(std::string(line) + "\n"); });
   if (live.progress) {
-    refresh::LiveProgress& progress = *live.progress;
-    options.emit = [&](std::string_view line) { progress.OnProtocolLine(line); };
-    options.progress = [&](const load::LoadProgress& p) { progress.OnProgress(p); };
-    options.source_finished = [&](const refresh::SourceRun& r) { progress.OnSourceFinished(r); };
+    options.observer = live.progress.get();
   } else if (!json) {
-    options.emit = [](std::string_view line) { Out(std::string(line) + "\n"); };
+    options.observer = &printer;
   }
   auto outcome = refresh::RunRefresh(*session->workspace, options);
   live.Finish();

@@ -4,15 +4,16 @@
 #include <memory>
 #include <string>
 
+#include "cli/catalog_tables.h"
 #include "cli/commands.h"
 #include "cli/output.h"
-#include "cli/report_gather.h"
 #include "cli/report_options.h"
 #include "cli/session.h"
 #include "common/exit_code.h"
 #include "fileio/durable.h"
 #include "refresh/run_history.h"
 #include "report/html_page.h"
+#include "report/report_gather.h"
 
 namespace databox::cli {
 namespace {
@@ -32,8 +33,9 @@ ExitCode Report(const GlobalOptions& global, const ReportArgs& args) {
     Err(command + ": " + records.error().message + "\n");
     return ExitCode::kRunFailed;
   }
-  const report::Report page = GatherReport(session->registry, session->workspace->catalog(),
-                                           std::move(*records), args.view.ToOptions());
+  const report::Report page =
+      report::GatherReport(session->registry, ReportTables(session->workspace->catalog()),
+                           std::move(*records), args.view.ToOptions());
   if (auto written = fileio::WriteFileDurably(args.out, report::RenderReportHtml(page)); !written) {
     Err(command + ": cannot write the page: " + written.error().message +
         " (check that the folder of --out exists and is writable)\n");

@@ -35,7 +35,8 @@ ExitCode Runs(const GlobalOptions& global, const RunsArgs& args) {
     return ExitCode::kRunFailed;
   }
   if (!args.show->parsed()) {
-    const auto newest = NewestRuns(std::move(*records), static_cast<std::size_t>(args.limit));
+    const auto newest =
+        refresh::NewestRuns(std::move(*records), static_cast<std::size_t>(args.limit));
     Out(args.json ? RunListJson(newest).dump(2) + "\n" : FormatRunList(newest));
     return ExitCode::kOk;
   }

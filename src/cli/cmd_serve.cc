@@ -1,6 +1,6 @@
 // `databox serve --port N`: the status page of `databox report` (made again for every request)
 // at / and the run history as JSON at /runs.json, on 127.0.0.1 only, until SIGINT or SIGTERM;
-// with --every or --at it also runs `databox refresh` on that schedule (cli/refresh_scheduler.h)
+// with --every or --at it also runs `databox refresh` on that schedule (serve/refresh_scheduler.h)
 // and answers the schedule at /schedule.json.
 #include <csignal>
 #include <filesystem>
@@ -9,20 +9,21 @@
 #include <optional>
 #include <string>
 
+#include "cli/catalog_tables.h"
 #include "cli/commands.h"
 #include "cli/output.h"
-#include "cli/page_server.h"
-#include "cli/refresh_scheduler.h"
-#include "cli/report_gather.h"
 #include "cli/report_options.h"
 #include "cli/run_list.h"
-#include "cli/serve_schedule.h"
 #include "cli/session.h"
 #include "common/exit_code.h"
 #include "common/redact.h"
 #include "refresh/run_history.h"
 #include "report/html_page.h"
 #include "report/redaction.h"
+#include "report/report_gather.h"
+#include "serve/page_server.h"
+#include "serve/refresh_scheduler.h"
+#include "serve/serve_schedule.h"
 
 namespace databox::cli {
 namespace {
@@ -42,21 +43,22 @@ struct ServeArgs {
 //! How often the served page reloads itself, so an open tab follows the runs.
 constexpr int kPageReloadSeconds = 30;
 
-PageReply Problem(const std::string& message) {
+serve::PageReply Problem(const std::string& message) {
   return {500, "text/plain; charset=utf-8", Redact(message) + "\n"};
 }
 
-PageReply Page(Session& session, const ReportOptions& options, const RefreshScheduler* scheduler) {
+serve::PageReply Page(Session& session, const report::ReportOptions& options,
+                      const serve::RefreshScheduler* scheduler) {
   auto records = refresh::RunHistory(session.registry.project.state_dir).ReadAll();
   if (!records) return Problem(records.error().message);
-  report::Report page =
-      GatherReport(session.registry, session.workspace->catalog(), std::move(*records), options);
+  report::Report page = report::GatherReport(
+      session.registry, ReportTables(session.workspace->catalog()), std::move(*records), options);
   if (scheduler != nullptr) page.schedule = scheduler->State();
   page.reload_seconds = kPageReloadSeconds;
   return {200, "text/html; charset=utf-8", report::RenderReportHtml(page)};
 }
 
-PageReply ScheduleJson(const RefreshScheduler* scheduler) {
+serve::PageReply ScheduleJson(const serve::RefreshScheduler* scheduler) {
   nlohmann::ordered_json json = {{"schedule", "none"}};
   if (scheduler != nullptr) {
     const report::ScheduleState state = scheduler->State();
@@ -83,11 +85,11 @@ std::vector<std::string> RefreshArgv(const GlobalOptions& global) {
           "refresh"};
 }
 
-PageReply RunsJson(const Session& session, const ReportOptions& options) {
+serve::PageReply RunsJson(const Session& session, const report::ReportOptions& options) {
   auto records = refresh::RunHistory(session.registry.project.state_dir).ReadAll();
   if (!records) return Problem(records.error().message);
   report::Report runs_only;
-  runs_only.runs = NewestRuns(std::move(*records), options.runs);
+  runs_only.runs = refresh::NewestRuns(std::move(*records), options.runs);
   report::RedactReport(runs_only);
   nlohmann::ordered_json json = nlohmann::ordered_json::array();
   for (const auto& run : runs_only.runs) json.push_back(RunTraceJson(run));
@@ -95,14 +97,14 @@ PageReply RunsJson(const Session& session, const ReportOptions& options) {
 }
 
 ExitCode Serve(const GlobalOptions& global, const ServeArgs& args) {
-  auto schedule = ParseServeSchedule(args.every, args.at);
+  auto schedule = serve::ParseServeSchedule(args.every, args.at);
   if (!schedule) {
     Err("databox serve: " + schedule.error().message + "\n");
     return ExitCode::kUsage;
   }
   auto session = OpenSession(global, "serve");
   if (!session) return ExitCode::kUsage;
-  auto server = PageServer::Listen(args.port);
+  auto server = serve::PageServer::Listen(args.port);
   if (!server) {
     Err("databox serve: " + server.error().message + "\n");
     return ExitCode::kUsage;
@@ -112,18 +114,19 @@ ExitCode Serve(const GlobalOptions& global, const ServeArgs& args) {
   const std::string base = "http://127.0.0.1:" + std::to_string(server->port());
   Out("serving the status page at " + base + "/ and the run history at " + base +
       "/runs.json (Ctrl-C stops)\n");
-  std::optional<RefreshScheduler> scheduler;
+  std::optional<serve::RefreshScheduler> scheduler;
   if (!schedule->empty()) {
     const std::filesystem::path state_dir = session->registry.project.state_dir;
     std::error_code ignored;  // a missing folder shows up as the log's open error
     std::filesystem::create_directories(state_dir, ignored);
-    scheduler.emplace(*schedule, RefreshArgv(global), state_dir / "serve.log", g_stop_signal);
+    scheduler.emplace(*schedule, RefreshArgv(global), state_dir / "serve.log", g_stop_signal,
+                      [](std::string_view line) { Out(line); });
     scheduler->Start();
   }
-  const RefreshScheduler* schedule_view = scheduler ? &*scheduler : nullptr;
-  const ReportOptions options = args.view.ToOptions();
+  const serve::RefreshScheduler* schedule_view = scheduler ? &*scheduler : nullptr;
+  const report::ReportOptions options = args.view.ToOptions();
   server->Serve(
-      [&](std::string_view path) -> PageReply {
+      [&](std::string_view path) -> serve::PageReply {
         if (path == "/" || path == "/index.html") return Page(*session, options, schedule_view);
         if (path == "/runs.json") return RunsJson(*session, options);
         if (path == "/schedule.json") return ScheduleJson(schedule_view);

@@ -13,9 +13,9 @@ constexpr int64_t kSecondsPerHour = 3600;
 
 }  // namespace
 
-ReportOptions ReportViewArgs::ToOptions() const {
-  return ReportOptions{static_cast<std::size_t>(runs),
-                       int64_t{stale_after_hours} * kSecondsPerHour};
+report::ReportOptions ReportViewArgs::ToOptions() const {
+  return report::ReportOptions{static_cast<std::size_t>(runs),
+                               int64_t{stale_after_hours} * kSecondsPerHour};
 }
 
 void AddReportViewOptions(CLI::App& app, ReportViewArgs& args) {

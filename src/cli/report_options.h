@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/report_gather.h"
+#include "report/report_gather.h"
 
 namespace databox::cli {
 
@@ -13,7 +13,7 @@ struct ReportViewArgs {
   int runs = 20;
   int stale_after_hours = 0;  //!< set to report::kDefaultStaleAfterHours by AddReportViewOptions
 
-  ReportOptions ToOptions() const;
+  report::ReportOptions ToOptions() const;
 };
 
 //! Declares --runs N and --stale-after HOURS on `app`, bound to `args`.

@@ -126,13 +126,6 @@ std::string TransformTrace(const refresh::RunRecord& record) {
 
 }  // namespace
 
-std::vector<refresh::RunRecord> NewestRuns(std::vector<refresh::RunRecord> records,
-                                           std::size_t limit) {
-  std::reverse(records.begin(), records.end());
-  if (limit > 0 && records.size() > limit) records.resize(limit);
-  return records;
-}
-
 std::string FormatRunList(const std::vector<refresh::RunRecord>& records) {
   if (records.empty()) return "no runs recorded yet\n";
   std::vector<std::vector<std::string>> rows = {
@@ -214,7 +207,7 @@ Result<refresh::RunRecord> FindRun(const std::vector<refresh::RunRecord>& record
                                              std::string(run_id) + "': give more of the id");
   }
   std::string newest;
-  const auto listed = NewestRuns(records, kIdsInNotFound);
+  const auto listed = refresh::NewestRuns(records, kIdsInNotFound);
   for (const auto& record : listed) newest += (newest.empty() ? "" : ", ") + record.run_id;
   return MakeError(ErrorKind::kNotFound,
                    "no run with id '" + std::string(run_id) + "' in the run history" +

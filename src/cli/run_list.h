@@ -18,10 +18,6 @@ namespace databox::cli {
 //! How a run ended, by name (refresh/run_status.h).
 using refresh::RunOutcomeName;
 
-//! The newest `limit` records (all when 0), newest first.
-std::vector<refresh::RunRecord> NewestRuns(std::vector<refresh::RunRecord> records,
-                                           std::size_t limit);
-
 //! The table `databox runs` prints: a header and one line per record, in the given order.
 std::string FormatRunList(const std::vector<refresh::RunRecord>& records);
 //! The same as a JSON array, one summary object per record (snapshot ids beyond 2^53 as text).

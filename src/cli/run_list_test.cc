@@ -43,7 +43,7 @@ TEST(RunListTest, ListIsNewestFirstWithOutcomeAndSourceCounts) {
                       "2026-11-30T02:01:05.000Z", ExitCode::kInterrupted);
   newer.sources = {Source("noaa", refresh::SourceStatus::kFailed),
                    Source("usgs", refresh::SourceStatus::kNotStarted)};
-  const auto listed = NewestRuns({older, newer}, 0);
+  const auto listed = refresh::NewestRuns({older, newer}, 0);
   ASSERT_EQ(listed.size(), 2u);
   EXPECT_EQ(listed[0].run_id, newer.run_id);
   EXPECT_EQ(FormatRunList(listed),
@@ -53,7 +53,7 @@ TEST(RunListTest, ListIsNewestFirstWithOutcomeAndSourceCounts) {
             "0 ok, 1 failed, 1 not started\n"
             "2026-11-30T01:00:00.000Z  refresh  2026-11-30T01:00:00.000Z  3.5 s     ok           "
             "2 ok, 0 failed\n");
-  EXPECT_EQ(NewestRuns({older, newer}, 1).size(), 1u);
+  EXPECT_EQ(refresh::NewestRuns({older, newer}, 1).size(), 1u);
   const auto json = RunListJson(listed);
   EXPECT_EQ(json[0]["status"], "interrupted");
   EXPECT_EQ(json[0]["exit_code"], 130);

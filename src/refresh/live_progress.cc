@@ -1,9 +1,10 @@
 #include "refresh/live_progress.h"
 
-#include <variant>
+#include <string_view>
 
 #include "common/redact.h"
 #include "common/terminal_style.h"
+#include "refresh/protocol.h"
 
 namespace databox::refresh {
 namespace {
@@ -14,10 +15,36 @@ std::string Padded(std::string text, std::size_t width) {
   return text;
 }
 
-Style StyleOfState(const std::string& state) {
-  if (state.starts_with("done")) return Style::kGreen;
-  if (state.starts_with("FAILED") || state.starts_with("interrupted")) return Style::kRed;
-  if (state.starts_with("running")) return Style::kYellow;
+using State = LiveProgress::State;
+
+std::string_view StateName(State state) {
+  switch (state) {
+    case State::kWaiting:
+      return "waiting";
+    case State::kRunning:
+      return "running";
+    case State::kDone:
+      return "done";
+    case State::kFailed:
+      return "FAILED";
+    case State::kInterrupted:
+      return "interrupted";
+  }
+  return "waiting";
+}
+
+Style StyleOfState(State state) {
+  switch (state) {
+    case State::kDone:
+      return Style::kGreen;
+    case State::kFailed:
+    case State::kInterrupted:
+      return Style::kRed;
+    case State::kRunning:
+      return Style::kYellow;
+    case State::kWaiting:
+      return Style::kPlain;
+  }
   return Style::kPlain;
 }
 
@@ -28,76 +55,64 @@ LiveProgress::Row& LiveProgress::RowFor(const std::string& source) {
   return rows_[source];
 }
 
-void LiveProgress::OnProtocolLine(std::string_view line) {
+void LiveProgress::OnSourceStart(const SourceStart& event) {
   std::lock_guard<std::mutex> guard(mutex_);
-  if (auto event = ParseProtocolLine(line)) {
-    std::visit([this](const auto& e) { Apply(e); }, *event);
-  }
-  Redraw();
-}
-
-void LiveProgress::OnSourceStart(const std::string& source) {
-  std::lock_guard<std::mutex> guard(mutex_);
-  Apply(SourceStart{.source = source, .at = ""});
-  Redraw();
-}
-
-void LiveProgress::Apply(const SourceStart& event) {
   Row& row = RowFor(event.source);
-  row.state = "running";
+  row.state = State::kRunning;
   row.started = options_.now();
+  Redraw();
 }
 
-void LiveProgress::Apply(const SourceEnd& event) {
-  Row& row = RowFor(event.source);
-  if (row.state == "running") row.state = event.ok ? "done" : "FAILED";
-  row.seconds = event.seconds;
-}
-
-void LiveProgress::Apply(const PhaseStart& event) {
-  footer_ = Footer{.phase = std::string(ProtocolPhaseName(event.phase)),
-                   .state = "running",
+void LiveProgress::OnPhaseStart(const PhaseStart& event) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  footer_ = Footer{.phase = event.phase,
+                   .state = State::kRunning,
                    .started = options_.now(),
                    .seconds = std::nullopt};
+  Redraw();
 }
 
-void LiveProgress::Apply(const PhaseEnd& event) {
-  const std::string phase(ProtocolPhaseName(event.phase));
-  if (!footer_ || footer_->phase != phase) {
-    footer_ = Footer{.phase = phase, .state = "", .started = options_.now(), .seconds = 0.0};
+void LiveProgress::OnPhaseEnd(const PhaseEnd& event) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  if (!footer_ || footer_->phase != event.phase) {
+    footer_ = Footer{
+        .phase = event.phase, .state = State::kRunning, .started = options_.now(), .seconds = 0.0};
   }
-  footer_->state = event.ok ? "done" : "FAILED";
+  footer_->state = event.ok ? State::kDone : State::kFailed;
   footer_->seconds = std::chrono::duration<double>(options_.now() - footer_->started).count();
+  Redraw();
 }
 
 void LiveProgress::OnProgress(const load::LoadProgress& progress) {
   std::lock_guard<std::mutex> guard(mutex_);
   Row& row = RowFor(progress.source);
   if (!row.started) row.started = options_.now();
-  if (row.state == "waiting") row.state = "running";
+  if (row.state == State::kWaiting) row.state = State::kRunning;
   row.phase = progress.phase;
   row.requests = progress.requests;
   row.records = progress.records;
   Redraw();
 }
 
-void LiveProgress::OnSourceFinished(const SourceRun& run) {
+void LiveProgress::OnSourceFinished(const SourceFinished& event) {
   std::lock_guard<std::mutex> guard(mutex_);
+  const SourceRun& run = event.run;
   Row& row = RowFor(run.source);
   row.seconds = run.seconds;
   std::string text;
   switch (run.status) {
     case SourceStatus::kOk:
-      row.state = "done";
+      row.state = State::kDone;
       row.rows = run.rows;
       break;
     case SourceStatus::kInterrupted:
-      row.state = "interrupted";
+      row.state = State::kInterrupted;
       break;
     case SourceStatus::kNotStarted:
       return;
     case SourceStatus::kFailed: {
-      row.state = "FAILED";
+      row.state = State::kFailed;
+      if (!options_.print_failures) break;
       const std::string phase(SourcePhaseName(run.phase));
       text = Styled(run.source, Style::kBold, options_.colour) + " " +
              Styled("FAILED", Style::kRed, options_.colour) + " [" + phase + "] " +
@@ -126,9 +141,15 @@ std::string LiveProgress::Fit(std::string line) const {
   return line;
 }
 
+std::string LiveProgress::StateText(State state, std::optional<Clock::time_point> started,
+                                    std::optional<double> seconds) const {
+  std::string text(StateName(state));
+  if (started && state != State::kWaiting) text += " " + Elapsed(*started, seconds);
+  return text;
+}
+
 std::string LiveProgress::Line(const std::string& source, const Row& row) const {
-  std::string state = row.state;
-  if (row.started && state != "waiting") state += " " + Elapsed(*row.started, row.seconds);
+  const std::string state = StateText(row.state, row.started, row.seconds);
   const std::string phase = row.phase ? std::string(load::LoadPhaseName(*row.phase)) : "";
   std::string rest = Padded(phase, 10) + " requests=" + Padded(std::to_string(row.requests), 6) +
                      " records=" + std::to_string(row.records);
@@ -138,14 +159,14 @@ std::string LiveProgress::Line(const std::string& source, const Row& row) const 
   const std::string padded_state = Padded(state, 16) + " ";
   const std::string fitted = Fit(head + padded_state + rest);
   if (fitted.size() <= head.size() + state.size()) return fitted;
-  return head + Styled(state, StyleOfState(state), options_.colour) +
+  return head + Styled(state, StyleOfState(row.state), options_.colour) +
          fitted.substr(head.size() + state.size());
 }
 
 std::string LiveProgress::FooterLine() const {
-  std::string state = footer_->state;
-  if (!state.empty()) state += " " + Elapsed(footer_->started, footer_->seconds);
-  return footer_->phase + " " + Styled(state, StyleOfState(state), options_.colour);
+  const std::string state = StateText(footer_->state, footer_->started, footer_->seconds);
+  return std::string(RefreshPhaseName(footer_->phase)) + " " +
+         Styled(state, StyleOfState(footer_->state), options_.colour);
 }
 
 void LiveProgress::Redraw(const std::string& text) {

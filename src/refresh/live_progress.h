@@ -1,8 +1,8 @@
 // The live progress display of `databox refresh` and `databox run` on a terminal: one line per
 // source (state with its elapsed time, phase, requests, records, then the rows written) redrawn
 // in place, the running phase with its elapsed time as a footer, and every failure printed above
-// the lines the moment it happens. It reads the refresh's protocol lines with the protocol's
-// parser (refresh/protocol.h), the loads' progress events, and each source's outcome.
+// the lines the moment it happens. It subscribes to the run's events (refresh/events.h): typed
+// values, no text is read back.
 //
 // Elapsed times move only when something redraws: a LiveTicker (below) calls Tick() every
 // half second. Every public method is safe to call from any thread.
@@ -17,39 +17,44 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <thread>
 #include <vector>
 
 #include "load/load_phase.h"
 #include "load/source_load.h"
-#include "refresh/protocol.h"
+#include "refresh/events.h"
 #include "refresh/run_history.h"
 
 namespace databox::refresh {
 
-class LiveProgress {
+class LiveProgress final : public RunObserver {
  public:
   using Clock = std::chrono::steady_clock;
+  //! What a source's line or the footer says first: waiting, running, done, FAILED, interrupted.
+  enum class State { kWaiting, kRunning, kDone, kFailed, kInterrupted };
 
   struct Options {
     bool colour = false;               //!< ANSI colours (common/terminal_style.h decides)
     std::optional<std::size_t> width;  //!< lines are cut to it (a wrapped line breaks redraw)
+    //! A failed source's error printed above the lines; false when the command prints it itself.
+    bool print_failures = true;
     std::function<Clock::time_point()> now = [] { return Clock::now(); };  //!< tests set it
   };
 
   explicit LiveProgress(std::FILE* out) : LiveProgress(out, Options{}) {}
   LiveProgress(std::FILE* out, Options options) : out_(out), options_(std::move(options)) {}
 
-  //! Takes a protocol line (SOURCE_START / SOURCE_END / PHASE_START ...) and redraws; a line
-  //! the parser refuses changes nothing.
-  void OnProtocolLine(std::string_view line);
-  //! A source started (what SOURCE_START says, for callers without protocol lines).
-  void OnSourceStart(const std::string& source);
+  //! A source started: its line says running.
+  void OnSourceStart(const SourceStart& event) override;
   //! Takes a progress event of one source and redraws.
-  void OnProgress(const load::LoadProgress& progress);
-  //! A source ended: its rows, or its error, printed above the live lines at once.
-  void OnSourceFinished(const SourceRun& run);
+  void OnProgress(const load::LoadProgress& progress) override;
+  //! A source ended: its state, seconds and rows, or its error printed above the live lines at
+  //! once.
+  void OnSourceFinished(const SourceFinished& event) override;
+  //! A phase started: the footer says it runs.
+  void OnPhaseStart(const PhaseStart& event) override;
+  //! A phase ended: the footer says how.
+  void OnPhaseEnd(const PhaseEnd& event) override;
   //! Redraws, so elapsed times move.
   void Tick();
   //! Leaves the final state on screen; later calls draw nothing.
@@ -57,7 +62,7 @@ class LiveProgress {
 
  private:
   struct Row {
-    std::string state = "waiting";  //!< waiting, running, done, FAILED, interrupted
+    State state = State::kWaiting;
     std::optional<Clock::time_point> started;
     std::optional<double> seconds;         //!< set when it ended
     std::optional<load::LoadPhase> phase;  //!< none until the first progress event
@@ -66,16 +71,15 @@ class LiveProgress {
     std::optional<int64_t> rows;  //!< rows written, once committed
   };
   struct Footer {
-    std::string phase;  //!< e.g. "transform"
-    std::string state;  //!< running, done, FAILED
+    RefreshPhase phase = RefreshPhase::kTransform;
+    State state = State::kRunning;
     Clock::time_point started;
     std::optional<double> seconds;
   };
-  void Apply(const SourceStart& event);
-  void Apply(const SourceEnd& event);
-  void Apply(const PhaseStart& event);
-  void Apply(const PhaseEnd& event);
   Row& RowFor(const std::string& source);
+  //! The state with the time it has run ("running 4s", "done 0.412s"); "waiting" alone.
+  std::string StateText(State state, std::optional<Clock::time_point> started,
+                        std::optional<double> seconds) const;
   std::string Elapsed(Clock::time_point started, std::optional<double> seconds) const;
   std::string Line(const std::string& source, const Row& row) const;
   std::string FooterLine() const;

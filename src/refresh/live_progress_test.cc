@@ -1,6 +1,6 @@
-// The live display reads the protocol lines a refresh prints (through the protocol's parser),
-// the load progress events and each source's outcome, and draws one line per source plus the
-// phase footer. Time comes from a fake clock, so elapsed times are exact.
+// The live display subscribes to a run's typed events (sources starting, their progress and
+// outcome, the phases) and draws one line per source plus the phase footer. Time comes from a
+// fake clock, so elapsed times are exact.
 #include "refresh/live_progress.h"
 
 #include <gtest/gtest.h>
@@ -49,6 +49,23 @@ class LiveProgressTest : public ::testing::Test {
                               .records = records};
   }
 
+  static SourceStart Start(const std::string& source) {
+    return SourceStart{.source = source, .at = "2026-11-30T02:10:58.659Z"};
+  }
+  static SourceFinished Finished(const std::string& source, SourceStatus status, double took) {
+    SourceFinished finished{.run = {}, .at = "2026-11-30T02:10:59.539Z"};
+    finished.run.source = source;
+    finished.run.status = status;
+    finished.run.seconds = took;
+    return finished;
+  }
+  static PhaseStart TransformStart() {
+    return PhaseStart{.phase = RefreshPhase::kTransform, .at = "2026-11-30T02:11:00.100Z"};
+  }
+  static PhaseEnd TransformEnd(bool ok) {
+    return PhaseEnd{.phase = RefreshPhase::kTransform, .at = "2026-11-30T02:11:09.000Z", .ok = ok};
+  }
+
   std::FILE* out_ = nullptr;
   char* buffer_ = nullptr;
   std::size_t size_ = 0;
@@ -57,25 +74,21 @@ class LiveProgressTest : public ::testing::Test {
 
 TEST_F(LiveProgressTest, ShowsEachSourcesStateElapsedPhaseCountsRowsAndThePhaseFooter) {
   LiveProgress live(out_, Fake());
-  live.OnProtocolLine("SOURCE_START source=noaa at=2026-11-30T02:10:58.659Z");
-  live.OnProtocolLine("SOURCE_START source=gbif at=2026-11-30T02:10:58.660Z");
+  live.OnSourceStart(Start("noaa"));
+  live.OnSourceStart(Start("gbif"));
   live.OnProgress(Progress("noaa", load::LoadPhase::kExtract, 2, 40));
   now_ += seconds(3);
   live.OnProgress(Progress("noaa", load::LoadPhase::kNormalize, 3, 60));
   EXPECT_EQ(LastFrame(),
             "noaa               running 3s       normalize  requests=3      records=60\n"
             "gbif               running 3s                  requests=0      records=0\n");
-  SourceRun noaa;
-  noaa.source = "noaa";
-  noaa.status = SourceStatus::kOk;
-  noaa.rows = 55;
-  noaa.seconds = 0.88;
+  SourceFinished noaa = Finished("noaa", SourceStatus::kOk, 0.88);
+  noaa.run.rows = 55;
   live.OnSourceFinished(noaa);
-  live.OnProtocolLine("SOURCE_END source=noaa at=2026-11-30T02:10:59.539Z status=0 seconds=0.880");
-  live.OnProtocolLine("SOURCE_END source=gbif at=2026-11-30T02:11:00.000Z status=1 seconds=1.340");
-  live.OnProtocolLine("PHASE_START phase=transform at=2026-11-30T02:11:00.100Z");
+  live.OnSourceFinished(Finished("gbif", SourceStatus::kFailed, 1.340));
+  live.OnPhaseStart(TransformStart());
   now_ += seconds(9);
-  live.OnProtocolLine("PHASE_END phase=transform at=2026-11-30T02:11:09.000Z status=1");
+  live.OnPhaseEnd(TransformEnd(false));
   EXPECT_EQ(LastFrame(),
             "noaa               done 0.880s      normalize  requests=3      records=60 rows=55\n"
             "gbif               FAILED 1.340s               requests=0      records=0\n"
@@ -86,12 +99,12 @@ TEST_F(LiveProgressTest, ShowsEachSourcesStateElapsedPhaseCountsRowsAndThePhaseF
 
 TEST_F(LiveProgressTest, ElapsedTimesMoveOnEveryTick) {
   LiveProgress live(out_, Fake());
-  live.OnProtocolLine("SOURCE_START source=noaa at=2026-11-30T02:10:58.659Z");
+  live.OnSourceStart(Start("noaa"));
   now_ += seconds(7);
   live.Tick();
   EXPECT_EQ(LastFrame(),
             "noaa               running 7s                  requests=0      records=0\n");
-  live.OnProtocolLine("PHASE_START phase=transform at=2026-11-30T02:11:00.100Z");
+  live.OnPhaseStart(TransformStart());
   now_ += seconds(12);
   live.Tick();
   EXPECT_NE(LastFrame().find("transform running 12s\n"), std::string::npos) << LastFrame();
@@ -99,14 +112,14 @@ TEST_F(LiveProgressTest, ElapsedTimesMoveOnEveryTick) {
 
 TEST_F(LiveProgressTest, AFailureIsPrintedOnceAboveTheLinesWhenItHappens) {
   LiveProgress live(out_, Fake());
-  live.OnProtocolLine("SOURCE_START source=noaa at=2026-11-30T02:10:58.659Z");
-  live.OnProtocolLine("SOURCE_START source=gbif at=2026-11-30T02:10:58.660Z");
+  live.OnSourceStart(Start("noaa"));
+  live.OnSourceStart(Start("gbif"));
   SourceRun gbif;
   gbif.source = "gbif";
   gbif.status = SourceStatus::kFailed;
   gbif.phase = SourcePhase::kExtract;
   gbif.error = "source gbif, resource occurrences: HTTP 500";
-  live.OnSourceFinished(gbif);
+  live.OnSourceFinished(SourceFinished{.run = gbif, .at = "2026-11-30T02:10:59.539Z"});
   // The error comes first in the frame, then the live lines; noaa is still running.
   EXPECT_EQ(LastFrame(),
             "gbif FAILED [extract] source gbif, resource occurrences: HTTP 500\n"
@@ -119,8 +132,8 @@ TEST_F(LiveProgressTest, AFailureIsPrintedOnceAboveTheLinesWhenItHappens) {
 
 TEST_F(LiveProgressTest, ColourMarksStatesOnlyWhenAskedFor) {
   LiveProgress plain(out_, Fake(false));
-  plain.OnProtocolLine("SOURCE_START source=noaa at=2026-11-30T02:10:58.659Z");
-  plain.OnProtocolLine("SOURCE_END source=noaa at=2026-11-30T02:10:59.539Z status=0 seconds=0.880");
+  plain.OnSourceStart(Start("noaa"));
+  plain.OnSourceFinished(Finished("noaa", SourceStatus::kOk, 0.880));
   EXPECT_EQ(Drawn().find("\x1b[3"), std::string::npos) << Drawn();
 
   std::fclose(out_);
@@ -128,10 +141,9 @@ TEST_F(LiveProgressTest, ColourMarksStatesOnlyWhenAskedFor) {
   buffer_ = nullptr;
   out_ = ::open_memstream(&buffer_, &size_);
   LiveProgress coloured(out_, Fake(true));
-  coloured.OnProtocolLine("SOURCE_START source=noaa at=2026-11-30T02:10:58.659Z");
+  coloured.OnSourceStart(Start("noaa"));
   EXPECT_NE(LastFrame().find("\x1b[33mrunning 0s\x1b[0m"), std::string::npos) << LastFrame();
-  coloured.OnProtocolLine(
-      "SOURCE_END source=noaa at=2026-11-30T02:10:59.539Z status=1 seconds=0.880");
+  coloured.OnSourceFinished(Finished("noaa", SourceStatus::kFailed, 0.880));
   EXPECT_NE(LastFrame().find("\x1b[31mFAILED 0.880s\x1b[0m"), std::string::npos) << LastFrame();
 }
 
@@ -139,29 +151,43 @@ TEST_F(LiveProgressTest, LinesAreCutToTheTerminalWidthWithoutCuttingAnEscape) {
   auto options = Fake(true);
   options.width = 40;
   LiveProgress live(out_, options);
-  live.OnProtocolLine("SOURCE_START source=noaa at=2026-11-30T02:10:58.659Z");
+  live.OnSourceStart(Start("noaa"));
   live.OnProgress(Progress("noaa", load::LoadPhase::kExtract, 1, 10));
   EXPECT_EQ(LastFrame(), "noaa               \x1b[33mrunning 0s\x1b[0m       ext\n");
 }
 
-TEST_F(LiveProgressTest, ALineThatIsNotAProtocolLineChangesNothing) {
+TEST_F(LiveProgressTest, WithoutPrintFailuresAFailureOnlyMarksItsLine) {
+  auto options = Fake();
+  options.print_failures = false;
+  LiveProgress live(out_, options);
+  live.OnSourceStart(Start("noaa"));
+  SourceFinished failed = Finished("noaa", SourceStatus::kFailed, 0.5);
+  failed.run.phase = SourcePhase::kExtract;
+  failed.run.error = "HTTP 500";
+  live.OnSourceFinished(failed);
+  EXPECT_EQ(LastFrame(),
+            "noaa               FAILED 0.500s               requests=0      records=0\n");
+  EXPECT_EQ(Drawn().find("HTTP 500"), std::string::npos) << Drawn();
+}
+
+TEST_F(LiveProgressTest, AnInterruptedSourceSaysSoAndPrintsNoError) {
   LiveProgress live(out_, Fake());
-  live.OnProtocolLine("SOURCE_START source=noaa at=2026-11-30T02:10:58.659Z");
-  const std::string frame =
-      "noaa               running 0s                  requests=0      records=0\n";
-  EXPECT_EQ(LastFrame(), frame);
-  live.OnProtocolLine("SOURCE_END source=noaa status=0 seconds=0.880");  // no at=
-  live.OnProtocolLine("PHASE_START phase=load at=2026-11-30T02:10:58.659Z");
-  EXPECT_EQ(LastFrame(), frame);
+  live.OnSourceStart(Start("noaa"));
+  SourceFinished stopped = Finished("noaa", SourceStatus::kInterrupted, 2.25);
+  stopped.run.error = "noaa: interrupted by SIGINT";
+  live.OnSourceFinished(stopped);
+  EXPECT_EQ(LastFrame(),
+            "noaa               interrupted 2.250s            requests=0      records=0\n");
+  EXPECT_EQ(Drawn().find("SIGINT"), std::string::npos) << Drawn();
 }
 
 TEST_F(LiveProgressTest, AfterFinishNothingIsRedrawn) {
   LiveProgress live(out_, Fake());
-  live.OnProtocolLine("SOURCE_START source=noaa at=2026-11-30T02:10:58.659Z");
+  live.OnSourceStart(Start("noaa"));
   live.Finish();
   const std::size_t before = Drawn().size();
   live.Tick();
-  live.OnProtocolLine("SOURCE_END source=noaa at=2026-11-30T02:10:59.539Z status=0 seconds=0.880");
+  live.OnSourceFinished(Finished("noaa", SourceStatus::kOk, 0.880));
   EXPECT_EQ(Drawn().size(), before);
 }
 

@@ -25,11 +25,11 @@ struct LineWriter {
            " status=" + StatusText(e.ok) + " seconds=" + SecondsText(e.seconds);
   }
   std::string operator()(const PhaseStart& e) const {
-    return std::string(kPhaseStart) + " phase=" + std::string(ProtocolPhaseName(e.phase)) +
+    return std::string(kPhaseStart) + " phase=" + std::string(RefreshPhaseName(e.phase)) +
            " at=" + e.at;
   }
   std::string operator()(const PhaseEnd& e) const {
-    return std::string(kPhaseEnd) + " phase=" + std::string(ProtocolPhaseName(e.phase)) +
+    return std::string(kPhaseEnd) + " phase=" + std::string(RefreshPhaseName(e.phase)) +
            " at=" + e.at + " status=" + StatusText(e.ok);
   }
 };
@@ -98,12 +98,12 @@ Result<ProtocolEvent> ParsePieces(const std::vector<std::string_view>& pieces) {
   }
   if (kind == kPhaseStart) {
     DATABOX_ASSIGN_OR_RETURN(auto v, Values(fields, {"phase", "at"}));
-    DATABOX_ASSIGN_OR_RETURN(ProtocolPhase phase, ParseProtocolPhase(v[0]));
+    DATABOX_ASSIGN_OR_RETURN(RefreshPhase phase, ParseRefreshPhase(v[0]));
     return PhaseStart{.phase = phase, .at = std::string(v[1])};
   }
   if (kind == kPhaseEnd) {
     DATABOX_ASSIGN_OR_RETURN(auto v, Values(fields, {"phase", "at", "status"}));
-    DATABOX_ASSIGN_OR_RETURN(ProtocolPhase phase, ParseProtocolPhase(v[0]));
+    DATABOX_ASSIGN_OR_RETURN(RefreshPhase phase, ParseRefreshPhase(v[0]));
     DATABOX_ASSIGN_OR_RETURN(bool ok, ParseStatus(v[2]));
     return PhaseEnd{.phase = phase, .at = std::string(v[1]), .ok = ok};
   }
@@ -113,18 +113,11 @@ Result<ProtocolEvent> ParsePieces(const std::vector<std::string_view>& pieces) {
 
 }  // namespace
 
-std::string_view ProtocolPhaseName(ProtocolPhase phase) {
-  switch (phase) {
-    case ProtocolPhase::kTransform:
-      return "transform";
-  }
-  return "transform";
-}
-
-Result<ProtocolPhase> ParseProtocolPhase(std::string_view name) {
-  if (name == ProtocolPhaseName(ProtocolPhase::kTransform)) return ProtocolPhase::kTransform;
-  return MakeError(ErrorKind::kData,
-                   "unknown refresh phase '" + std::string(name) + "': expected transform");
+SourceEnd SourceEndOf(const SourceFinished& event) {
+  return SourceEnd{.source = event.run.source,
+                   .at = event.at,
+                   .ok = event.run.status == SourceStatus::kOk,
+                   .seconds = event.run.seconds};
 }
 
 std::string FormatProtocolLine(const ProtocolEvent& event) {

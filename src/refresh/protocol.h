@@ -6,9 +6,12 @@
 //   PHASE_START phase=transform at=<iso>
 //   PHASE_END phase=transform at=<iso> status=<0 | 1>
 //
-// FormatProtocolLine is the only writer of these lines and ParseProtocolLine the only parser:
-// every line the writer makes parses back to the event it was made from, and the parser takes
-// nothing else (keys in this order, no other keys, no empty values).
+// The lines are for other processes (a script reading plain output, the log of `databox serve`'s
+// scheduled refresh): inside the process the run's events (refresh/events.h) are values, and
+// protocol_printer.h turns them into these lines. FormatProtocolLine is the only writer of these
+// lines and ParseProtocolLine the only parser: every line the writer makes parses back to the
+// event it was made from, and the parser takes nothing else (keys in this order, no other keys,
+// no empty values).
 #pragma once
 
 #include <string>
@@ -16,28 +19,12 @@
 #include <variant>
 
 #include "common/error.h"
+#include "refresh/events.h"
 
 namespace databox::refresh {
 
-//! The refresh phases that print PHASE_START / PHASE_END lines.
-enum class ProtocolPhase {
-  kTransform,  //!< "transform"
-};
-
-std::string_view ProtocolPhaseName(ProtocolPhase phase);
-//! The phase named `name`; a kData error for any other text.
-Result<ProtocolPhase> ParseProtocolPhase(std::string_view name);
-
-//! A source started loading.
-struct SourceStart {
-  std::string source;
-  std::string at;  //!< ISO 8601 UTC
-
-  bool operator==(const SourceStart&) const = default;
-};
-
-//! A source finished loading (before inspection: a source that loads and then fails inspection
-//! ended ok here).
+//! A source finished loading, as its SOURCE_END line says it (SourceFinished, cut to the fields
+//! of the line). The other lines carry the events of events.h as they are.
 struct SourceEnd {
   std::string source;
   std::string at;      //!< ISO 8601 UTC
@@ -47,24 +34,10 @@ struct SourceEnd {
   bool operator==(const SourceEnd&) const = default;
 };
 
-//! A phase of the refresh started.
-struct PhaseStart {
-  ProtocolPhase phase = ProtocolPhase::kTransform;
-  std::string at;  //!< ISO 8601 UTC
-
-  bool operator==(const PhaseStart&) const = default;
-};
-
-//! A phase of the refresh ended.
-struct PhaseEnd {
-  ProtocolPhase phase = ProtocolPhase::kTransform;
-  std::string at;   //!< ISO 8601 UTC
-  bool ok = false;  //!< status=0 when true, status=1 when false
-
-  bool operator==(const PhaseEnd&) const = default;
-};
-
 using ProtocolEvent = std::variant<SourceStart, SourceEnd, PhaseStart, PhaseEnd>;
+
+//! The SOURCE_END line's fields of a finished source: ok when its status is ok.
+SourceEnd SourceEndOf(const SourceFinished& event);
 
 //! The line of `event`, without a newline.
 std::string FormatProtocolLine(const ProtocolEvent& event);

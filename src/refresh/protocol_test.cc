@@ -26,11 +26,11 @@ std::vector<Documented> DocumentedLines() {
        "SOURCE_END source=noaa at=2026-11-30T02:10:58.659Z status=0 seconds=0.880"},
       {SourceEnd{.source = "usgs_earthquakes", .at = kAt, .ok = false, .seconds = 12.5},
        "SOURCE_END source=usgs_earthquakes at=2026-11-30T02:10:58.659Z status=1 seconds=12.500"},
-      {PhaseStart{.phase = ProtocolPhase::kTransform, .at = kAt},
+      {PhaseStart{.phase = RefreshPhase::kTransform, .at = kAt},
        "PHASE_START phase=transform at=2026-11-30T02:10:58.659Z"},
-      {PhaseEnd{.phase = ProtocolPhase::kTransform, .at = kAt, .ok = true},
+      {PhaseEnd{.phase = RefreshPhase::kTransform, .at = kAt, .ok = true},
        "PHASE_END phase=transform at=2026-11-30T02:10:58.659Z status=0"},
-      {PhaseEnd{.phase = ProtocolPhase::kTransform, .at = kAt, .ok = false},
+      {PhaseEnd{.phase = RefreshPhase::kTransform, .at = kAt, .ok = false},
        "PHASE_END phase=transform at=2026-11-30T02:10:58.659Z status=1"},
   };
 }
@@ -94,11 +94,11 @@ TEST(ProtocolTest, MalformedLinesAreDataErrorsQuotingTheLine) {
 }
 
 TEST(ProtocolTest, PhaseNamesRoundTripAndUnknownNamesAreErrors) {
-  EXPECT_EQ(ProtocolPhaseName(ProtocolPhase::kTransform), "transform");
-  auto parsed = ParseProtocolPhase("transform");
+  EXPECT_EQ(RefreshPhaseName(RefreshPhase::kTransform), "transform");
+  auto parsed = ParseRefreshPhase("transform");
   ASSERT_TRUE(parsed.has_value());
-  EXPECT_EQ(*parsed, ProtocolPhase::kTransform);
-  auto unknown = ParseProtocolPhase("inspection");
+  EXPECT_EQ(*parsed, RefreshPhase::kTransform);
+  auto unknown = ParseRefreshPhase("inspection");
   ASSERT_FALSE(unknown.has_value());
   EXPECT_EQ(unknown.error().kind, ErrorKind::kData);
 }

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
-#include <mutex>
 #include <thread>
 #include <utility>
 
@@ -11,9 +9,10 @@
 #include "common/interrupt.h"
 #include "load/source_load.h"
 #include "refresh/analytics.h"
+#include "refresh/history_recorder.h"
 #include "refresh/inspection.h"
 #include "refresh/preflight.h"
-#include "refresh/protocol.h"
+#include "refresh/tracked_load.h"
 #include "refresh/transform_run.h"
 #include "refresh/transform_runner.h"
 #include "source/kinds.h"
@@ -43,36 +42,18 @@ Result<std::vector<const registry::Source*>> EligibleSources(
   return out;
 }
 
-void RecordLoadOutcome(const Result<load::SourceLoadResult>& loaded, SourcePhase failed_phase,
-                       SourceRun& run) {
-  if (!loaded) {
-    run.status =
-        IsInterruption(loaded.error()) ? SourceStatus::kInterrupted : SourceStatus::kFailed;
-    run.phase = failed_phase;
-    run.error = loaded.error().message;
-    return;
-  }
-  run.status = SourceStatus::kOk;
-  run.load_id = loaded->load_id;
-  run.rows = loaded->rows_loaded;
-  run.notes = loaded->notes;
-  for (const auto& t : loaded->tables) {
-    if (t.snapshot_id) run.snapshots[t.table] = *t.snapshot_id;
-  }
-}
-
 namespace {
 
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 //! What the stages of one refresh share: its sources (record.sources[i] is sources[i]), the
-//! outcome they fill in, and the lock under which the caller's callbacks run.
+//! outcome they fill in, and its events, which the caller's observer and the run history hear.
 struct RefreshRun {
   RefreshRun(load::Workspace& ws, const RefreshOptions& opts,
              std::vector<const registry::Source*> eligible)
-      : workspace(ws), options(opts), sources(std::move(eligible)) {
+      : workspace(ws),
+        options(opts),
+        sources(std::move(eligible)),
+        history(ws.registry().project.state_dir),
+        events({opts.observer, &history}) {
     record().command = "refresh";
     record().started_at = NowIso();
     record().run_id = record().started_at;
@@ -80,33 +61,12 @@ struct RefreshRun {
 
   RunRecord& record() { return outcome.record; }
 
-  //! Hands `event` to options.emit as its protocol line.
-  void Emit(const ProtocolEvent& event) {
-    if (!options.emit) return;
-    const std::string line = FormatProtocolLine(event);
-    std::lock_guard<std::mutex> guard(lock);
-    options.emit(line);
-  }
-
-  //! Hands a load's progress to options.progress.
-  void Progress(const load::LoadProgress& p) {
-    if (!options.progress) return;
-    std::lock_guard<std::mutex> guard(lock);
-    options.progress(p);
-  }
-
-  //! Hands a source's outcome to options.source_finished.
-  void Finished(const SourceRun& source_run) {
-    if (!options.source_finished) return;
-    std::lock_guard<std::mutex> guard(lock);
-    options.source_finished(source_run);
-  }
-
   load::Workspace& workspace;
   const RefreshOptions& options;
   const std::vector<const registry::Source*> sources;
   RefreshOutcome outcome;
-  std::mutex lock;  //!< held while a callback of options runs
+  HistoryRecorder history;
+  RunEvents events;
 };
 
 //! Preflight: false (exit kUsage, the problems in the outcome) when anything a refresh needs
@@ -121,28 +81,16 @@ bool Preflight(RefreshRun& run) {
   return false;
 }
 
-//! Loads sources[i] on the calling thread, between its SOURCE_START and SOURCE_END lines, and
-//! records how it ended (a failure in the phase the load last reported).
+//! Loads sources[i] on the calling thread, between its SourceStart and SourceFinished events,
+//! and records how it ended (a failure in the phase the load last reported, extract before any).
 void LoadOne(RefreshRun& run, std::size_t i) {
   const registry::Source& source = *run.sources[i];
-  SourceRun& source_run = run.record().sources[i];
-  source_run.started_at = NowIso();
-  const auto start = std::chrono::steady_clock::now();
-  run.Emit(SourceStart{.source = source.name, .at = source_run.started_at});
-  load::LoadPhase phase = load::LoadPhase::kExtract;
-  load::SourceLoadOptions load_options;
-  load_options.on_progress = [&](const load::LoadProgress& p) {
-    phase = p.phase;
-    run.Progress(p);
+  auto load = [&](const ProgressCallback& progress) {
+    load::SourceLoadOptions load_options;
+    load_options.on_progress = progress;
+    return load::LoadSource(run.workspace, source, load_options);
   };
-  auto loaded = load::LoadSource(run.workspace, source, load_options);
-  source_run.seconds = SecondsSince(start);
-  RecordLoadOutcome(loaded, SourcePhaseOf(phase), source_run);
-  run.Finished(source_run);
-  run.Emit(SourceEnd{.source = source.name,
-                     .at = NowIso(),
-                     .ok = loaded.has_value(),
-                     .seconds = source_run.seconds});
+  TrackedLoad(source.name, load, SourcePhase::kExtract, run.events, run.record().sources[i]);
 }
 
 //! Schedule: every source in a pool of --max-workers threads (default project.max_workers);
@@ -204,7 +152,7 @@ bool RebuildRawViews(RefreshRun& run) {
 }
 
 //! Transform: skipped with --skip-transform, not run unless everything before it passed
-//! (`ready`), otherwise run between its PHASE_START and PHASE_END lines.
+//! (`ready`), otherwise run between its PhaseStart and PhaseEnd events.
 void Transform(RefreshRun& run, bool ready) {
   RunRecord& record = run.record();
   if (run.options.skip_transform) {
@@ -212,24 +160,22 @@ void Transform(RefreshRun& run, bool ready) {
     return;
   }
   if (!ready) return;
-  run.Emit(PhaseStart{.phase = ProtocolPhase::kTransform, .at = NowIso()});
+  run.events.OnPhaseStart(PhaseStart{.phase = RefreshPhase::kTransform, .at = NowIso()});
   RecordTransform(RunTransform(run.workspace), record);
-  run.Emit(PhaseEnd{.phase = ProtocolPhase::kTransform,
-                    .at = NowIso(),
-                    .ok = record.transform_status == TransformStatus::kOk});
+  run.events.OnPhaseEnd(PhaseEnd{.phase = RefreshPhase::kTransform,
+                                 .at = NowIso(),
+                                 .ok = record.transform_status == TransformStatus::kOk});
 }
 
-//! Record: the run's end and exit code, appended to the run history. A failed append is
-//! reported among the inspection problems (the exit code stays).
+//! Record: the run's end and exit code, the last event, which appends it to the run history.
+//! A failed append is reported in the outcome (the exit code stays).
 void Record(RefreshRun& run, ExitCode exit_code) {
   RunRecord& record = run.record();
   record.finished_at = NowIso();
   run.outcome.exit_code = exit_code;
   record.exit_code = exit_code;
-  const RunHistory history(run.workspace.registry().project.state_dir);
-  if (auto appended = history.Append(record); !appended) {
-    run.outcome.history_problem = appended.error().message;
-  }
+  run.events.OnRunFinished(record);
+  run.outcome.history_problem = run.history.problem();
 }
 
 //! After SIGINT or SIGTERM (common/interrupt.h): records the run with the signal's exit code

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <fstream>
@@ -139,6 +140,12 @@ Result<RunRecord> RunRecord::FromJson(const nlohmann::json& json) {
   } catch (const nlohmann::json::exception& e) {
     return MakeError(ErrorKind::kData, std::string("run history record: ") + e.what());
   }
+}
+
+std::vector<RunRecord> NewestRuns(std::vector<RunRecord> records, std::size_t limit) {
+  std::reverse(records.begin(), records.end());
+  if (limit > 0 && records.size() > limit) records.resize(limit);
+  return records;
 }
 
 std::string SourceRunEndedAt(const SourceRun& run, const RunRecord& record) {

@@ -65,6 +65,10 @@ struct RunRecord {
 //! A source's freshness is its own load's end, not the end of the run it was part of.
 std::string SourceRunEndedAt(const SourceRun& run, const RunRecord& record);
 
+//! The newest `limit` of `records` (oldest first, as RunHistory::ReadAll returns them; all
+//! when 0), newest first.
+std::vector<RunRecord> NewestRuns(std::vector<RunRecord> records, std::size_t limit);
+
 class RunHistory {
  public:
   explicit RunHistory(std::filesystem::path state_dir)

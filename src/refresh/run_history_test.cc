@@ -12,7 +12,7 @@
 #include <string>
 
 #include "common/interrupt.h"
-#include "refresh/refresh.h"
+#include "refresh/tracked_load.h"
 
 namespace databox::refresh {
 namespace {
@@ -86,6 +86,20 @@ TEST(RunHistoryTest, AnInterruptedRunReadsBackWithItsSourceInterrupted) {
   EXPECT_EQ(record->sources[0].phase, SourcePhase::kLoad);
   EXPECT_EQ(record->exit_code, ExitCode::kInterrupted);
   EXPECT_EQ(record->ToJson().dump(), kInterruptedLine);
+}
+
+TEST(RunHistoryTest, NewestRunsAreTheLastRecordsNewestFirstAndZeroMeansAll) {
+  std::vector<RunRecord> records(3);
+  for (std::size_t i = 0; i < records.size(); ++i) records[i].run_id = std::to_string(i);
+  const auto all = NewestRuns(records, 0);
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].run_id, "2");
+  EXPECT_EQ(all[2].run_id, "0");
+  const auto two = NewestRuns(records, 2);
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0].run_id, "2");
+  EXPECT_EQ(two[1].run_id, "1");
+  EXPECT_EQ(NewestRuns(records, 7).size(), 3u);
 }
 
 TEST(RunHistoryTest, ALoadEndedBySigintIsRecordedInterruptedAndOtherwiseFailed) {

@@ -2,6 +2,7 @@
 
 #include "common/clock.h"
 #include "common/interrupt.h"
+#include "refresh/history_recorder.h"
 
 namespace databox::refresh {
 
@@ -45,10 +46,10 @@ TransformRunOutcome RunTransformAlone(load::Workspace& workspace, const Transfor
         record.transform_status == TransformStatus::kOk ? ExitCode::kOk : ExitCode::kRunFailed;
   }
   outcome.exit_code = record.exit_code;
-  const RunHistory history(workspace.registry().project.state_dir);
-  if (auto appended = history.Append(record); !appended) {
-    outcome.history_problem = appended.error().message;
-  }
+  // The run history hears the finished run as it does a refresh's (history_recorder.h).
+  HistoryRecorder history(workspace.registry().project.state_dir);
+  history.OnRunFinished(record);
+  outcome.history_problem = history.problem();
   return outcome;
 }
 

@@ -1,7 +1,7 @@
 // When `databox serve` runs a refresh on its own (docs/report.md, "Scheduled refresh"): every
 // DURATION (--every 30m) counted from the start of the server, or daily at local times of day
 // (--at 06:00, given more than once or comma-separated). Parsing, describing and the next run
-// time; running the refreshes is cli/refresh_scheduler.h.
+// time; running the refreshes is serve/refresh_scheduler.h.
 #pragma once
 
 #include <chrono>
@@ -11,7 +11,7 @@
 
 #include "common/error.h"
 
-namespace databox::cli {
+namespace databox::serve {
 
 using SystemTime = std::chrono::system_clock::time_point;
 
@@ -37,4 +37,4 @@ Result<ServeSchedule> ParseServeSchedule(const std::string& every,
 //! or tomorrow's, as the local time zone (TZ) places it.
 SystemTime NextDailyRun(const std::vector<int>& minutes, SystemTime now);
 
-}  // namespace databox::cli
+}  // namespace databox::serve

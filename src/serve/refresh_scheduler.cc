@@ -1,13 +1,12 @@
-#include "cli/refresh_scheduler.h"
+#include "serve/refresh_scheduler.h"
 
 #include <chrono>
 #include <fstream>
 
-#include "cli/output.h"
 #include "common/clock.h"
 #include "common/process.h"
 
-namespace databox::cli {
+namespace databox::serve {
 namespace {
 
 using std::chrono::steady_clock;
@@ -25,11 +24,13 @@ std::string Iso(SystemTime at) {
 
 RefreshScheduler::RefreshScheduler(ServeSchedule schedule, std::vector<std::string> argv,
                                    std::filesystem::path log_path,
-                                   const volatile std::sig_atomic_t& stop)
+                                   const volatile std::sig_atomic_t& stop,
+                                   std::function<void(std::string_view line)> print)
     : schedule_(std::move(schedule)),
       argv_(std::move(argv)),
       log_path_(std::move(log_path)),
-      stop_(stop) {
+      stop_(stop),
+      print_(std::move(print)) {
   state_.schedule = schedule_.Describe();
 }
 
@@ -53,7 +54,7 @@ report::ScheduleState RefreshScheduler::State() const {
 void RefreshScheduler::Log(const std::string& line) {
   const std::string stamped = NowIso() + " " + line + "\n";
   std::lock_guard lock(mutex_);
-  Out(stamped);
+  print_(stamped);
   std::ofstream(log_path_, std::ios::app) << stamped;
 }
 
@@ -132,4 +133,4 @@ void RefreshScheduler::RunRefresh(steady_clock::time_point began) {
   running_ = false;
 }
 
-}  // namespace databox::cli
+}  // namespace databox::serve

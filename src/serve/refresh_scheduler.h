@@ -2,29 +2,33 @@
 // of a ServeSchedule and starts the refresh as a child process (this binary, `--config REGISTRY
 // refresh`: its own process group, killed if the server dies; common/process.h), one at a time: a
 // run time that comes while the previous refresh still runs is skipped. Every start, end (exit
-// code, duration) and skip is a line on stdout and in the log file, which also receives the
-// child's output. Once the stop flag is set, a running child gets SIGTERM (its group), then
-// SIGKILL after a grace period, and Join() returns when it has ended.
+// code, duration) and skip is a line printed (through the caller's writer) and in the log file,
+// which also receives the child's output. Once the stop flag is set, a running child gets SIGTERM
+// (its group), then SIGKILL after a grace period, and Join() returns when it has ended.
 #pragma once
 
 #include <atomic>
 #include <csignal>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
-#include "cli/serve_schedule.h"
 #include "report/report_model.h"
+#include "serve/serve_schedule.h"
 
-namespace databox::cli {
+namespace databox::serve {
 
 class RefreshScheduler {
  public:
-  //! `argv` is the refresh command line (argv[0] an absolute path); `log_path` is appended to.
+  //! `argv` is the refresh command line (argv[0] an absolute path); `log_path` is appended to;
+  //! `print` writes each log line (with its newline) where the user sees it.
   RefreshScheduler(ServeSchedule schedule, std::vector<std::string> argv,
-                   std::filesystem::path log_path, const volatile std::sig_atomic_t& stop);
+                   std::filesystem::path log_path, const volatile std::sig_atomic_t& stop,
+                   std::function<void(std::string_view line)> print);
   RefreshScheduler(const RefreshScheduler&) = delete;
   RefreshScheduler& operator=(const RefreshScheduler&) = delete;
   ~RefreshScheduler();
@@ -47,6 +51,7 @@ class RefreshScheduler {
   const std::vector<std::string> argv_;
   const std::filesystem::path log_path_;
   const volatile std::sig_atomic_t& stop_;
+  const std::function<void(std::string_view line)> print_;
 
   mutable std::mutex mutex_;  //!< guards state_ and the log lines
   report::ScheduleState state_;
@@ -55,4 +60,4 @@ class RefreshScheduler {
   std::thread refresh_;  //!< only the ticker starts and joins it
 };
 
-}  // namespace databox::cli
+}  // namespace databox::serve

@@ -1,4 +1,4 @@
-#include "cli/page_server.h"
+#include "serve/page_server.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace databox::cli {
+namespace databox::serve {
 namespace {
 
 constexpr std::size_t kMaxHead = 16 * 1024;
@@ -124,4 +124,4 @@ void PageServer::Serve(const PageHandler& handler, const volatile std::sig_atomi
   }
 }
 
-}  // namespace databox::cli
+}  // namespace databox::serve

@@ -1,4 +1,4 @@
-#include "cli/serve_schedule.h"
+#include "serve/serve_schedule.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 
 #include "common/clock.h"
 
-namespace databox::cli {
+namespace databox::serve {
 namespace {
 
 using std::chrono::hours;
@@ -107,4 +107,4 @@ TEST(ServeSchedule, RefusesBadValuesNamingTheOption) {
 }
 
 }  // namespace
-}  // namespace databox::cli
+}  // namespace databox::serve

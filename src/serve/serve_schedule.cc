@@ -1,4 +1,4 @@
-#include "cli/serve_schedule.h"
+#include "serve/serve_schedule.h"
 
 #include <algorithm>
 #include <charconv>
@@ -7,7 +7,7 @@
 
 #include "common/clock.h"
 
-namespace databox::cli {
+namespace databox::serve {
 namespace {
 
 constexpr int kMinutesPerDay = 24 * 60;
@@ -108,4 +108,4 @@ SystemTime NextDailyRun(const std::vector<int>& minutes, SystemTime now) {
   return now + std::chrono::minutes(kMinutesPerDay);  // unreachable with at least one time
 }
 
-}  // namespace databox::cli
+}  // namespace databox::serve

@@ -11,7 +11,7 @@
 
 #include "common/error.h"
 
-namespace databox::cli {
+namespace databox::serve {
 
 struct PageReply {
   int status = 200;
@@ -44,4 +44,4 @@ class PageServer {
   int port_ = 0;
 };
 
-}  // namespace databox::cli
+}  // namespace databox::serve
