@@ -35,16 +35,32 @@ Result<PlannedChange> LayoutUpdate::Plan(const LoadedTable* base) {
   }
   const TableMetadata& metadata = base->metadata;
   PlannedChange planned;
+  // As Iceberg Java's clients send them: an earlier spec (order) becomes the default again by its
+  // id; a new one carries the next id, and set-default-spec (-order) names it as the last added.
   const PartitionSpec* current = metadata.DefaultSpec();
   if (current == nullptr || !SameLayout(*current, spec_)) {
-    planned.updates.push_back(AddPartitionSpec{WithEvolvedFieldIds(metadata, spec_)});
-    planned.updates.push_back(SetDefaultSpec{kLastAdded});
+    PartitionSpec added = WithEvolvedFieldIds(metadata, spec_);
+    added.spec_id = 0;
+    std::optional<int32_t> earlier;
+    for (const PartitionSpec& spec : metadata.partition_specs) {
+      if (spec.SameFields(added)) earlier = spec.spec_id;
+      added.spec_id = std::max(added.spec_id, spec.spec_id + 1);
+    }
+    if (!earlier) planned.updates.push_back(AddPartitionSpec{added});
+    planned.updates.push_back(SetDefaultSpec{earlier.value_or(kLastAdded)});
   }
   if (order_ && !order_->is_unsorted()) {
     const SortOrder* now = metadata.DefaultSortOrder();
     if (now == nullptr || now->fields != order_->fields) {
-      planned.updates.push_back(AddSortOrder{*order_});
-      planned.updates.push_back(SetDefaultSortOrder{kLastAdded});
+      SortOrder added = *order_;
+      added.order_id = kUnsortedOrderId + 1;
+      std::optional<int32_t> earlier;
+      for (const SortOrder& order : metadata.sort_orders) {
+        if (order.fields == added.fields) earlier = order.order_id;
+        added.order_id = std::max(added.order_id, order.order_id + 1);
+      }
+      if (!earlier) planned.updates.push_back(AddSortOrder{added});
+      planned.updates.push_back(SetDefaultSortOrder{earlier.value_or(kLastAdded)});
     }
   }
   return planned;

@@ -6,7 +6,9 @@
 //
 // Field ids follow Iceberg Java's v2 rules: a field whose source column and transform some
 // earlier spec of the table had keeps that field's id; any other field gets the next id above
-// last-partition-id. A spec equal to an earlier one becomes the default again under its old id.
+// last-partition-id. A new spec (sort order) carries the next free id and set-default-spec names it
+// as the last added (-1), as Iceberg Java's clients send them (a server such as Nessie takes the
+// id it is sent); a spec equal to an earlier one becomes the default again by its id alone.
 #pragma once
 
 #include <optional>

@@ -88,6 +88,7 @@ TEST_F(LayoutUpdateTest, PlansAddSpecAndSetDefaultSpecUnderTheSpecRequirements) 
   ASSERT_EQ(planned->updates.size(), 2u);
   EXPECT_EQ(TableUpdateToJson(planned->updates[0])["action"], "add-spec");
   EXPECT_EQ(TableUpdateToJson(planned->updates[0])["spec"]["fields"][0]["field-id"], 1000);
+  EXPECT_EQ(TableUpdateToJson(planned->updates[0])["spec"]["spec-id"], 1);  // the next free id
   EXPECT_EQ(TableUpdateToJson(planned->updates[1]),
             nlohmann::json({{"action", "set-default-spec"}, {"spec-id", -1}}));
   auto requirements = DeriveRequirements(&base.metadata, planned->updates);
