@@ -27,6 +27,7 @@ struct IngestArgs {
   std::string format;  //!< empty: by file name
   std::string disposition = "append";
   std::vector<std::string> primary_key;
+  std::string merge_mode;              //!< empty: the table's write.merge.mode
   std::vector<std::string> partition;  //!< registry::ParsePartitionTerm terms
   std::vector<std::string> sort;       //!< registry::ParseSortTerm terms
 };
@@ -67,6 +68,10 @@ std::optional<load::IngestRequest> RequestOf(const IngestArgs& args) {
   if (!args.format.empty()) request.format = load::ParseIngestFormat(args.format);
   request.disposition = ParseWriteDisposition(args.disposition).value_or(WriteDisposition::kAppend);
   request.primary_key = args.primary_key;
+  if (!args.merge_mode.empty()) {
+    request.merge_mode = args.merge_mode == "merge-on-read" ? registry::MergeMode::kMergeOnRead
+                                                            : registry::MergeMode::kCopyOnWrite;
+  }
   if (!ParseTerms(args.partition, registry::ParsePartitionTerm, "--partition", request.partition) ||
       !ParseTerms(args.sort, registry::ParseSortTerm, "--sort", request.sort)) {
     return std::nullopt;
@@ -151,13 +156,19 @@ Command IngestCommand() {
         app.add_option("--primary-key", args->primary_key,
                        "key column(s) of the table (comma-separated); required by merge")
             ->delimiter(',');
+        app.add_option("--merge-mode", args->merge_mode,
+                       "how a merge removes the rows it replaces: copy-on-write or merge-on-read "
+                       "(position delete files); default: the table's write.merge.mode")
+            ->check(CLI::IsMember({"copy-on-write", "merge-on-read"}));
         app.add_option("--partition", args->partition,
                        "partition the new table by a column or an Iceberg transform of one: "
                        "region, day(observed_at), bucket[16](id), truncate[4](name) (repeat or "
-                       "comma-separate; a table that exists keeps its own spec)")
+                       "comma-separate); on a table that exists with another spec it adds a new "
+                       "spec (files written before keep theirs); without it a table keeps its spec")
             ->delimiter(',');
         app.add_option("--sort", args->sort,
-                       "sort order of the new table: 'column [asc|desc] [nulls first|last]' "
+                       "sort order of the table (a changed one is added as a new order): 'column "
+                       "[asc|desc] [nulls first|last]' "
                        "(repeat or comma-separate)")
             ->delimiter(',');
         return [args](const GlobalOptions& global) { return Ingest(global, *args); };

@@ -51,6 +51,7 @@ struct MaintainArgs {
   bool remove = false;
   std::optional<std::string> older_than;
   bool rewrite_deletes = false;
+  bool rewrite_specs = false;
   bool expire_snapshots = false;
   std::optional<int> retain_last;
   std::optional<std::string> retain_newer_than;
@@ -63,7 +64,54 @@ struct MaintainSettings {
   std::string older_than_text = "3d";
   std::optional<iceberg::ExpireOptions> expire;
   bool rewrite_deletes = false;
+  bool rewrite_specs = false;
 };
+
+using PrepareRewrite = Result<std::unique_ptr<iceberg::SnapshotOperation>> (*)(
+    duck::Connection&, const iceberg::Table&, const iceberg::RowChangeOptions&);
+
+//! Prepares a rewrite of `table` with DuckDB reading its files and commits it; whether there
+//! was anything to rewrite.
+Result<bool> CommitRewrite(load::Workspace& ws, const iceberg::Table& table,
+                           PrepareRewrite prepare) {
+  DATABOX_ASSIGN_OR_RETURN(auto db, duck::Database::Open(""));
+  DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(db));
+  DATABOX_RETURN_IF_ERROR(ws.PrepareDuckDbReads(conn));
+  DATABOX_ASSIGN_OR_RETURN(auto op, prepare(conn, table, {}));
+  if (op != nullptr) DATABOX_RETURN_IF_ERROR(op->Commit(ws.catalog()));
+  return op != nullptr;
+}
+
+//! --rewrite-specs for one table: reports (dry run) or rewrites the data files listed under an
+//! earlier partition spec than the default one, as files of the default spec.
+Status RewriteSpecs(load::Workspace& ws, const iceberg::TableIdentifier& table, bool commit,
+                    nlohmann::ordered_json& json, std::string& text) {
+  const std::string name = table.ToString();
+  DATABOX_ASSIGN_OR_RETURN(auto loaded, iceberg::Table::Load(ws.catalog(), ws.file_io(), table));
+  DATABOX_ASSIGN_OR_RETURN(auto live, loaded.Live());
+  const int32_t spec_id = loaded.metadata().default_spec_id;
+  const auto outside = iceberg::DataFilesOutsideSpec(live, spec_id);
+  int64_t rows = 0;
+  for (const auto& file : outside) rows += file.record_count;
+  const std::string counts = std::to_string(outside.size()) + " data file(s) of " +
+                             std::to_string(rows) + " row(s) under an earlier spec";
+  json["rewrite_specs"] = {{"default_spec_id", spec_id},
+                           {"data_files", outside.size()},
+                           {"rows", rows},
+                           {"rewritten", false}};
+  if (!commit || outside.empty()) {
+    text +=
+        name + ": " +
+        (outside.empty() ? "every data file is under the default spec " + std::to_string(spec_id)
+                         : "would rewrite " + counts + " as spec " + std::to_string(spec_id)) +
+        "\n";
+    return Ok();
+  }
+  DATABOX_ASSIGN_OR_RETURN(bool rewritten, CommitRewrite(ws, loaded, iceberg::PrepareSpecRewrite));
+  json["rewrite_specs"]["rewritten"] = rewritten;
+  text += name + ": rewrote " + counts + " as spec " + std::to_string(spec_id) + "\n";
+  return Ok();
+}
 
 //! --rewrite-deletes for one table: reports (dry run) or rewrites the data files that
 //! merge-on-read position deletes apply to.
@@ -86,12 +134,9 @@ Status RewriteDeletes(load::Workspace& ws, const iceberg::TableIdentifier& table
             "\n";
     return Ok();
   }
-  DATABOX_ASSIGN_OR_RETURN(auto db, duck::Database::Open(""));
-  DATABOX_ASSIGN_OR_RETURN(auto conn, duck::Connection::Open(db));
-  DATABOX_RETURN_IF_ERROR(ws.PrepareDuckDbReads(conn));
-  DATABOX_ASSIGN_OR_RETURN(auto op, iceberg::PrepareDeleteRewrite(conn, loaded));
-  if (op != nullptr) DATABOX_RETURN_IF_ERROR(op->Commit(ws.catalog()));
-  json["rewrite_deletes"]["rewritten"] = op != nullptr;
+  DATABOX_ASSIGN_OR_RETURN(bool rewritten,
+                           CommitRewrite(ws, loaded, iceberg::PrepareDeleteRewrite));
+  json["rewrite_deletes"]["rewritten"] = rewritten;
   text += name + ": rewrote " + counts + "\n";
   return Ok();
 }
@@ -155,6 +200,9 @@ Status MaintainTable(load::Workspace& ws, const iceberg::TableIdentifier& table,
   iceberg::OrphanOptions orphan_options;
   orphan_options.min_age = settings.older_than;
   orphan_options.remove = settings.remove;
+  if (settings.rewrite_specs) {
+    DATABOX_RETURN_IF_ERROR(RewriteSpecs(ws, table, settings.remove, json, text));
+  }
   if (settings.rewrite_deletes) {
     DATABOX_RETURN_IF_ERROR(RewriteDeletes(ws, table, settings.remove, json, text));
   }
@@ -255,6 +303,7 @@ ExitCode Maintain(const GlobalOptions& global, const MaintainArgs& args) {
     return usage("--retain-last and --retain-newer-than apply with --expire-snapshots only");
   }
   settings.rewrite_deletes = args.rewrite_deletes;
+  settings.rewrite_specs = args.rewrite_specs;
   if (args.expire_snapshots) {
     iceberg::ExpireOptions expire;
     if (args.retain_last) expire.retain_last = *args.retain_last;
@@ -323,6 +372,11 @@ Command MaintainCommand() {
       "position deletes apply to is rewritten without the deleted rows and those delete\n"
       "files are dropped, in one 'replace' snapshot (with --remove; a dry run counts\n"
       "them). The old files stay referenced by older snapshots until those expire.\n"
+      "Rewrites write one group of files per partition of the table's current spec:\n"
+      "no new file holds rows of two partitions. --rewrite-deletes leaves files under\n"
+      "an earlier spec (after the spec evolved) alone; --rewrite-specs, run before it,\n"
+      "rewrites those as files of the current spec (applying their deletes), in one\n"
+      "'replace' snapshot (with --remove; a dry run counts them).\n"
       "--all --remove on the embedded SQL catalog also deletes the commit markers in\n"
       "<warehouse>/_databox/commits/ older than AGE whose files later commits supersede.\n"
       "AGE is a number with s, m, h or d (3d, 12h, 0). Exit 0 when every table was\n"
@@ -339,6 +393,8 @@ Command MaintainCommand() {
             ->option_text("AGE");
         app.add_flag("--rewrite-deletes", args->rewrite_deletes,
                      "rewrite data files that position deletes apply to");
+        app.add_flag("--rewrite-specs", args->rewrite_specs,
+                     "rewrite data files of earlier partition specs under the current one");
         app.add_flag("--expire-snapshots", args->expire_snapshots,
                      "expire snapshots before looking for orphans");
         app.add_option("--retain-last", args->retain_last,

@@ -59,7 +59,7 @@ std::vector<TableRequirement> DeriveRequirements(const TableMetadata* base,
   }
   out.emplace_back(AssertTableUuid{base->table_uuid});
   std::set<std::string> refs;
-  bool schema = false, spec = false;
+  bool schema = false, spec = false, order = false;
   for (const auto& update : updates) {
     std::visit(
         [&](const auto& u) {
@@ -72,6 +72,9 @@ std::vector<TableRequirement> DeriveRequirements(const TableMetadata* base,
           } else if constexpr (std::is_same_v<T, AddPartitionSpec> ||
                                std::is_same_v<T, SetDefaultSpec>) {
             spec = true;
+          } else if constexpr (std::is_same_v<T, AddSortOrder> ||
+                               std::is_same_v<T, SetDefaultSortOrder>) {
+            order = true;
           }
         },
         update);
@@ -89,6 +92,7 @@ std::vector<TableRequirement> DeriveRequirements(const TableMetadata* base,
     out.push_back(AssertLastAssignedPartitionId{base->last_partition_id});
     out.push_back(AssertDefaultSpecId{base->default_spec_id});
   }
+  if (order) out.push_back(AssertDefaultSortOrderId{base->default_sort_order_id});
   return out;
 }
 

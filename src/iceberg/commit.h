@@ -74,7 +74,8 @@ class TableChange {
 //! The requirements that make `updates` safe to apply to `base` (nullptr: assert-create):
 //! assert-table-uuid; assert-ref-snapshot-id for every ref set or removed; assert-current-
 //! schema-id and assert-last-assigned-field-id when the schema changes; assert-last-assigned-
-//! partition-id and assert-default-spec-id when the spec changes.
+//! partition-id and assert-default-spec-id when the spec changes; assert-default-sort-order-id
+//! when the sort order does.
 std::vector<TableRequirement> DeriveRequirements(const TableMetadata* base,
                                                  std::span<const TableUpdate> updates);
 

@@ -108,13 +108,32 @@ Result<std::unique_ptr<SnapshotOperation>> RewriteKeeping(
                  std::move(op));
 }
 
-//! The live data files some live delete file may apply to.
-std::vector<DataFile> DataFilesWithDeletes(const LiveFiles& live) {
+//! The live data files some live delete file may apply to; with `spec_id`, only those listed
+//! under that partition spec.
+std::vector<DataFile> DataFilesWithDeletes(const LiveFiles& live,
+                                           std::optional<int32_t> spec_id = std::nullopt) {
   std::vector<DataFile> out;
   for (const auto& file : live.data) {
+    if (spec_id) {
+      auto it = live.spec_ids.find(file.file_path);
+      if (it != live.spec_ids.end() && it->second != *spec_id) continue;
+    }
     if (!DeletesFor(file, live.deletes).empty()) out.push_back(file);
   }
   return out;
+}
+
+//! A "replace" snapshot rewriting the files `pick` chooses among the live files (without the
+//! rows deleted from them) under the default spec; nullptr when it chooses none.
+template <typename Pick>
+Result<std::unique_ptr<SnapshotOperation>> RewriteWhole(duck::Connection& conn, const Table& table,
+                                                        const RowChangeOptions& options,
+                                                        Pick pick) {
+  DATABOX_ASSIGN_OR_RETURN(LiveFiles live, table.Live(options.snapshot.branch));
+  const std::vector<DataFile> affected = pick(live);
+  if (affected.empty()) return std::unique_ptr<SnapshotOperation>();
+  return RewriteKeeping(conn, table, live, affected, "TRUE", options,
+                        table.NewReplace(options.snapshot));
 }
 
 //! Merge-on-read: position delete files for the rows of `candidates` matching `filter` (over
@@ -141,9 +160,11 @@ Status AddPositionDeletes(duck::Connection& conn, const Table& table, const Live
   return Ok();
 }
 
-//! The mode for a change through `property`, checked against what merge-on-read needs.
-Result<RowChangeMode> ModeFor(const Table& table, const RowChangeOptions& options,
-                              const std::string& property) {
+//! The mode for a change through `property`, checked against what merge-on-read needs: format
+//! version 2, and every live data file under the default spec (a delete file is recorded under
+//! the default spec, with the tuple of the data file it points at).
+Result<RowChangeMode> ModeFor(const Table& table, const LiveFiles& live,
+                              const RowChangeOptions& options, const std::string& property) {
   RowChangeMode mode = RowChangeMode::kCopyOnWrite;
   if (options.mode) {
     mode = *options.mode;
@@ -157,11 +178,15 @@ Result<RowChangeMode> ModeFor(const Table& table, const RowChangeOptions& option
                                              " is version " +
                                              std::to_string(table.metadata().format_version));
   }
-  if (table.metadata().partition_specs.size() > 1) {
+  const int32_t spec_id = table.metadata().default_spec_id;
+  if (auto outside = DataFilesOutsideSpec(live, spec_id); !outside.empty()) {
     return MakeError(ErrorKind::kConfig,
-                     "merge-on-read needs a table with one partition spec; " + name + " has " +
-                         std::to_string(table.metadata().partition_specs.size()) +
-                         ": use copy-on-write");
+                     "merge-on-read needs every live data file of " + name +
+                         " under its default partition spec " + std::to_string(spec_id) + "; " +
+                         std::to_string(outside.size()) +
+                         " are under an earlier spec (the spec evolved): use copy-on-write, or "
+                         "first rewrite them under the current spec (databox maintain " +
+                         name + " --rewrite-specs --remove)");
   }
   return mode;
 }
@@ -208,8 +233,8 @@ Result<std::unique_ptr<SnapshotOperation>> PrepareMerge(duck::Connection& conn, 
   DATABOX_ASSIGN_OR_RETURN(int64_t incoming_rows, range.GetInt64(2 * keys.size(), 0));
   if (incoming_rows == 0) return table.NewOverwrite(options.snapshot);
 
-  DATABOX_ASSIGN_OR_RETURN(RowChangeMode mode, ModeFor(table, options, kMergeModeProperty));
   DATABOX_ASSIGN_OR_RETURN(LiveFiles live, table.Live(options.snapshot.branch));
+  DATABOX_ASSIGN_OR_RETURN(RowChangeMode mode, ModeFor(table, live, options, kMergeModeProperty));
   std::vector<DataFile> candidates;
   for (const auto& file : live.data) {
     bool can_match = true;
@@ -248,7 +273,7 @@ Result<std::unique_ptr<SnapshotOperation>> PrepareMerge(duck::Connection& conn, 
     op->AddFiles(std::move(files));
     return op;
   }
-  const LiveFiles scope{candidates, live.deletes};
+  const LiveFiles scope{candidates, live.deletes, live.spec_ids};
   DATABOX_ASSIGN_OR_RETURN(auto affected, FilesWithMatches(conn, schema, scope, matched));
   std::string new_rows = incoming_select;
   if (!affected.empty()) {
@@ -264,8 +289,8 @@ Result<std::unique_ptr<SnapshotOperation>> PrepareDeleteWhere(duck::Connection& 
                                                               const std::string& predicate_sql,
                                                               const RowChangeOptions& options) {
   const Schema& schema = table.schema();
-  DATABOX_ASSIGN_OR_RETURN(RowChangeMode mode, ModeFor(table, options, kDeleteModeProperty));
   DATABOX_ASSIGN_OR_RETURN(LiveFiles live, table.Live(options.snapshot.branch));
+  DATABOX_ASSIGN_OR_RETURN(RowChangeMode mode, ModeFor(table, live, options, kDeleteModeProperty));
   const std::string matches = "(" + predicate_sql + ")";
   DATABOX_ASSIGN_OR_RETURN(auto affected, FilesWithMatches(conn, schema, live, matches));
   if (affected.empty()) return table.NewOverwrite(options.snapshot);
@@ -289,11 +314,17 @@ Result<DeletedRowsSummary> DeletedRows(const Table& table, std::string_view ref)
 Result<std::unique_ptr<SnapshotOperation>> PrepareDeleteRewrite(duck::Connection& conn,
                                                                 const Table& table,
                                                                 const RowChangeOptions& options) {
-  DATABOX_ASSIGN_OR_RETURN(LiveFiles live, table.Live(options.snapshot.branch));
-  const std::vector<DataFile> affected = DataFilesWithDeletes(live);
-  if (affected.empty()) return std::unique_ptr<SnapshotOperation>();
-  return RewriteKeeping(conn, table, live, affected, "TRUE", options,
-                        table.NewReplace(options.snapshot));
+  return RewriteWhole(conn, table, options, [&](const LiveFiles& live) {
+    return DataFilesWithDeletes(live, table.metadata().default_spec_id);
+  });
+}
+
+Result<std::unique_ptr<SnapshotOperation>> PrepareSpecRewrite(duck::Connection& conn,
+                                                              const Table& table,
+                                                              const RowChangeOptions& options) {
+  return RewriteWhole(conn, table, options, [&](const LiveFiles& live) {
+    return DataFilesOutsideSpec(live, table.metadata().default_spec_id);
+  });
 }
 
 Result<RowChangeMode> RowChangeModeOf(const TableMetadata& metadata, const std::string& property) {

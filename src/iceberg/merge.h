@@ -6,7 +6,8 @@
 //   merge-on-read: the affected rows' positions are written as position delete files, one per
 //     affected data file; the snapshot adds them (and, for merge, the incoming rows) and removes
 //     nothing. Cheap to write; readers pay for applying the deletes until the files are
-//     rewritten. Needs format version 2 and a table with one partition spec.
+//     rewritten. Needs format version 2 and every live data file under the default partition
+//     spec (after a spec evolution, PrepareSpecRewrite moves the older files).
 // The mode comes from RowChangeOptions::mode, else the table property write.merge.mode (merge)
 // or write.delete.mode (delete): "copy-on-write" or "merge-on-read", as in Iceberg.
 // Commit the operation with op->Commit(catalog); if a concurrent commit removed an affected
@@ -45,11 +46,22 @@ struct DeletedRowsSummary {
 //! What merge-on-read has left on `ref` of `table` (nothing read but the manifests).
 Result<DeletedRowsSummary> DeletedRows(const Table& table, std::string_view ref = kMainBranch);
 
-//! Compaction of merge-on-read: rewrites every data file that live position deletes apply to,
-//! without the deleted rows, and removes the delete files that pointed only at those files, in
-//! one "replace" snapshot (the table's rows do not change). Nothing to do gives nullptr.
+//! Compaction of merge-on-read: rewrites every data file of the default partition spec that live
+//! position deletes apply to, without the deleted rows, and removes the delete files that
+//! pointed only at those files, in one "replace" snapshot (the table's rows do not change). The
+//! new files are split by partition like any write: no file holds rows of two partitions. Files
+//! under an earlier spec are left alone (PrepareSpecRewrite moves them). Nothing to do gives
+//! nullptr.
 Result<std::unique_ptr<SnapshotOperation>> PrepareDeleteRewrite(
     duck::Connection& conn, const Table& table, const RowChangeOptions& options = {});
+
+//! Rewrites every live data file listed under an earlier partition spec than the default one
+//! (without the rows live position deletes remove) as files of the default spec, split by its
+//! partitions, and removes them and the delete files that pointed only at them, in one "replace"
+//! snapshot (the rows do not change). Nothing to do gives nullptr.
+Result<std::unique_ptr<SnapshotOperation>> PrepareSpecRewrite(duck::Connection& conn,
+                                                              const Table& table,
+                                                              const RowChangeOptions& options = {});
 
 //! The mode the table property `property` asks for (copy-on-write when it is not set); kConfig
 //! for any other value.

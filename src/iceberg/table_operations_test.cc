@@ -84,17 +84,10 @@ class InterposingCatalog final : public Catalog {
   Catalog& inner_;
 };
 
-class TableOperationsTest : public InMemoryCatalogFixture {
+class TableOperationsTest : public InMemoryCatalogDuckFixture {
  protected:
   void SetUp() override {
-    InMemoryCatalogFixture::SetUp();
-    io_ = std::make_shared<fileio::LocalFileIO>();
-    auto db = duck::Database::Open("", duck::DatabaseOptions{.threads = 1});
-    ASSERT_TRUE(db) << db.error().ToString();
-    db_.emplace(std::move(*db));
-    auto conn = duck::Connection::Open(*db_);
-    ASSERT_TRUE(conn) << conn.error().ToString();
-    conn_.emplace(std::move(*conn));
+    InMemoryCatalogDuckFixture::SetUp();
     ASSERT_TRUE(catalog_->CreateNamespace({"raw"}, {}));
     Schema schema = BirdSchema();
     schema.set_identifier_field_ids({1});
@@ -136,9 +129,6 @@ class TableOperationsTest : public InMemoryCatalogFixture {
   }
 
   TableIdentifier table_{{"raw"}, "birds"};
-  std::shared_ptr<fileio::FileIO> io_;
-  std::optional<duck::Database> db_;
-  std::optional<duck::Connection> conn_;
 };
 
 TEST_F(TableOperationsTest, AppendsAccumulateWithSummaries) {

@@ -40,6 +40,7 @@ Result<LiveFiles> LiveFilesOf(fileio::FileIO& io, const Snapshot* snapshot) {
     DATABOX_ASSIGN_OR_RETURN(Manifest manifest, ReadManifest(std::move(bytes), manifest_file));
     for (auto& entry : manifest.entries) {
       if (entry.status == ManifestEntryStatus::kDeleted) continue;
+      files.spec_ids[entry.data_file.file_path] = manifest_file.partition_spec_id;
       switch (entry.data_file.content) {
         case DataFileContent::kData:
           files.data.push_back(std::move(entry.data_file));
@@ -56,6 +57,15 @@ Result<LiveFiles> LiveFilesOf(fileio::FileIO& io, const Snapshot* snapshot) {
     }
   }
   return files;
+}
+
+std::vector<DataFile> DataFilesOutsideSpec(const LiveFiles& live, int32_t spec_id) {
+  std::vector<DataFile> out;
+  for (const DataFile& file : live.data) {
+    auto it = live.spec_ids.find(file.file_path);
+    if (it != live.spec_ids.end() && it->second != spec_id) out.push_back(file);
+  }
+  return out;
 }
 
 Result<std::vector<DataFile>> LiveDataFiles(fileio::FileIO& io, const Snapshot* snapshot) {

@@ -10,6 +10,7 @@
 // file_row_number cannot be read that way (DuckDB refuses the option); it gets a kData error.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -27,7 +28,12 @@ namespace databox::iceberg {
 struct LiveFiles {
   std::vector<DataFile> data;
   std::vector<DataFile> deletes;
+  //! The partition spec id of every live file (the spec of the manifest listing it), by path.
+  std::map<std::string, int32_t> spec_ids;
 };
+
+//! The data files of `live` listed under another partition spec than `spec_id`.
+std::vector<DataFile> DataFilesOutsideSpec(const LiveFiles& live, int32_t spec_id);
 
 //! Column names the position-aware scan adds (see FilesReadSql's `positions`): the path
 //! read_parquet opened (DuckPathOf the location) and the row's position in that file.

@@ -40,6 +40,7 @@ registry::Source IngestSource(const std::string& name, const std::string& table,
   resource.primary_key = request.primary_key;
   resource.partition = request.partition;
   resource.sort = request.sort;
+  resource.merge_mode = request.merge_mode;
   registry::Source source;
   source.name = name;
   source.resources.push_back(std::move(resource));

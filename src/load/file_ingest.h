@@ -49,8 +49,11 @@ struct IngestRequest {
   std::optional<IngestFormat> format;  //!< unset: told by each file's name
   registry::WriteDisposition disposition = registry::WriteDisposition::kAppend;
   std::vector<std::string> primary_key;  //!< required for merge
-  //! The partition spec and sort order the table is created with (a table that exists keeps
-  //! its own); checked against the input's columns when the table is created.
+  //! How a merge removes the rows it replaces; unset: the table's write.merge.mode.
+  std::optional<registry::MergeMode> merge_mode;
+  //! The partition spec and sort order of the table: a new table is created with them, an
+  //! existing one gets them as a new spec (or order) when they differ from its own
+  //! (layout_evolution.h); empty keeps the table's. Checked against the input's columns.
   std::vector<registry::PartitionTerm> partition;
   std::vector<registry::SortTerm> sort;
   std::optional<std::string> load_id;  //!< tests: use this load id

@@ -16,6 +16,7 @@
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "duck/quote.h"
+#include "iceberg/merge.h"
 #include "iceberg/table_scan.h"
 #include "load/test_util.h"
 #include "platform/workspace.h"
@@ -526,6 +527,75 @@ TEST_F(FileIngestTest, MergeNeedsTheKeyTheTableWasCreatedWith) {
   EXPECT_NE(other.error().message.find("has the primary key id, not name"), std::string::npos)
       << other.error().message;
   EXPECT_EQ(Scalar("raw_dump", "keyed", "SELECT count(*) FROM t"), "3");
+}
+
+//! `databox ingest --partition` on the embedded SQLite catalog: `terms` (registry syntax).
+std::vector<registry::PartitionTerm> Terms(const std::vector<std::string>& terms) {
+  std::vector<registry::PartitionTerm> out;
+  for (const std::string& text : terms) out.push_back(*registry::ParsePartitionTerm(text));
+  return out;
+}
+
+TEST_F(FileIngestTest, ChangedPartitionAddsASpecAndMergeOnReadWaitsForTheSpecRewrite) {
+  auto ingest = [&](const std::string& name, const std::string& text,
+                    std::vector<std::string> terms, std::optional<registry::MergeMode> mode = {}) {
+    IngestRequest request;
+    request.files = {Write(name, text)};
+    request.table = "raw_dump.evolving";
+    request.disposition = registry::WriteDisposition::kMerge;
+    request.primary_key = {"id"};
+    request.merge_mode = mode;
+    request.partition = Terms(terms);
+    request.workers = 2;
+    return IngestFiles(*workspace_, request);
+  };
+  ASSERT_TRUE(ingest("a.ndjson", "{\"id\": 1, \"g\": \"x\"}\n{\"id\": 2, \"g\": \"y\"}\n", {"g"}));
+  auto again =
+      ingest("b.ndjson", "{\"id\": 2, \"g\": \"z\", \"n\": 5}\n{\"id\": 3, \"g\": \"x\"}\n",
+             {"bucket[4](id)", "truncate[1](g)", "n"});
+  ASSERT_TRUE(again) << again.error().message;
+  auto table = Table("raw_dump", "evolving");
+  ASSERT_TRUE(table);
+  const iceberg::TableMetadata& md = table->metadata();
+  ASSERT_EQ(md.partition_specs.size(), 2u);
+  EXPECT_EQ(md.default_spec_id, 1);
+  ASSERT_EQ(md.DefaultSpec()->fields.size(), 3u);
+  EXPECT_EQ(md.DefaultSpec()->fields[0].field_id, 1001);
+  EXPECT_EQ(md.DefaultSpec()->fields[2].name, "n");  // a column this load added
+  EXPECT_EQ(md.last_partition_id, 1003);
+  // Copy-on-write rewrote id 2's old-spec file under the new spec; id 1's file kept spec 0.
+  EXPECT_EQ(Scalar("raw_dump", "evolving", "SELECT string_agg(id || g, ',' ORDER BY id) FROM t"),
+            "1x,2z,3x");
+  auto live = table->Live();
+  ASSERT_TRUE(live);
+  EXPECT_EQ(iceberg::DataFilesOutsideSpec(*live, 1).size(), 1u);
+
+  const auto before = md.current_snapshot_id;
+  auto refused =
+      ingest("c.ndjson", "{\"id\": 3, \"g\": \"w\"}\n", {"bucket[4](id)", "truncate[1](g)", "n"},
+             registry::MergeMode::kMergeOnRead);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("--rewrite-specs"), std::string::npos)
+      << refused.error().message;
+  EXPECT_EQ(Table("raw_dump", "evolving")->metadata().current_snapshot_id, before);
+
+  auto db = duck::Database::Open("");
+  auto conn = duck::Connection::Open(*db);
+  auto rewrite = iceberg::PrepareSpecRewrite(*conn, *Table("raw_dump", "evolving"));
+  ASSERT_TRUE(rewrite && *rewrite) << (rewrite ? "nothing to rewrite" : rewrite.error().message);
+  ASSERT_TRUE((*rewrite)->Commit(workspace_->catalog()));
+  auto after = ingest("d.ndjson", "{\"id\": 3, \"g\": \"w\"}\n",
+                      {"bucket[4](id)", "truncate[1](g)", "n"}, registry::MergeMode::kMergeOnRead);
+  ASSERT_TRUE(after) << after.error().message;
+  EXPECT_EQ(Scalar("raw_dump", "evolving", "SELECT string_agg(id || g, ',' ORDER BY id) FROM t"),
+            "1x,2z,3w");
+  live = Table("raw_dump", "evolving")->Live();
+  ASSERT_TRUE(live);
+  EXPECT_TRUE(iceberg::DataFilesOutsideSpec(*live, 1).empty());
+  EXPECT_FALSE(live->deletes.empty());
+  // No partition given: the spec stays.
+  ASSERT_TRUE(ingest("e.ndjson", "{\"id\": 4, \"g\": \"v\"}\n", {}));
+  EXPECT_EQ(Table("raw_dump", "evolving")->metadata().default_spec_id, 1);
 }
 
 TEST_F(FileIngestTest, MalformedLineNamesFileAndLineAndCommitsNothing) {

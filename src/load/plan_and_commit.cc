@@ -2,6 +2,7 @@
 
 #include "common/failpoint.h"
 #include "iceberg/table_scan.h"
+#include "load/layout_evolution.h"
 #include "load/load_commit.h"
 #include "load/staging.h"
 #include "load/table_layout.h"
@@ -24,13 +25,14 @@ Result<TableTarget> StreamTarget(Workspace& workspace, const registry::Source& s
                                  const normalize::TableSchema& schema) {
   const iceberg::TableIdentifier ident{{source.Namespace()}, schema.name};
   DATABOX_ASSIGN_OR_RETURN(bool exists, workspace.catalog().TableExists(ident));
+  DATABOX_ASSIGN_OR_RETURN(iceberg::Schema incoming, IcebergSchemaFor(schema));
   if (exists) {
     DATABOX_ASSIGN_OR_RETURN(auto table,
                              iceberg::Table::Load(workspace.catalog(), workspace.file_io(), ident));
+    DATABOX_RETURN_IF_ERROR(FollowDeclaredLayout(workspace, table, source, incoming));
     return TableTarget{table.metadata(), false};
   }
   DATABOX_RETURN_IF_ERROR(EnsureNamespace(workspace.catalog(), source.Namespace()));
-  DATABOX_ASSIGN_OR_RETURN(iceberg::Schema incoming, IcebergSchemaFor(schema));
   DATABOX_ASSIGN_OR_RETURN(TableLayout layout,
                            LayoutFor(RootResourceOf(source, schema.name), schema.name, incoming));
   DATABOX_ASSIGN_OR_RETURN(

@@ -30,7 +30,8 @@ struct CommittedLoad {
 Status EnsureNamespace(iceberg::Catalog& catalog, const std::string& name);
 
 //! Where the streamed data files (streamed_files.h) of raw table `schema` of `source` go: the
-//! metadata of the existing table, else metadata the catalog prepares for a new one (the
+//! metadata of the existing table (first brought to the partition spec and sort order its
+//! resource declares, layout_evolution.h), else metadata the catalog prepares for a new one (the
 //! namespace raw_<source> is made first: a REST catalog prepares tables only in an existing one).
 Result<TableTarget> StreamTarget(Workspace& workspace, const registry::Source& source,
                                  const normalize::TableSchema& schema);

@@ -1,7 +1,8 @@
 // The Iceberg layout a new raw table is created with: the partition spec and sort order its
 // resource declares (registry::Resource::partition and sort; `databox ingest --partition
 // --sort`), for the resource's root table only (child tables and the system tables are
-// unpartitioned and unsorted). A table that exists keeps the spec and order it has.
+// unpartitioned and unsorted). A table that exists is evolved to a changed layout
+// (layout_evolution.h); without a declared partition it keeps the spec it has.
 #pragma once
 
 #include <string>

@@ -9,6 +9,7 @@
 #include "iceberg/schema_evolution.h"
 #include "iceberg/snapshot_producer.h"
 #include "iceberg/table_update.h"
+#include "load/layout_evolution.h"
 #include "load/staging.h"
 #include "load/system_tables.h"
 #include "load/table_layout.h"
@@ -18,25 +19,6 @@ namespace {
 
 bool IsMerge(const registry::Resource& resource) {
   return resource.write_disposition == registry::WriteDisposition::kMerge;
-}
-
-//! Refuses a merge into a table with live files of another partition spec than its default
-//! one (evolved by another engine): the merge's delete files and rewritten files would be
-//! recorded under the default spec.
-Status RefuseMixedSpecs(fileio::FileIO& io, const iceberg::Table& table) {
-  const iceberg::TableMetadata& metadata = table.metadata();
-  DATABOX_ASSIGN_OR_RETURN(auto manifests,
-                           iceberg::ReadSnapshotManifests(io, metadata.CurrentSnapshot()));
-  for (const iceberg::ManifestFile& manifest : manifests) {
-    if (manifest.partition_spec_id == metadata.default_spec_id) continue;
-    return MakeError(ErrorKind::kConfig,
-                     "table " + table.identifier().ToString() + " holds files of partition spec " +
-                         std::to_string(manifest.partition_spec_id) + " besides its default spec " +
-                         std::to_string(metadata.default_spec_id) +
-                         " (its spec was changed by another engine): databox cannot merge into "
-                         "it; append or replace, or rewrite its files with that engine first");
-  }
-  return Ok();
 }
 
 }  // namespace
@@ -100,6 +82,11 @@ Status TablePlanner::PlanWrittenTable(const std::string& name, const registry::R
   } else {
     DATABOX_ASSIGN_OR_RETURN(auto table, iceberg::Table::Load(ws_.catalog(), ws_.file_io(), ident));
     DATABOX_RETURN_IF_ERROR(EvolveSchema(table, *schema));
+    if (table.metadata().default_spec_id != written.metadata.default_spec_id) {
+      return MakeError(ErrorKind::kConflict, "table " + ident.ToString() +
+                                                 " got another partition spec while its data "
+                                                 "files were written; load again");
+    }
     for (const iceberg::NestedField& field : schema->fields()) {
       const iceberg::NestedField* now = table.schema().FindFieldByName(field.name);
       if (now == nullptr || now->id != field.id) {
@@ -152,6 +139,7 @@ Result<std::unique_ptr<iceberg::SnapshotOperation>> TablePlanner::PlanExistingTa
   DATABOX_ASSIGN_OR_RETURN(
       auto table, iceberg::Table::Load(ws_.catalog(), ws_.file_io(), Ident(normalized.name)));
   DATABOX_RETURN_IF_ERROR(EvolveSchema(table, incoming));
+  DATABOX_RETURN_IF_ERROR(FollowDeclaredLayout(ws_, table, source_, incoming));
   iceberg::RowChangeOptions options;
   options.snapshot = Change();
   if (resource.merge_mode) {
@@ -159,7 +147,6 @@ Result<std::unique_ptr<iceberg::SnapshotOperation>> TablePlanner::PlanExistingTa
                        ? iceberg::RowChangeMode::kMergeOnRead
                        : iceberg::RowChangeMode::kCopyOnWrite;
   }
-  if (IsMerge(resource)) DATABOX_RETURN_IF_ERROR(RefuseMixedSpecs(*ws_.file_io(), table));
   if (IsMerge(resource) && normalized.name == resource.name) {
     // DuckDB reads the table's files: give it the credentials its load just vended (if any).
     DATABOX_RETURN_IF_ERROR(ws_.PrepareDuckDbReads(conn_));

@@ -18,6 +18,7 @@ and a merge into a table with files of two specs (refused).
 """
 import datetime as dt
 import decimal
+import hashlib
 import subprocess
 import sys
 import tempfile
@@ -262,6 +263,8 @@ def main():
         check_merges(databox, project, catalog, con)
         check_foreign_spec(databox, project, catalog, con, data, want)
         check_evolved_spec(databox, project, catalog, con)
+        check_databox_evolution(databox, project, catalog, con, rows)
+        check_merge_after_evolution(databox, project, catalog, con)
     for f in FAILURES:
         print("FAIL", f)
     sys.exit(1 if FAILURES else 0)
@@ -371,7 +374,8 @@ def check_merges(databox, project, catalog, con):
 
 
 def check_foreign_spec(databox, project, catalog, con, data, want):
-    """A table pyiceberg created with its own spec is appended to with that spec."""
+    """A table pyiceberg created with its own spec is appended to with that spec (the ingest
+    declares no partition)."""
     schema = Schema(NestedField(1, "id", LongType(), required=False),
                     NestedField(2, "ts", TimestamptzType(), required=False),
                     NestedField(3, "station", StringType(), required=False))
@@ -383,7 +387,7 @@ def check_foreign_spec(databox, project, catalog, con, data, want):
     catalog.create_table("raw_other.made_by_pyiceberg", schema=schema, partition_spec=spec,
                          location=f"file://{location}")
     # The table has no dlt columns and fewer columns than the input: the load adds them.
-    ingest(databox, project, "raw_other.made_by_pyiceberg", [data], "--partition", "id")
+    ingest(databox, project, "raw_other.made_by_pyiceberg", [data])
     table = catalog.load_table("raw_other.made_by_pyiceberg")
     if [f.name for f in table.spec().fields] != ["station", "ts_day", "id_bucket"]:
         fail(f"made_by_pyiceberg: spec changed to {table.spec()}")
@@ -396,7 +400,8 @@ def check_foreign_spec(databox, project, catalog, con, data, want):
 
 def check_evolved_spec(databox, project, catalog, con):
     """A table whose spec pyiceberg evolved: databox appends with the new default spec, old
-    files keep theirs and every row reads back; a merge into it is refused, changing nothing."""
+    files keep theirs and every row reads back; a merge-on-read merge into a table with files of
+    an earlier spec is refused, naming the rewrite that makes it possible, changing nothing."""
     schema = Schema(NestedField(1, "id", LongType(), required=False),
                     NestedField(2, "ts", TimestamptzType(), required=False),
                     NestedField(3, "station", StringType(), required=False))
@@ -440,10 +445,166 @@ def check_evolved_spec(databox, project, catalog, con):
                            str(project / "update.parquet"), "--table", name,
                            "--write-disposition", "merge", "--primary-key", "id"],
                           cwd=project, capture_output=True, text=True)
-    if done.returncode == 0 or "cannot merge into it" not in done.stderr:
+    if done.returncode == 0 or "--rewrite-specs" not in done.stderr:
         fail(f"evolved: merge exit {done.returncode}, stderr {done.stderr!r}: want a refusal")
     if catalog.load_table(name).current_snapshot().snapshot_id != before:
         fail(f"{name}: the refused merge changed the table")
+
+
+def spec_counts(table):
+    counts = {}
+    for task in table.scan().plan_files():
+        counts[task.file.spec_id] = counts.get(task.file.spec_id, 0) + 1
+    return counts
+
+
+def readers_agree(con, table, name, want):
+    """pyiceberg and DuckDB read exactly `want` (normalized rows); returns their checksum."""
+    got = pyiceberg_rows(table)
+    duck = duckdb_rows(con, table)
+    if got != want or duck != want:
+        fail(f"{name}: pyiceberg {len(got)} / DuckDB {len(duck)} rows, want {len(want)}")
+    return hashlib.sha256(repr(got).encode()).hexdigest()[:16]
+
+
+def check_databox_evolution(databox, project, catalog, con, rows):
+    """A changed --partition on an existing table adds a spec (ids as Iceberg Java assigns
+    them), files of the first spec keep it, both readers read every row, the new files carry
+    pyiceberg's tuples and prune; a dropped --partition keeps the spec; maintain --rewrite-specs
+    moves the old files to the new spec without changing a row."""
+    name = "raw_dump.evolving"
+    rows = rows[:600]
+    first, second, third = rows[:200], rows[200:400], rows[400:]
+    for i, part in enumerate((first, second, third)):
+        pq.write_table(arrow_table(part), project / f"part{i}.parquet")
+    ingest(databox, project, name, [project / "part0.parquet"], "--partition", "month(d)")
+    ingest(databox, project, name, [project / "part1.parquet"], "--partition",
+           "day(ts),bucket[4](station)")
+    ingest(databox, project, name, [project / "part2.parquet"])  # no hint: the spec stays
+    table = catalog.load_table(name)
+    meta = table.metadata
+    specs = {s.spec_id: [(f.field_id, str(f.transform), f.name) for f in s.fields]
+             for s in meta.partition_specs}
+    want_specs = {0: [(1000, "month", "d_month")],
+                  1: [(1001, "day", "ts_day"), (1002, "bucket[4]", "station_bucket")]}
+    if specs != want_specs or meta.default_spec_id != 1 or meta.last_partition_id != 1002:
+        fail(f"{name}: specs {specs}, default {meta.default_spec_id}, last partition id "
+             f"{meta.last_partition_id}; want {want_specs}, 1, 1002")
+    counts = spec_counts(table)
+    if sorted(counts) != [0, 1]:
+        fail(f"{name}: files per spec {counts}, want files of spec 0 and 1")
+    want = normalized(rows)
+    before = readers_agree(con, table, name, want)
+    check_partition_values_of_spec(table, name, 0)
+    check_partition_values_of_spec(table, name, 1)
+    day = dt.datetime(2024, 1, 5, tzinfo=UTC)
+    row_filter = And(GreaterThanOrEqual("ts", day.isoformat()),
+                     LessThan("ts", (day + dt.timedelta(days=1)).isoformat()))
+    planned = list(table.scan(row_filter=row_filter).plan_files())
+    new_planned = [t for t in planned if t.file.spec_id == 1]
+    if len(new_planned) >= counts[1] or pyiceberg_rows(table, row_filter) != normalized(
+            [r for r in rows if day <= r["ts"] < day + dt.timedelta(days=1)]):
+        fail(f"{name}: day filter planned {len(new_planned)} of {counts[1]} spec-1 files")
+    print(f"{name}: files per spec {counts}; day filter planned {len(planned)} files "
+          f"({len(new_planned)} of spec 1's {counts[1]})")
+
+    dry = maintain(databox, project, name, "--rewrite-specs")
+    if f"would rewrite {counts[0]} data file(s) of 200 row(s)" not in dry.stdout:
+        fail(f"{name}: maintain --rewrite-specs dry run said {dry.stdout!r}")
+    if catalog.load_table(name).current_snapshot().snapshot_id != \
+            table.current_snapshot().snapshot_id:
+        fail(f"{name}: the dry run committed")
+    kept = {t.file.file_path for t in table.scan().plan_files()}
+    maintain(databox, project, name, "--rewrite-specs", "--remove")
+    table = catalog.load_table(name)
+    after = readers_agree(con, table, name, want)
+    if spec_counts(table).keys() != {1} or before != after:
+        fail(f"{name}: after --rewrite-specs files per spec {spec_counts(table)}, checksum "
+             f"{before} -> {after}")
+    check_partition_values_of_spec(table, name, 1)
+    tuples = [tuple(t.file.partition) for t in table.scan().plan_files()
+              if t.file.file_path not in kept]
+    if not tuples or len(tuples) != len(set(tuples)):
+        fail(f"{name}: the rewrite wrote {len(tuples)} files for {len(set(tuples))} tuples "
+             f"(want one file per partition)")
+    print(f"{name}: --rewrite-specs moved {counts[0]} files to spec 1; checksum {after}")
+
+
+def maintain(databox, project, table, *args):
+    done = subprocess.run([databox, "--config", str(project / "databox.toml"), "maintain", table,
+                           *args], cwd=project, capture_output=True, text=True)
+    print(" ".join(["maintain", table, *args]), "->", done.returncode, done.stdout, done.stderr)
+    if done.returncode != 0:
+        fail(f"maintain {table} {args} exited {done.returncode}: {done.stderr}")
+    return done
+
+
+def check_merge_after_evolution(databox, project, catalog, con):
+    """A merge whose --partition changed evolves the spec and, copy-on-write, rewrites the
+    affected files of the old spec under the new one; merge-on-read is refused (naming
+    --rewrite-specs) until maintain moved the old files, then works; --rewrite-deletes then
+    compacts per partition. Each step against the rows Python computes."""
+    name = "raw_dump.merge_evolving"
+    first = [{"id": i, "ts": BASE + dt.timedelta(hours=5 * i), "station": f"s{i % 3}"}
+             for i in range(300)]
+    updates = [[{"id": i, "ts": BASE + dt.timedelta(hours=5 * i + k), "station": f"u{k}"}
+                for i in range(k, 360, 9)] for k in (1, 2)]
+    merge_args = ["--write-disposition", "merge", "--primary-key", "id"]
+    ingest(databox, project, name, [merge_input(project, "me0.parquet", first)], *merge_args,
+           "--partition", "day(ts)")
+    want = {r["id"]: r for r in first}
+
+    def expect(step):
+        table = catalog.load_table(name)
+        rows = sorted((r["id"], r["ts"], r["station"]) for r in want.values())
+        got = sorted((r["id"], r["ts"].astimezone(UTC), r["station"])
+                     for r in table.scan().to_arrow().to_pylist())
+        duck = sorted((i, t.astimezone(UTC), s) for i, t, s in con.execute(
+            "SELECT id, ts, station FROM iceberg_scan(?)", [table.metadata_location]).fetchall())
+        if got != rows or duck != rows:
+            fail(f"{name} {step}: pyiceberg {len(got)} / DuckDB {len(duck)} rows, want {len(rows)}")
+        return table
+
+    old_files = {t.file.file_path for t in catalog.load_table(name).scan().plan_files()}
+    ingest(databox, project, name, [merge_input(project, "me1.parquet", updates[0])],
+           *merge_args, "--partition", "station")
+    want.update({r["id"]: r for r in updates[0]})
+    table = expect("copy-on-write merge after the spec changed")
+    counts = spec_counts(table)
+    kept = {t.file.file_path for t in table.scan().plan_files()} & old_files
+    if table.metadata.default_spec_id != 1 or sorted(counts) != [0, 1] or not kept \
+            or len(kept) == len(old_files):
+        fail(f"{name}: after the copy-on-write merge files per spec {counts}, {len(kept)} of "
+             f"{len(old_files)} old files kept: want some old-spec files rewritten, others kept")
+    check_partition_values_of_spec(table, name, 1)
+    with table.transaction() as tx:
+        tx.set_properties({"write.merge.mode": "merge-on-read"})
+    before = catalog.load_table(name).current_snapshot().snapshot_id
+    done = subprocess.run([databox, "--config", str(project / "databox.toml"), "ingest",
+                           str(merge_input(project, "me2.parquet", updates[1])), "--table", name,
+                           *merge_args, "--partition", "station"],
+                          cwd=project, capture_output=True, text=True)
+    if done.returncode == 0 or "--rewrite-specs" not in done.stderr or \
+            catalog.load_table(name).current_snapshot().snapshot_id != before:
+        fail(f"{name}: merge-on-read over old-spec files exit {done.returncode}, "
+             f"{done.stderr!r}: want a refusal naming --rewrite-specs, the table unchanged")
+    maintain(databox, project, name, "--rewrite-specs", "--remove")
+    expect("after --rewrite-specs")
+    ingest(databox, project, name, [project / "me2.parquet"], *merge_args, "--partition",
+           "station")
+    want.update({r["id"]: r for r in updates[1]})
+    table = expect("merge-on-read merge")
+    deletes = [d for t in table.scan().plan_files() for d in t.delete_files]
+    if not deletes:
+        fail(f"{name}: the merge-on-read merge wrote no delete files")
+    maintain(databox, project, name, "--rewrite-deletes", "--remove")
+    table = expect("after --rewrite-deletes")
+    tasks = list(table.scan().plan_files())
+    tuples = [tuple(t.file.partition) for t in tasks]
+    if any(t.delete_files for t in tasks) or spec_counts(table).keys() != {1}:
+        fail(f"{name}: after --rewrite-deletes {spec_counts(table)} files per spec, deletes left")
+    check_partition_values_of_spec(table, name, 1)
+    print(f"{name}: {len(tasks)} files for {len(set(tuples))} partition tuples after compaction")
 
 
 def check_partition_values_of_spec(table, name, spec_id):
@@ -461,6 +622,8 @@ def check_partition_values_of_spec(table, name, spec_id):
                 value = row[source.name]
                 if isinstance(value, dt.datetime):
                     value = int(value.timestamp() * 1_000_000)
+                elif isinstance(value, dt.date):
+                    value = (value - dt.date(1970, 1, 1)).days
                 if apply(value) != task.file.partition[pos]:
                     fail(f"{name}: {task.file.file_path}: {field.name} of {row[source.name]!r} "
                          f"is {apply(value)!r}, its partition says {task.file.partition[pos]!r}")

@@ -19,6 +19,7 @@
 #include "catalog/rest/rest_catalog.h"
 #include "catalog/rest/storage_credentials.h"
 #include "common/test_paths.h"
+#include "iceberg/layout_update.h"
 #include "iceberg/table_update.h"
 
 namespace databox::catalog::rest {
@@ -300,6 +301,54 @@ TEST_F(RestCatalogIntegrationTest, CommitWithRequirementsAndStaleConflict) {
   auto retried = other->CommitTable(stale);
   ASSERT_TRUE(retried.has_value()) << retried.error().ToString();
   EXPECT_EQ(retried->metadata.properties.at("b"), "1");
+}
+
+// Partition evolution as databox commits it (iceberg/layout_update.h): add-spec and
+// set-default-spec under assert-default-spec-id and assert-last-assigned-partition-id, which the
+// server checks: a client that planned against the old spec is refused until it re-plans.
+TEST_F(RestCatalogIntegrationTest, PartitionEvolutionUnderTheSpecRequirements) {
+  const iceberg::TableIdentifier id{{"spec_" + Unique()}, "t"};
+  iceberg::LoadedTable base = CreateBirds(id);
+  auto other = Open();
+  auto other_base = other->LoadTable(id);
+  ASSERT_TRUE(other_base.has_value());
+  const iceberg::Schema& schema = *base.metadata.CurrentSchema();
+  auto commit_layout = [&](RestCatalog& catalog, const iceberg::LoadedTable& loaded,
+                           iceberg::PartitionField field) {
+    iceberg::PartitionSpec spec;
+    spec.fields.push_back(std::move(field));
+    iceberg::LayoutUpdate update(id, spec, std::nullopt);
+    auto planned = update.Plan(&loaded);
+    EXPECT_TRUE(planned.has_value());
+    iceberg::TableCommit commit{
+        .identifier = id,
+        .requirements = iceberg::DeriveRequirements(&loaded.metadata, planned->updates),
+        .updates = planned->updates};
+    return catalog.CommitTable(commit);
+  };
+  const iceberg::PartitionField by_name{schema.FindFieldByName("name")->id, 0, "name",
+                                        iceberg::Transform::Identity()};
+  auto evolved = commit_layout(*catalog_, base, by_name);
+  ASSERT_TRUE(evolved.has_value()) << evolved.error().ToString();
+  EXPECT_EQ(evolved->metadata.partition_specs.size(), 2u);
+  ASSERT_NE(evolved->metadata.DefaultSpec(), nullptr);
+  EXPECT_NE(evolved->metadata.default_spec_id, base.metadata.default_spec_id);
+  EXPECT_EQ(evolved->metadata.DefaultSpec()->fields.at(0).field_id, 1000);
+  EXPECT_EQ(evolved->metadata.last_partition_id, 1000);
+
+  const iceberg::PartitionField by_bucket{schema.FindFieldByName("id")->id, 0, "id_bucket",
+                                          *iceberg::Transform::Parse("bucket[4]")};
+  auto stale = commit_layout(*other, *other_base, by_bucket);
+  ASSERT_FALSE(stale.has_value());
+  EXPECT_EQ(stale.error().kind, ErrorKind::kConflict) << stale.error().ToString();
+
+  auto fresh = other->LoadTable(id);
+  ASSERT_TRUE(fresh.has_value());
+  auto replanned = commit_layout(*other, *fresh, by_bucket);
+  ASSERT_TRUE(replanned.has_value()) << replanned.error().ToString();
+  EXPECT_EQ(replanned->metadata.partition_specs.size(), 3u);
+  EXPECT_EQ(replanned->metadata.DefaultSpec()->fields.at(0).field_id, 1001);
+  EXPECT_EQ(replanned->metadata.last_partition_id, 1001);
 }
 
 TEST_F(RestCatalogIntegrationTest, StagedCreateThenAssertCreateCommit) {

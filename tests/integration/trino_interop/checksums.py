@@ -31,11 +31,18 @@ def digest(rows):
 
 def trino(sql):
     """Runs one statement through Trino's client protocol; returns (column names, rows)."""
+    columns, rows, _ = trino_with_stats(sql)
+    return columns, rows
+
+
+def trino_with_stats(sql):
+    """trino() and the query's final statistics (the protocol's "stats": processedRows,
+    physicalInputBytes, totalSplits, ...)."""
     headers = {"X-Trino-User": "databox", "X-Trino-Catalog": "iceberg",
                "Content-Type": "text/plain"}
     request = urllib.request.Request(f"{os.environ['TRINO_URI']}/v1/statement",
                                      data=sql.encode(), headers=headers, method="POST")
-    columns, rows = None, []
+    columns, rows, stats = None, [], {}
     while request is not None:
         with urllib.request.urlopen(request, timeout=300) as r:
             page = json.load(r)
@@ -43,9 +50,10 @@ def trino(sql):
             sys.exit(f"FAIL: Trino: {page['error'].get('message')} ({sql})")
         columns = columns or [c["name"] for c in page.get("columns", [])] or None
         rows += page.get("data", [])
+        stats = page.get("stats", {})
         next_uri = page.get("nextUri")
         request = urllib.request.Request(next_uri, headers=headers) if next_uri else None
-    return columns or [], rows
+    return columns or [], rows, stats
 
 
 def dump_pyiceberg():
