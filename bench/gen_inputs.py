@@ -3,6 +3,8 @@ number). Not product code.
 
   gen_inputs.py ndjson OUT RECORDS   nested NDJSON, ~500 bytes a record (objects + two lists)
   gen_inputs.py csv OUT ROWS         flat CSV with a header, 8 columns
+  gen_inputs.py dated OUT ROWS       the same CSV with observed_at spread evenly over the 90 days
+                                     from 2026-01-01 (whatever ROWS is): ROWS / 90 rows a day
 """
 import sys
 
@@ -28,6 +30,8 @@ SELECT
 FROM range({n}) t(i)
 """
 
+DATED_DAYS = 90  # the days a `dated` input spans
+
 CSV_SELECT = """
 SELECT
   i AS id,
@@ -50,6 +54,12 @@ def main() -> None:
         con.execute(f"COPY ({NDJSON_SELECT.replace('{n}', str(n))}) TO '{out}' (FORMAT json)")
     elif kind == "csv":
         con.execute(f"COPY ({CSV_SELECT.replace('{n}', str(n))}) TO '{out}' (FORMAT csv, HEADER true)")
+    elif kind == "dated":
+        step_us = DATED_DAYS * 86_400_000_000 // n
+        select = CSV_SELECT.replace("{n}", str(n)).replace(
+            "TIMESTAMP '2020-01-01' + to_seconds(i * 17)",
+            f"TIMESTAMP '2026-01-01' + to_microseconds(i * {step_us})")
+        con.execute(f"COPY ({select}) TO '{out}' (FORMAT csv, HEADER true)")
     else:
         sys.exit(f"unknown kind {kind}")
 
