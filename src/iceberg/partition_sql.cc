@@ -220,8 +220,8 @@ Result<std::string> PartitionExpression(const Schema& schema, const PartitionFie
   const std::string column = ColumnOf(schema, field.source_id);
   const bool timestamp = type.id() == TypeId::kTimestamp || type.id() == TypeId::kTimestampTz;
   // A timestamp's UTC wall time, from its epoch microseconds: integer arithmetic, where
-  // AT TIME ZONE 'UTC' converts every value through ICU (measured: 11 % of a day-partitioned
-  // load's CPU time).
+  // AT TIME ZONE 'UTC' converts every value through ICU (a day-partitioned load took 14 % more
+  // CPU time with it: docs/benchmarks.md, case (j)).
   const std::string utc = timestamp ? "make_timestamp(epoch_us(" + column + "))" : column;
   switch (field.transform.kind()) {
     case TransformKind::kIdentity:
