@@ -3,8 +3,13 @@ made by `databox init` in OUT_DIR (embedded SQLite catalog, local warehouse; not
 `databox ingest INPUT --table raw_bench.<table>` timed from start to exit. Prints one
 "result: key=value ..." line for run_bench.py. Not product code.
 
-  databox_ingest.py DATABOX ndjson|csv INPUT OUT_DIR
+  databox_ingest.py DATABOX ndjson|csv INPUT OUT_DIR [--config REGISTRY] [--table TABLE]
+                    [INGEST_OPTION...]
+--config ingests into an existing registry (e.g. a REST catalog with an S3 warehouse) instead of
+a project made in OUT_DIR; --table names the table (default raw_bench.events / .readings);
+further options go to `databox ingest` as they are (e.g. --partition 'day(observed_at)').
 """
+import argparse
 import os
 import re
 import subprocess
@@ -13,19 +18,31 @@ import time
 
 
 def main() -> None:
-    databox, kind, path, out = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-    project = os.path.join(out, "project")
-    subprocess.run([databox, "init", project], check=True, capture_output=True)
-    table = "raw_bench.events" if kind == "ndjson" else "raw_bench.readings"
+    ap = argparse.ArgumentParser()
+    ap.add_argument("databox")
+    ap.add_argument("kind", choices=("ndjson", "csv"))
+    ap.add_argument("path")
+    ap.add_argument("out")
+    ap.add_argument("--config", default=None)
+    ap.add_argument("--table", default=None)
+    args, ingest_options = ap.parse_known_args()
+    databox, kind, path = args.databox, args.kind, args.path
+    config = args.config
+    if config is None:
+        project = os.path.join(args.out, "project")
+        subprocess.run([databox, "init", project], check=True, capture_output=True)
+        config = os.path.join(project, "databox.toml")
+    table = args.table or ("raw_bench.events" if kind == "ndjson" else "raw_bench.readings")
     start = time.monotonic()
-    proc = subprocess.run([databox, "--config", os.path.join(project, "databox.toml"), "ingest",
-                           path, "--table", table], capture_output=True, text=True)
+    proc = subprocess.run([databox, "--config", config, "ingest", path, "--table", table,
+                           *ingest_options], capture_output=True, text=True)
     seconds = time.monotonic() - start
     if proc.returncode != 0:
         sys.exit(f"databox ingest failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
     # "  raw_bench.<table>  append  rows=N  snapshot=..." per table; the system tables are 1 row.
+    namespace = re.escape(table.split(".")[0])
     rows = {m.group(1): int(m.group(2))
-            for m in re.finditer(r"raw_bench\.(\w+)\s+\w+\s+rows=(\d+)", proc.stdout)}
+            for m in re.finditer(namespace + r"\.(\w+)\s+\w+\s+rows=(\d+)", proc.stdout)}
     data = {t: n for t, n in rows.items() if not t.startswith("_dlt_")}
     records = data.get(table.split(".")[1], 0)
     fields = {"format": kind, "input_mb": f"{os.path.getsize(path) / 2**20:.1f}",

@@ -3,6 +3,11 @@ number). Not product code.
 
   gen_inputs.py ndjson OUT RECORDS   nested NDJSON, ~500 bytes a record (objects + two lists)
   gen_inputs.py csv OUT ROWS         flat CSV with a header, 8 columns
+  gen_inputs.py dated OUT ROWS       the same CSV with observed_at spread evenly over the 90 days
+                                     from 2026-01-01 (whatever ROWS is): ROWS / 90 rows a day,
+                                     rows in time order
+  gen_inputs.py dated-mixed OUT ROWS the same times in mixed order (row i has the time of row
+                                     i * 7919 mod ROWS): every stretch of rows spans all days
 """
 import sys
 
@@ -28,6 +33,8 @@ SELECT
 FROM range({n}) t(i)
 """
 
+DATED_DAYS = 90  # the days a `dated` input spans
+
 CSV_SELECT = """
 SELECT
   i AS id,
@@ -50,6 +57,15 @@ def main() -> None:
         con.execute(f"COPY ({NDJSON_SELECT.replace('{n}', str(n))}) TO '{out}' (FORMAT json)")
     elif kind == "csv":
         con.execute(f"COPY ({CSV_SELECT.replace('{n}', str(n))}) TO '{out}' (FORMAT csv, HEADER true)")
+    elif kind in ("dated", "dated-mixed"):
+        step_us = DATED_DAYS * 86_400_000_000 // n
+        if kind == "dated-mixed" and n % 7919 == 0:
+            sys.exit("dated-mixed: ROWS must not be a multiple of 7919")
+        slot = "i" if kind == "dated" else f"(i * 7919 % {n})"
+        select = CSV_SELECT.replace("{n}", str(n)).replace(
+            "TIMESTAMP '2020-01-01' + to_seconds(i * 17)",
+            f"TIMESTAMP '2026-01-01' + to_microseconds({slot} * {step_us})")
+        con.execute(f"COPY ({select}) TO '{out}' (FORMAT csv, HEADER true)")
     else:
         sys.exit(f"unknown kind {kind}")
 

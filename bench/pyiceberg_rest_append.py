@@ -2,8 +2,10 @@
 rest_append_bench on the same server, the same table shape and the same number of rows per file.
 
 usage: pyiceberg_rest_append.py CATALOG_ENV S3_ENV WAREHOUSE [appends=100] [rows_per_file=10]
-CATALOG_ENV and S3_ENV are the KEY=VALUE files scripts/services writes (CATALOG_URI; S3_ENDPOINT,
-S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY). Each append loads the table and calls
+CATALOG_ENV and S3_ENV are the KEY=VALUE files scripts/services writes (CATALOG_URI, and for a
+SigV4-signed catalog such as SeaweedFS's CATALOG_SIGV4=1, CATALOG_SIGNING_NAME/_REGION and
+CATALOG_ACCESS_KEY_ID/CATALOG_SECRET_ACCESS_KEY; S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID,
+S3_SECRET_ACCESS_KEY). Each append loads the table and calls
 `table.append` (which writes one Parquet file and commits). The table is bench_rest.pyiceberg.
 Prints `result:` lines in rest_append_bench's format.
 """
@@ -12,19 +14,10 @@ import sys
 import time
 
 import pyarrow as pa
-from pyiceberg.catalog.rest import RestCatalog
 from pyiceberg.schema import Schema
 from pyiceberg.types import DoubleType, LongType, NestedField, StringType
 
-
-def read_env(path):
-    out = {}
-    with open(path) as f:
-        for line in f:
-            if "=" in line and not line.startswith("#"):
-                key, value = line.rstrip("\n").split("=", 1)
-                out[key] = value
-    return out
+from rest_env import read_env, rest_catalog
 
 
 def quantile(values, q):
@@ -37,11 +30,7 @@ def main():
     warehouse = sys.argv[3]
     appends = int(sys.argv[4]) if len(sys.argv) > 4 else 100
     rows = int(sys.argv[5]) if len(sys.argv) > 5 else 10
-    catalog = RestCatalog("bench", uri=cat["CATALOG_URI"], warehouse=warehouse, **{
-        "s3.endpoint": s3["S3_ENDPOINT"], "s3.region": s3["S3_REGION"],
-        "s3.access-key-id": s3["S3_ACCESS_KEY_ID"],
-        "s3.secret-access-key": s3["S3_SECRET_ACCESS_KEY"],
-        "s3.force-virtual-addressing": "false"})
+    catalog = rest_catalog(cat, s3, warehouse)
     ident = "bench_rest.pyiceberg"
     if ("bench_rest",) not in catalog.list_namespaces():
         catalog.create_namespace("bench_rest")

@@ -101,15 +101,18 @@ int main(int argc, char** argv) {
     total_s.push_back(Seconds(start));
   }
   const double all = Seconds(all_start);
-  // The storage floor: one small object written (as a manifest is) with nothing else around it.
+  // The storage floor: one small object written (as a manifest is) with nothing else around it,
+  // named as a manifest is (SeaweedFS's table bucket refused <table>/data/bench-floor/N.bin).
   std::vector<double> put_s;
-  const std::string floor_folder =
-      Must(iceberg::Table::Load(catalog, io, id), "reload table").metadata().location +
-      "/bench-floor/";
+  // The table's uuid in the names: a server that keeps a dropped table's files (the reference
+  // adapter) still has the objects of an earlier run.
+  const auto reloaded = Must(iceberg::Table::Load(catalog, io, id), "reload table");
+  const std::string floor_folder = reloaded.metadata().location + "/metadata/bench-floor-" +
+                                   reloaded.metadata().table_uuid + "-";
   const std::string bytes(4096, 'x');
   for (int i = 0; i < appends; ++i) {
     const auto start = Clock::now();
-    Must(io->WriteNew(floor_folder + std::to_string(i) + ".bin", bytes), "write 4 KB object");
+    Must(io->WriteNew(floor_folder + std::to_string(i) + ".avro", bytes), "write 4 KB object");
     put_s.push_back(Seconds(start));
   }
 

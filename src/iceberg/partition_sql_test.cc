@@ -118,6 +118,23 @@ TEST_F(PartitionSqlTest, TimeTransformsCountFrom1970AndFloorBeforeIt) {
   EXPECT_EQ(Apply({"d", Type::Date(), "DATE '1969-01-01'"}, Transform::Month()), Literal::Int(-12));
 }
 
+TEST_F(PartitionSqlTest, TimeTransformsAreExactAtTheEndsOfTheRange) {
+  // The last microsecond of 9999 (253402300799999999 us): a floating-point division rounds it
+  // into the next hour and day.
+  const Case last{"tz", Type::TimestampTz(), "TIMESTAMPTZ '9999-12-31 23:59:59.999999+00'"};
+  EXPECT_EQ(Apply(last, Transform::Hour()), Literal::Int(70389527));
+  EXPECT_EQ(Apply(last, Transform::Day()), Literal::Date(2932896));
+  EXPECT_EQ(Apply(last, Transform::Month()), Literal::Int(96359));
+  EXPECT_EQ(Apply(last, Transform::Year()), Literal::Int(8029));
+  // The session's time zone does not move a UTC day: 1969-12-31 23:30 UTC is day -1.
+  ASSERT_TRUE(conn_->Execute("SET TimeZone = 'Asia/Tokyo'"));
+  const Case before{"tz", Type::TimestampTz(), "TIMESTAMPTZ '1969-12-31 23:30:00+00'"};
+  EXPECT_EQ(Apply(before, Transform::Day()), Literal::Date(-1));
+  EXPECT_EQ(Apply(before, Transform::Hour()), Literal::Int(-1));
+  EXPECT_EQ(Apply(before, Transform::Month()), Literal::Int(-1));
+  EXPECT_EQ(Apply(before, Transform::Year()), Literal::Int(-1));
+}
+
 TEST_F(PartitionSqlTest, IdentityKeepsTheExactValue) {
   EXPECT_EQ(Apply({"tz", Type::TimestampTz(), "TIMESTAMPTZ '1970-01-01 00:00:01.5+00'"},
                   Transform::Identity()),
