@@ -61,25 +61,25 @@ SourcePhase SourcePhaseOf(load::LoadPhase phase) {
     case load::LoadPhase::kCommit:
       return SourcePhase::kCommit;
   }
+  return SourcePhase::kLoad;
+}
 
-  std::string_view TransformStatusName(TransformStatus status) {
-    return NameOf(kTransformStatusNames, status, "not_run");
-  }
+std::string_view TransformStatusName(TransformStatus status) {
+  return NameOf(kTransformStatusNames, status, "not_run");
+}
 
-  Result<TransformStatus> ParseTransformStatus(std::string_view name) {
-    return ParseName(kTransformStatusNames, name, "transform status");
-  }
+Result<TransformStatus> ParseTransformStatus(std::string_view name) {
+  return ParseName(kTransformStatusNames, name, "transform status");
+}
 
-  std::string_view RunOutcomeName(ExitCode code) {
-    return NameOf(kRunOutcomeNames, code, "failed");
-  }
+std::string_view RunOutcomeName(ExitCode code) { return NameOf(kRunOutcomeNames, code, "failed"); }
 
-  std::string_view ModelStatusName(ModelStatus status) {
-    return NameOf(kModelStatusNames, status, "not_run");
-  }
+std::string_view ModelStatusName(ModelStatus status) {
+  return NameOf(kModelStatusNames, status, "not_run");
+}
 
-  Result<ModelStatus> ParseModelStatus(std::string_view name) {
-    return ParseName(kModelStatusNames, name, "model status");
-  }
+Result<ModelStatus> ParseModelStatus(std::string_view name) {
+  return ParseName(kModelStatusNames, name, "model status");
+}
 
 }  // namespace databox::refresh
