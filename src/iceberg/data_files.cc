@@ -385,8 +385,7 @@ Result<std::vector<DataFile>> WritePartitionedFiles(duck::Connection& conn, file
   duck::ParquetCopyOptions copy = CopyOptions(schema, options);
   for (size_t i = 0; i < spec.fields.size(); ++i) {
     DATABOX_ASSIGN_OR_RETURN(std::string expr, PartitionExpression(schema, spec.fields[i]));
-    if (!PartitionExpressionIsInteger(spec.fields[i])) expr = "CAST(" + expr + " AS VARCHAR)";
-    select += ", " + expr + " AS " + QuoteIdentifier(PartitionKeyColumn(i));
+    select += ", CAST(" + expr + " AS VARCHAR) AS " + QuoteIdentifier(PartitionKeyColumn(i));
     copy.partition_by.push_back(PartitionKeyColumn(i));
   }
   select += " FROM (" + projected_sql + ") AS projected";

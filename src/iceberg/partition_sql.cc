@@ -246,16 +246,6 @@ Result<std::string> PartitionExpression(const Schema& schema, const PartitionFie
   return MakeError(ErrorKind::kInternal, "unknown partition transform");
 }
 
-bool PartitionExpressionIsInteger(const PartitionField& field) {
-  switch (field.transform.kind()) {
-    case TransformKind::kIdentity:
-    case TransformKind::kTruncate:
-      return false;  // the source column's own type, or text
-    default:
-      return true;
-  }
-}
-
 Result<std::optional<Literal>> PartitionValueOf(const Schema& schema, const PartitionField& field,
                                                 const std::optional<std::string>& text) {
   if (!text) return std::optional<Literal>();

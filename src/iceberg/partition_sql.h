@@ -25,11 +25,6 @@ Status PreparePartitionFunctions(duck::Connection& conn);
 //! The SQL expression computing `field` from the columns of `schema` (by their names).
 Result<std::string> PartitionExpression(const Schema& schema, const PartitionField& field);
 
-//! Whether the expression of `field` yields an integer (year, month, day, hour, bucket, void):
-//! DuckDB's partitioned COPY then splits rows by the integer itself, with less work per row
-//! than by its text (docs/benchmarks.md, case (j)); its folder names print the same digits.
-bool PartitionExpressionIsInteger(const PartitionField& field);
-
 //! The partition value of `field` from the text of its expression (nullopt = null).
 Result<std::optional<Literal>> PartitionValueOf(const Schema& schema, const PartitionField& field,
                                                 const std::optional<std::string>& text);
