@@ -18,6 +18,7 @@
 #include "fileio/leftovers.h"
 #include "fileio/location.h"
 #include "iceberg/partition_sql.h"
+#include "iceberg/sort_sql.h"
 
 namespace databox::iceberg {
 namespace {
@@ -245,6 +246,18 @@ duck::ParquetCopyOptions CopyOptions(const Schema& schema, const DataFileWriteOp
 //! Column names of the partition values in the partitioned COPY.
 std::string PartitionKeyColumn(size_t i) { return "__databox_partition_" + std::to_string(i); }
 
+//! A new folder for one staging step's files under `parent`.
+Result<fs::path> NewStagingFolder(const fs::path& parent, const std::string& kind) {
+  const fs::path dir = parent / (kind + "-" + NewUuid());
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    return MakeError(ErrorKind::kIo,
+                     "cannot create staging folder " + dir.string() + ": " + ec.message());
+  }
+  return dir;
+}
+
 //! The files of one partition tuple: DuckDB's partitioned COPY cannot also roll files at a
 //! size, so a file above the target is split by a second COPY of it (into files of the target
 //! size); smaller files are kept as written.
@@ -265,13 +278,7 @@ Result<std::vector<duck::ParquetFileStats>> SplitLargeFiles(
         1, static_cast<uint64_t>(static_cast<double>(file.record_count) *
                                  static_cast<double>(options.target_file_size_bytes) /
                                  static_cast<double>(file.file_size_bytes)));
-    const fs::path dir = split_dir / ("split-" + NewUuid());
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) {
-      return MakeError(ErrorKind::kIo,
-                       "cannot create staging folder " + dir.string() + ": " + ec.message());
-    }
+    DATABOX_ASSIGN_OR_RETURN(const fs::path dir, NewStagingFolder(split_dir, "split"));
     DATABOX_ASSIGN_OR_RETURN(
         auto parts,
         duck::CopyToParquet(conn,
@@ -284,6 +291,69 @@ Result<std::vector<duck::ParquetFileStats>> SplitLargeFiles(
     for (auto& part : parts) out.push_back(std::move(part));
   }
   return out;
+}
+
+//! Writes `sorted_sql` (a query ending in the sort order's ORDER BY) into files under `parent`,
+//! each holding its rows in that order. One COPY into one file: DuckDB keeps an ORDER BY's order
+//! only there; a COPY that rolls files at a size (or splits them by partition) writes row groups
+//! in the order its threads finish them. A file above the target size is then cut into
+//! consecutive row ranges of about that size, each copied in its file order.
+Result<std::vector<duck::ParquetFileStats>> WriteSortedFiles(duck::Connection& conn,
+                                                             const Schema& schema,
+                                                             const std::string& sorted_sql,
+                                                             const fs::path& parent,
+                                                             const DataFileWriteOptions& options) {
+  DATABOX_ASSIGN_OR_RETURN(const fs::path dir, NewStagingFolder(parent, "sorted"));
+  const duck::ParquetCopyOptions copy = CopyOptions(schema, options);
+  DATABOX_ASSIGN_OR_RETURN(
+      auto written, duck::CopyToParquet(conn, sorted_sql, (dir / "sorted.parquet").string(), copy));
+  std::vector<duck::ParquetFileStats> out;
+  for (auto& file : written) {
+    if (file.file_size_bytes <= options.target_file_size_bytes || file.record_count < 2) {
+      out.push_back(std::move(file));
+      continue;
+    }
+    const uint64_t pieces = std::min<uint64_t>(
+        file.record_count, (file.file_size_bytes + options.target_file_size_bytes - 1) /
+                               options.target_file_size_bytes);
+    const uint64_t rows = (file.record_count + pieces - 1) / pieces;
+    for (uint64_t first = 0; first < file.record_count; first += rows) {
+      const std::string range =
+          "SELECT * EXCLUDE (file_row_number) FROM read_parquet(" + QuoteLiteral(file.path) +
+          ", file_row_number = true, hive_partitioning = false) WHERE file_row_number >= " +
+          std::to_string(first) + " AND file_row_number < " + std::to_string(first + rows) +
+          " ORDER BY file_row_number";
+      const fs::path piece = dir / ("piece-" + std::to_string(first) + ".parquet");
+      DATABOX_ASSIGN_OR_RETURN(auto parts, duck::CopyToParquet(conn, range, piece.string(), copy));
+      for (auto& part : parts) out.push_back(std::move(part));
+    }
+    std::error_code ignored;
+    fs::remove(file.path, ignored);
+  }
+  return out;
+}
+
+//! The files of one partition tuple, as DuckDB's partitioned COPY wrote them (rows in no
+//! particular order), rewritten in the sort order `order_by`: a second pass over the partition's
+//! rows, which keeps the sort to one partition's rows at a time.
+Result<std::vector<duck::ParquetFileStats>> SortFiles(duck::Connection& conn, const Schema& schema,
+                                                      std::vector<duck::ParquetFileStats> files,
+                                                      const std::string& order_by,
+                                                      const fs::path& parent,
+                                                      const DataFileWriteOptions& options) {
+  std::string paths;
+  for (const auto& file : files) paths += (paths.empty() ? "" : ", ") + QuoteLiteral(file.path);
+  // Not the partition column its Hive-style folder name would add.
+  DATABOX_ASSIGN_OR_RETURN(auto sorted,
+                           WriteSortedFiles(conn, schema,
+                                            "SELECT * FROM read_parquet([" + paths +
+                                                "], hive_partitioning = false) " + order_by,
+                                            parent, options));
+  for (const auto& file : files) {
+    std::error_code ignored;
+    fs::remove(file.path, ignored);
+  }
+  return sorted;
 }
 
 }  // namespace
@@ -308,9 +378,9 @@ namespace {
 Result<std::vector<DataFile>> WritePartitionedFiles(duck::Connection& conn, fileio::FileIO& io,
                                                     const Schema& schema, const PartitionSpec& spec,
                                                     const std::string& projected_sql,
+                                                    const std::string& order_by,
                                                     const std::string& data_location,
                                                     const DataFileWriteOptions& options) {
-  DATABOX_RETURN_IF_ERROR(PreparePartitionFunctions(conn));
   std::string select = "SELECT *";
   duck::ParquetCopyOptions copy = CopyOptions(schema, options);
   for (size_t i = 0; i < spec.fields.size(); ++i) {
@@ -346,8 +416,14 @@ Result<std::vector<DataFile>> WritePartitionedFiles(duck::Connection& conn, file
       folder = fileio::JoinLocation(folder, PartitionSegment(spec.fields[i].name, value));
       partition.push_back(std::move(value));
     }
-    DATABOX_ASSIGN_OR_RETURN(
-        auto sized, SplitLargeFiles(conn, schema, std::move(group), staging->dir(), options));
+    std::vector<duck::ParquetFileStats> sized;
+    if (order_by.empty()) {
+      DATABOX_ASSIGN_OR_RETURN(
+          sized, SplitLargeFiles(conn, schema, std::move(group), staging->dir(), options));
+    } else {
+      DATABOX_ASSIGN_OR_RETURN(
+          sized, SortFiles(conn, schema, std::move(group), order_by, staging->dir(), options));
+    }
     DATABOX_ASSIGN_OR_RETURN(auto published,
                              staging->Publish(io, schema, sized, folder, partition));
     for (auto& file : published) files.push_back(std::move(file));
@@ -547,11 +623,27 @@ Result<std::vector<DataFile>> WriteDataFiles(duck::Connection& conn, fileio::Fil
   }
   DATABOX_ASSIGN_OR_RETURN(std::string projected, ProjectToSchema(conn, *schema, select_sql));
   const std::string data_location = fileio::JoinLocation(metadata.location, "data");
-  if (spec->is_unpartitioned()) {
+  const SortOrder* order = metadata.DefaultSortOrder();
+  const bool sorted = order != nullptr && !order->is_unsorted();
+  // Partition values and sort terms may call the bucket function.
+  if (sorted || !spec->is_unpartitioned()) DATABOX_RETURN_IF_ERROR(PreparePartitionFunctions(conn));
+  std::string order_by;
+  if (sorted) {
+    DATABOX_ASSIGN_OR_RETURN(order_by, SortOrderClause(*schema, *order));
+  }
+  if (!spec->is_unpartitioned()) {
+    return WritePartitionedFiles(conn, io, *schema, *spec, projected, order_by, data_location,
+                                 options);
+  }
+  if (order_by.empty()) {
     return WriteFileGroup(conn, io, *schema, projected, data_location, {}, options);
   }
-
-  return WritePartitionedFiles(conn, io, *schema, *spec, projected, data_location, options);
+  DATABOX_ASSIGN_OR_RETURN(auto staging, Staging::Make(data_location, options));
+  DATABOX_ASSIGN_OR_RETURN(
+      auto written,
+      WriteSortedFiles(conn, *schema, "SELECT * FROM (" + projected + ") AS rows " + order_by,
+                       staging->dir(), options));
+  return staging->Publish(io, *schema, written, data_location, {});
 }
 
 }  // namespace databox::iceberg

@@ -107,7 +107,10 @@ Result<std::vector<DataFile>> WriteFileGroup(duck::Connection& conn, fileio::Fil
 //! (WithTableProperties). A partitioned table's rows are split by one DuckDB COPY partitioned by
 //! the spec's values (partition_sql.h, every transform): each partition tuple gets its files
 //! under data/<field>=<value>/..., one file per partition unless it exceeds the target file
-//! size, in which case it is split into files of that size. Returns one DataFile per written
+//! size, in which case it is split into files of that size. When the table's default sort order
+//! is not the unsorted one, every file holds its rows in that order (sort_sql.h): an
+//! unpartitioned write sorts all its rows in one COPY, a partitioned one rewrites each
+//! partition's files sorted after the partitioned COPY. Returns one DataFile per written
 //! file (none for an empty input), with its partition tuple. Nothing is committed.
 Result<std::vector<DataFile>> WriteDataFiles(duck::Connection& conn, fileio::FileIO& io,
                                              const TableMetadata& metadata,

@@ -55,13 +55,14 @@ class InMemoryCatalogFixture : public ::testing::Test {
   std::unique_ptr<InMemoryCatalog> catalog_;
 };
 
-//! InMemoryCatalogFixture with a local FileIO and a one-thread in-memory DuckDB connection.
+//! InMemoryCatalogFixture with a local FileIO and an in-memory DuckDB connection (one thread
+//! unless a derived fixture sets threads_ before SetUp).
 class InMemoryCatalogDuckFixture : public InMemoryCatalogFixture {
  protected:
   void SetUp() override {
     InMemoryCatalogFixture::SetUp();
     io_ = std::make_shared<fileio::LocalFileIO>();
-    auto db = duck::Database::Open("", duck::DatabaseOptions{.threads = 1});
+    auto db = duck::Database::Open("", duck::DatabaseOptions{.threads = threads_});
     ASSERT_TRUE(db) << db.error().ToString();
     db_.emplace(std::move(*db));
     auto conn = duck::Connection::Open(*db_);
@@ -69,6 +70,7 @@ class InMemoryCatalogDuckFixture : public InMemoryCatalogFixture {
     conn_.emplace(std::move(*conn));
   }
 
+  int threads_ = 1;
   std::shared_ptr<fileio::FileIO> io_;
   std::optional<duck::Database> db_;
   std::optional<duck::Connection> conn_;
