@@ -12,7 +12,7 @@ import duckdb
 
 
 # The Parquet writer settings databox's data files use (DataFileWriteOptions in
-# src/iceberg/data_files.h), so that the floor does the same encoding work.
+# src/iceberg/data/data_files.h), so that the floor does the same encoding work.
 PARQUET_SETTINGS = "COMPRESSION zstd, COMPRESSION_LEVEL 1, DICTIONARY_SIZE_LIMIT 1000"
 
 

@@ -24,8 +24,8 @@
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "fileio/local/local_file_io.h"
-#include "iceberg/data_files.h"
-#include "iceberg/table_scan.h"
+#include "iceberg/data/data_files.h"
+#include "iceberg/table.h"
 
 namespace {
 

@@ -31,7 +31,7 @@
 #include "duck/database.h"
 #include "duck/quote.h"
 #include "iceberg/commit.h"
-#include "iceberg/data_files.h"
+#include "iceberg/data/data_files.h"
 #include "iceberg/table_operations.h"
 #include "iceberg/table_update.h"
 #include "load/direct_ingest.h"

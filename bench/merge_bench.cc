@@ -13,9 +13,9 @@
 #include "bench/bench_util.h"
 #include "duck/connection.h"
 #include "duck/database.h"
-#include "iceberg/data_files.h"
-#include "iceberg/merge.h"
-#include "iceberg/table_scan.h"
+#include "iceberg/data/data_files.h"
+#include "iceberg/data/merge.h"
+#include "iceberg/data/scan_sql.h"
 
 namespace {
 
@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
 
   Must(table.Refresh(), "refresh");
   const auto read_start = Clock::now();
-  auto sql = Must(table.ReadSql(), "read sql");
+  auto sql = Must(iceberg::ReadSql(table), "read sql");
   auto counted =
       Must(conn.Query("SELECT count(*), count(*) FILTER (WHERE c LIKE 'new_%') FROM (" + sql + ")"),
            "count");

@@ -18,9 +18,9 @@
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "iceberg/commit.h"
-#include "iceberg/data_files.h"
+#include "iceberg/data/data_files.h"
+#include "iceberg/table.h"
 #include "iceberg/table_operations.h"
-#include "iceberg/table_scan.h"
 #include "platform/workspace.h"
 #include "registry/registry.h"
 

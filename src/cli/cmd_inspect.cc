@@ -11,8 +11,8 @@
 #include "common/exit_code.h"
 #include "duck/connection.h"
 #include "duck/database.h"
+#include "iceberg/data/scan_sql.h"
 #include "iceberg/table_identifier.h"
-#include "iceberg/table_scan.h"
 
 namespace databox::cli {
 namespace {

@@ -1,5 +1,5 @@
 // `databox maintain`: compaction of merge-on-read deletes, snapshot expiry and orphan-file
-// listing/removal for raw tables (iceberg/merge.h, iceberg/maintenance.h). Dry run unless
+// listing/removal for raw tables (iceberg/data/merge.h, iceberg/maintenance.h). Dry run unless
 // --remove; docs/maintenance.md.
 #include <chrono>
 #include <map>
@@ -19,10 +19,10 @@
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "iceberg/commit_marker.h"
+#include "iceberg/data/merge.h"
 #include "iceberg/maintenance.h"
-#include "iceberg/merge.h"
+#include "iceberg/table.h"
 #include "iceberg/table_identifier.h"
-#include "iceberg/table_scan.h"
 
 namespace databox::cli {
 namespace {

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "iceberg/snapshot.h"
+#include "iceberg/table.h"
 #include "iceberg/table_metadata.h"
-#include "iceberg/table_scan.h"
 
 namespace databox::cli {
 

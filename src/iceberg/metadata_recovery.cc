@@ -4,7 +4,7 @@
 
 #include "iceberg/metadata_files.h"
 #include "iceberg/metadata_json.h"
-#include "iceberg/table_scan.h"
+#include "iceberg/table.h"
 
 namespace databox::iceberg {
 namespace {

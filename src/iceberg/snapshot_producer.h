@@ -1,21 +1,20 @@
 // SnapshotProducer: turns "add these data files, remove those" into a new snapshot of a
 // branch: manifests, manifest list, summary, and the AddSnapshot/SetSnapshotRef updates.
 //
-// The manifests and the manifest list of one attempt are written together at its end
-// (FileIO::WriteNewBatch: one folder sync for all of them on local storage).
+// Produce() runs the steps Iceberg's snapshot producers separate, each in a file of its own:
+//   1. the manifests of the added files (added_manifest.h: data, and position deletes in a
+//      manifest of content "deletes" of their own);
+//   2. the base's manifests rewritten for the deleted paths (manifest_filter.h);
+//   3. validation against the base (snapshot_validation.h: deleted files live, the data files
+//      added deletes point at live, no new data since a merge read the branch);
+//   4. the manifest merge (manifest_merge.h, Iceberg Java's merge-append);
+//   5. the summary (snapshot_summary.h), the manifest list, and every file of the attempt
+//      written together at its end (produce_attempt.h, FileIO::WriteNewBatch: one folder sync
+//      for all of them on local storage).
 //
 // Produce() can be called again on a newer base after a conflicting commit (re-planning): the
-// manifest of added files and the snapshot id are reused, everything that depends on the base
+// manifests of added files and the snapshot id are reused, everything that depends on the base
 // (rewritten and merged manifests, the manifest list) is written anew for that attempt.
-//
-// Position delete files (merge-on-read) go into a manifest of content "deletes" of their own;
-// the data files they point at (referenced_paths) must still be live in the base, else the
-// commit is a kConflict (a concurrent rewrite moved the rows: the deletes would miss them).
-//
-// Manifest merging follows Iceberg Java's merge-append: when the new snapshot would list more
-// than min_count_to_merge data manifests, the carried-over manifests smaller than
-// target_size_bytes are rewritten into one manifest per partition spec (live entries become
-// EXISTING, deleted entries are dropped), so manifest lists stay short.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +27,9 @@
 
 #include "common/error.h"
 #include "fileio/file_io.h"
+#include "iceberg/added_manifest.h"
 #include "iceberg/manifest.h"
+#include "iceberg/manifest_merge.h"
 #include "iceberg/snapshot.h"
 #include "iceberg/table_metadata.h"
 #include "iceberg/table_update.h"
@@ -37,12 +38,6 @@ namespace databox::iceberg {
 
 //! Summary key carrying the load that produced a snapshot (reconciliation looks for it).
 inline constexpr const char* kLoadIdSummaryKey = "databox.load-id";
-
-struct ManifestMergeOptions {
-  int min_count_to_merge = 100;           //!< commit.manifest.min-count-to-merge
-  int64_t target_size_bytes = 8ll << 20;  //!< commit.manifest.target-size-bytes
-  bool enabled = true;                    //!< commit.manifest-merge.enabled
-};
 
 //! What the new snapshot changes.
 struct SnapshotChange {
@@ -90,21 +85,18 @@ class SnapshotProducer {
   //! The manifests of added data and delete files, once written (kept across attempts).
   std::vector<std::string> added_manifest_paths() const {
     std::vector<std::string> out;
-    if (added_manifest_) out.push_back(added_manifest_->manifest_path);
-    if (added_delete_manifest_) out.push_back(added_delete_manifest_->manifest_path);
+    if (added_data_.kept()) out.push_back(added_data_.kept()->manifest_path);
+    if (added_deletes_.kept()) out.push_back(added_deletes_.kept()->manifest_path);
     return out;
   }
 
  private:
-  //! The check of validate_no_new_data, from the branch head `head` of `base`.
-  Status ValidateNoNewData(const TableMetadata& base, const Snapshot* head) const;
-
   std::shared_ptr<fileio::FileIO> io_;
   SnapshotChange change_;
-  std::optional<int64_t> snapshot_id_;                 //!< chosen once
-  std::optional<ManifestFile> added_manifest_;         //!< written once, reused
-  std::optional<ManifestFile> added_delete_manifest_;  //!< written once, reused
-  int attempt_ = 0;                                    //!< Produce calls so far
+  std::optional<int64_t> snapshot_id_;                      //!< chosen once
+  AddedManifest added_data_{ManifestContent::kData};        //!< written once, reused
+  AddedManifest added_deletes_{ManifestContent::kDeletes};  //!< written once, reused
+  int attempt_ = 0;                                         //!< Produce calls so far
 };
 
 //! Encodes `entries` as a manifest of `content` to be written at `location`; returns its list

@@ -5,7 +5,7 @@
 
 #include "duck/quote.h"
 #include "duck/text_generator.h"
-#include "iceberg/data_files.h"
+#include "iceberg/data/data_files.h"
 #include "load/csv_dialect.h"
 #include "load/staging.h"
 #include "normalize/digest.h"

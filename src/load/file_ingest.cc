@@ -5,7 +5,7 @@
 
 #include "common/interrupt.h"
 #include "common/redact.h"
-#include "iceberg/table_scan.h"
+#include "iceberg/table.h"
 #include "load/direct_ingest.h"
 #include "load/existing_tables.h"
 #include "load/load_database.h"

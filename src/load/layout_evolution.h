@@ -8,7 +8,7 @@
 
 #include "common/error.h"
 #include "iceberg/schema.h"
-#include "iceberg/table_scan.h"
+#include "iceberg/table.h"
 #include "load/workspace.h"
 #include "registry/model.h"
 

@@ -1,7 +1,7 @@
 #include "load/plan_and_commit.h"
 
 #include "common/failpoint.h"
-#include "iceberg/table_scan.h"
+#include "iceberg/table.h"
 #include "load/layout_evolution.h"
 #include "load/load_commit.h"
 #include "load/staging.h"

@@ -21,7 +21,7 @@
 #include "common/test_paths.h"
 #include "duck/connection.h"
 #include "duck/database.h"
-#include "iceberg/table_scan.h"
+#include "iceberg/table.h"
 #include "load/test_util.h"
 #include "platform/workspace.h"
 #include "registry/registry.h"

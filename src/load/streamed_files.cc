@@ -4,7 +4,7 @@
 #include <chrono>
 
 #include "duck/connection.h"
-#include "iceberg/data_files.h"
+#include "iceberg/data/data_files.h"
 #include "iceberg/schema_evolution.h"
 #include "load/staging.h"
 

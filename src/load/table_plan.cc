@@ -4,8 +4,9 @@
 
 #include "duck/quote.h"
 #include "iceberg/commit.h"
-#include "iceberg/data_files.h"
-#include "iceberg/merge.h"
+#include "iceberg/data/data_files.h"
+#include "iceberg/data/merge.h"
+#include "iceberg/data/scan_sql.h"
 #include "iceberg/schema_evolution.h"
 #include "iceberg/snapshot_producer.h"
 #include "iceberg/table_update.h"
@@ -172,7 +173,7 @@ Result<std::unique_ptr<iceberg::SnapshotOperation>> TablePlanner::PlanMergeChild
     DATABOX_ASSIGN_OR_RETURN(auto root_table,
                              iceberg::Table::Load(ws_.catalog(), ws_.file_io(), Ident(root)));
     DATABOX_RETURN_IF_ERROR(ws_.PrepareDuckDbReads(conn_));  // both tables' vended credentials
-    DATABOX_ASSIGN_OR_RETURN(std::string root_rows, root_table.ReadSql());
+    DATABOX_ASSIGN_OR_RETURN(std::string root_rows, iceberg::ReadSql(root_table));
     const std::string keys = duck::QuoteIdentifierList(resource.primary_key);
     const std::string predicate = "_dlt_root_id IN (SELECT _dlt_id FROM (" + root_rows +
                                   ") WHERE (" + keys + ") IN (SELECT (" + keys + ") FROM " +

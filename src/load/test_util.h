@@ -13,7 +13,7 @@
 #include "common/test_paths.h"
 #include "duck/connection.h"
 #include "duck/database.h"
-#include "iceberg/table_scan.h"
+#include "iceberg/data/scan_sql.h"
 #include "load/workspace.h"
 #include "platform/workspace.h"
 #include "registry/registry.h"
@@ -22,7 +22,7 @@ namespace databox::load::testing {
 
 //! Runs `sql_over_t` with `t` bound to `table`'s live rows; returns the first cell ("" if none).
 inline std::string ScalarOver(const iceberg::Table& table, const std::string& sql_over_t) {
-  auto read = table.ReadSql();
+  auto read = iceberg::ReadSql(table);
   EXPECT_TRUE(read) << read.error().message;
   if (!read) return "";
   auto db = duck::Database::Open("");

@@ -4,9 +4,9 @@
 
 #include "duck/parquet_copy.h"
 #include "duck/quote.h"
-#include "iceberg/data_files.h"
-#include "iceberg/position_deletes.h"
-#include "iceberg/table_scan.h"
+#include "iceberg/data/data_files.h"
+#include "iceberg/data/position_deletes.h"
+#include "iceberg/data/scan_sql.h"
 
 namespace databox::publish {
 namespace {

@@ -8,7 +8,7 @@
 #include "common/failpoint.h"
 #include "duck/database.h"
 #include "duck/extensions.h"
-#include "iceberg/table_scan.h"
+#include "iceberg/data/scan_sql.h"
 #include "publish/delete_rewrite.h"
 #include "publish/layout.h"
 #include "publish/model_export.h"
@@ -135,7 +135,7 @@ Result<Relation> PublishTable(Context& ctx, TableJob& job, duck::Connection& con
   DATABOX_ASSIGN_OR_RETURN(std::string metadata,
                            WriteTableMetadata(job.plan, deletes, PrivatePrefixes(ctx.workspace),
                                               *ctx.target.io, ctx.layout, version));
-  DATABOX_ASSIGN_OR_RETURN(std::string read_sql, job.table.ReadSql());
+  DATABOX_ASSIGN_OR_RETURN(std::string read_sql, iceberg::ReadSql(job.table));
   DATABOX_ASSIGN_OR_RETURN(RelationStats stats, ReadRelationStats(conn, read_sql));
   Relation relation = Describe(ctx, job.plan.ns + "." + job.plan.table, RelationKind::kIcebergTable,
                                metadata, std::move(stats));

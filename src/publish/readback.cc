@@ -1,7 +1,7 @@
 #include "publish/readback.h"
 
 #include "duck/quote.h"
-#include "iceberg/table_scan.h"
+#include "iceberg/data/scan_sql.h"
 #include "publish/model_export.h"
 #include "publish/relation_stats.h"
 

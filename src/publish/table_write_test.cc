@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "fileio/location.h"
+#include "iceberg/data/position_deletes.h"
 #include "iceberg/manifest_list.h"
 #include "iceberg/metadata_json.h"
-#include "iceberg/position_deletes.h"
 #include "iceberg/snapshot_producer.h"
 #include "iceberg/table_update.h"
 #include "publish/delete_rewrite.h"

@@ -11,7 +11,7 @@
 #include "duck/quote.h"
 #include "fileio/durable.h"
 #include "fileio/leftovers.h"
-#include "iceberg/table_scan.h"
+#include "iceberg/data/scan_sql.h"
 #include "load/declared_resource.h"
 #include "refresh/platform_health.h"
 #include "refresh/raw_catalog.h"
@@ -54,7 +54,7 @@ Result<std::string> TableViewSql(load::Workspace& workspace, const std::string& 
   iceberg::TableIdentifier id{{ns}, table};
   auto loaded = iceberg::Table::Load(workspace.catalog(), workspace.file_io(), id);
   if (!loaded) return std::unexpected(loaded.error());
-  if (!AttachesRawCatalog(workspace.registry())) return loaded->ReadSql();
+  if (!AttachesRawCatalog(workspace.registry())) return iceberg::ReadSql(*loaded);
   // Through the attached catalog: the snapshot current when the view is read.
   std::string columns;
   for (const auto& field : loaded->schema().fields()) {

@@ -6,6 +6,7 @@
 
 #include "duck/connection.h"
 #include "duck/database.h"
+#include "iceberg/data/scan_sql.h"
 #include "refresh/analytics_test_support.h"
 
 namespace databox::refresh {

@@ -3,7 +3,7 @@
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "duck/quote.h"
-#include "iceberg/table_scan.h"
+#include "iceberg/data/scan_sql.h"
 #include "load/source_load.h"
 #include "load/system_tables.h"
 
@@ -39,7 +39,7 @@ std::vector<std::string> InspectSource(load::Workspace& ws, const registry::Sour
   }
   auto status = CheckTable(ws, ns, load::kLoadStatusTable, problems);
   if (!status) return problems;
-  auto read = status->ReadSql();
+  auto read = iceberg::ReadSql(*status);
   auto db = duck::Database::Open("");
   auto conn = db ? duck::Connection::Open(*db) : std::unexpected(db.error());
   if (conn) {

@@ -7,7 +7,7 @@
 #include <system_error>
 
 #include "fileio/durable.h"
-#include "iceberg/table_scan.h"
+#include "iceberg/table.h"
 
 namespace databox::refresh {
 namespace {

@@ -19,9 +19,9 @@
 #include <string>
 
 #include "duck/connection.h"
-#include "iceberg/data_files.h"
+#include "iceberg/data/data_files.h"
+#include "iceberg/table.h"
 #include "iceberg/table_operations.h"
-#include "iceberg/table_scan.h"
 
 namespace databox::iceberg {
 

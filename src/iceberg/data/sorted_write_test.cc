@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "iceberg/data_files.h"
-#include "iceberg/sort_sql.h"
-#include "iceberg/test_util.h"
+#include "iceberg/data/data_files.h"
+#include "iceberg/data/sort_sql.h"
+#include "iceberg/data/test_util.h"
 
 namespace databox::iceberg {
 namespace {

@@ -1,4 +1,4 @@
-#include "iceberg/position_deletes.h"
+#include "iceberg/data/position_deletes.h"
 
 #include <map>
 
@@ -18,19 +18,6 @@ std::string FolderOf(const std::string& location) {
 }
 
 }  // namespace
-
-Schema PositionDeleteSchema() {
-  return Schema(0, {NestedField{.id = kDeleteFilePathFieldId,
-                                .name = "file_path",
-                                .required = true,
-                                .type = Type::String(),
-                                .doc = std::nullopt},
-                    NestedField{.id = kDeletePosFieldId,
-                                .name = "pos",
-                                .required = true,
-                                .type = Type::Long(),
-                                .doc = std::nullopt}});
-}
 
 Result<std::vector<DataFile>> WritePositionDeletes(duck::Connection& conn, fileio::FileIO& io,
                                                    std::span<const DataFile> data_files,

@@ -1,4 +1,4 @@
-#include "iceberg/partition_sql.h"
+#include "iceberg/data/partition_sql.h"
 
 #include <cctype>
 #include <charconv>

@@ -1,7 +1,7 @@
 // The partition expressions run in DuckDB against the values and hashes the Iceberg spec gives
 // (Appendix B's hash examples, the truncate examples of "Truncate Transform Details") and
 // against the calendar (transforms of times before 1970 floor toward negative infinity).
-#include "iceberg/partition_sql.h"
+#include "iceberg/data/partition_sql.h"
 
 #include <gtest/gtest.h>
 

@@ -6,11 +6,11 @@
 
 #include "duck/connection.h"
 #include "duck/database.h"
-#include "iceberg/data_files.h"
-#include "iceberg/merge.h"
-#include "iceberg/position_deletes.h"
-#include "iceberg/table_scan.h"
-#include "iceberg/test_util.h"
+#include "iceberg/data/data_files.h"
+#include "iceberg/data/merge.h"
+#include "iceberg/data/position_deletes.h"
+#include "iceberg/data/scan_sql.h"
+#include "iceberg/data/test_util.h"
 
 namespace databox::iceberg {
 namespace {
@@ -110,7 +110,7 @@ class TableOperationsTest : public InMemoryCatalogDuckFixture {
 
   //! "id:name" of every row, sorted.
   std::vector<std::string> Rows(std::string_view ref = kMainBranch) {
-    auto sql = Load().ReadSql(ref);
+    auto sql = ReadSql(Load(), ref);
     EXPECT_TRUE(sql) << sql.error().ToString();
     auto rows = conn_->Query("SELECT id || ':' || coalesce(name, 'NULL') FROM (" + *sql +
                              ") ORDER BY id, name");
@@ -442,7 +442,7 @@ TEST_F(TableOperationsTest, SchemaEvolutionAddsColumnAndOldFilesReadNull) {
   ASSERT_NE(table.schema().FindFieldByName("mass"), nullptr);
   EXPECT_EQ(table.schema().FindFieldByName("mass")->id, 3);
   auto rows = conn_->Query("SELECT id, coalesce(CAST(mass AS VARCHAR), 'NULL') FROM (" +
-                           *table.ReadSql() + ") ORDER BY id");
+                           *ReadSql(table) + ") ORDER BY id");
   ASSERT_TRUE(rows) << rows.error().ToString();
   EXPECT_EQ(*rows->GetString(1, 0), "NULL");
   EXPECT_EQ(*rows->GetString(1, 1), "1.5");

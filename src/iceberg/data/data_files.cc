@@ -1,4 +1,4 @@
-#include "iceberg/data_files.h"
+#include "iceberg/data/data_files.h"
 
 #include <unistd.h>
 
@@ -17,8 +17,8 @@
 #include "fileio/durable.h"
 #include "fileio/leftovers.h"
 #include "fileio/location.h"
-#include "iceberg/partition_sql.h"
-#include "iceberg/sort_sql.h"
+#include "iceberg/data/partition_sql.h"
+#include "iceberg/data/sort_sql.h"
 
 namespace databox::iceberg {
 namespace {

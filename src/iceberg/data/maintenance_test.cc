@@ -13,9 +13,9 @@
 #include "common/test_paths.h"
 #include "duck/test_support.h"
 #include "fileio/location.h"
-#include "iceberg/data_files.h"
+#include "iceberg/data/data_files.h"
 #include "iceberg/snapshot_producer.h"
-#include "iceberg/table_scan.h"
+#include "iceberg/table.h"
 #include "iceberg/test_util.h"
 
 namespace databox::iceberg {

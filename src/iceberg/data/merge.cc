@@ -1,4 +1,4 @@
-#include "iceberg/merge.h"
+#include "iceberg/data/merge.h"
 
 #include <map>
 #include <optional>
@@ -6,7 +6,8 @@
 
 #include "duck/quote.h"
 #include "duck/temp_table.h"
-#include "iceberg/position_deletes.h"
+#include "iceberg/data/position_deletes.h"
+#include "iceberg/data/scan_sql.h"
 
 namespace databox::iceberg {
 namespace {

@@ -1,12 +1,11 @@
-#include "iceberg/table_scan.h"
+#include "iceberg/data/scan_sql.h"
 
 #include <set>
 
 #include "duck/quote.h"
 #include "fileio/location.h"
-#include "iceberg/data_files.h"
-#include "iceberg/position_deletes.h"
-#include "iceberg/snapshot_producer.h"
+#include "iceberg/data/data_files.h"
+#include "iceberg/position_delete_files.h"
 
 namespace databox::iceberg {
 namespace {
@@ -18,81 +17,9 @@ void CollectIds(const NestedField& field, std::set<int32_t>& ids) {
 
 }  // namespace
 
-Result<Table> Table::Load(Catalog& catalog, std::shared_ptr<fileio::FileIO> io,
-                          TableIdentifier table) {
-  DATABOX_ASSIGN_OR_RETURN(LoadedTable loaded, catalog.LoadTable(table));
-  if (loaded.metadata.CurrentSchema() == nullptr) {
-    return MakeError(ErrorKind::kData, "table " + table.ToString() + " has no current schema");
-  }
-  return Table(&catalog, std::move(io), std::move(table), std::move(loaded));
-}
-
-Status Table::Refresh() {
-  DATABOX_ASSIGN_OR_RETURN(loaded_, catalog_->LoadTable(table_));
-  return Ok();
-}
-
-Result<LiveFiles> LiveFilesOf(fileio::FileIO& io, const Snapshot* snapshot) {
-  DATABOX_ASSIGN_OR_RETURN(auto manifests, ReadSnapshotManifests(io, snapshot));
-  LiveFiles files;
-  for (const auto& manifest_file : manifests) {
-    DATABOX_ASSIGN_OR_RETURN(std::string bytes, io.Read(manifest_file.manifest_path));
-    DATABOX_ASSIGN_OR_RETURN(Manifest manifest, ReadManifest(std::move(bytes), manifest_file));
-    for (auto& entry : manifest.entries) {
-      if (entry.status == ManifestEntryStatus::kDeleted) continue;
-      files.spec_ids[entry.data_file.file_path] = manifest_file.partition_spec_id;
-      switch (entry.data_file.content) {
-        case DataFileContent::kData:
-          files.data.push_back(std::move(entry.data_file));
-          break;
-        case DataFileContent::kPositionDeletes:
-          files.deletes.push_back(std::move(entry.data_file));
-          break;
-        case DataFileContent::kEqualityDeletes:
-          return MakeError(ErrorKind::kData,
-                           "manifest " + manifest_file.manifest_path +
-                               " lists equality delete file " + entry.data_file.file_path +
-                               ": equality deletes are not supported (only position deletes)");
-      }
-    }
-  }
-  return files;
-}
-
-std::vector<DataFile> DataFilesOutsideSpec(const LiveFiles& live, int32_t spec_id) {
-  std::vector<DataFile> out;
-  for (const DataFile& file : live.data) {
-    auto it = live.spec_ids.find(file.file_path);
-    if (it != live.spec_ids.end() && it->second != spec_id) out.push_back(file);
-  }
-  return out;
-}
-
-Result<std::vector<DataFile>> LiveDataFiles(fileio::FileIO& io, const Snapshot* snapshot) {
-  DATABOX_ASSIGN_OR_RETURN(LiveFiles files, LiveFilesOf(io, snapshot));
-  return std::move(files.data);
-}
-
-Result<std::vector<DataFile>> Table::LiveDataFiles(std::string_view ref) const {
-  return iceberg::LiveDataFiles(*io_, metadata().SnapshotForRef(ref));
-}
-
-Result<LiveFiles> Table::Live(std::string_view ref) const {
-  return LiveFilesOf(*io_, metadata().SnapshotForRef(ref));
-}
-
-std::vector<Snapshot> Table::History(std::string_view ref) const {
-  std::vector<Snapshot> out;
-  for (const Snapshot* s = metadata().SnapshotForRef(ref); s != nullptr;
-       s = s->parent_snapshot_id ? metadata().SnapshotById(*s->parent_snapshot_id) : nullptr) {
-    out.push_back(*s);
-  }
-  return out;
-}
-
-Result<std::string> Table::ReadSql(std::string_view ref) const {
-  DATABOX_ASSIGN_OR_RETURN(LiveFiles files, Live(ref));
-  return FilesReadSql(schema(), files.data, files.deletes);
+Result<std::string> ReadSql(const Table& table, std::string_view ref) {
+  DATABOX_ASSIGN_OR_RETURN(LiveFiles files, table.Live(ref));
+  return FilesReadSql(table.schema(), files.data, files.deletes);
 }
 
 Result<std::string> DuckPathOf(const std::string& location) {
@@ -112,29 +39,6 @@ Result<std::string> PathLocationsSql(std::span<const DataFile> files, const std:
     return "(SELECT NULL::VARCHAR AS path, NULL::VARCHAR AS location LIMIT 0) AS " + alias;
   }
   return "(VALUES " + values + ") AS " + alias + "(path, location)";
-}
-
-std::optional<std::string> ReferencedDataFile(const DataFile& delete_file) {
-  auto lower = delete_file.lower_bounds.find(kDeleteFilePathFieldId);
-  auto upper = delete_file.upper_bounds.find(kDeleteFilePathFieldId);
-  if (lower == delete_file.lower_bounds.end() || upper == delete_file.upper_bounds.end() ||
-      lower->second != upper->second) {
-    return std::nullopt;
-  }
-  return lower->second;
-}
-
-std::vector<DataFile> DeletesFor(const DataFile& data_file, std::span<const DataFile> deletes) {
-  std::vector<DataFile> out;
-  const std::string& location = data_file.file_path;
-  for (const auto& file : deletes) {
-    auto lower = file.lower_bounds.find(kDeleteFilePathFieldId);
-    auto upper = file.upper_bounds.find(kDeleteFilePathFieldId);
-    if (lower != file.lower_bounds.end() && location < lower->second) continue;
-    if (upper != file.upper_bounds.end() && location > upper->second) continue;
-    out.push_back(file);
-  }
-  return out;
 }
 
 Result<std::string> FilesReadSql(const Schema& schema, std::span<const DataFile> files,

@@ -8,9 +8,9 @@
 
 #include "duck/connection.h"
 #include "duck/database.h"
-#include "iceberg/data_files.h"
-#include "iceberg/table_scan.h"
-#include "iceberg/test_util.h"
+#include "iceberg/data/data_files.h"
+#include "iceberg/data/scan_sql.h"
+#include "iceberg/data/test_util.h"
 
 namespace databox::iceberg {
 namespace {
@@ -69,7 +69,7 @@ class LayoutUpdateTest : public InMemoryCatalogDuckFixture {
   }
 
   std::string Rows() {
-    auto sql = Load().ReadSql();
+    auto sql = ReadSql(Load());
     EXPECT_TRUE(sql) << sql.error().ToString();
     auto rows =
         conn_->Query("SELECT string_agg(id || ':' || name, ',' ORDER BY id) FROM (" + *sql + ")");

@@ -5,7 +5,8 @@
 // We write one delete file per data file, in that data file's folder and with its partition
 // tuple, rows sorted by pos. Its file_path bounds are the full location (lower = upper), which
 // is how readers (ours: DeletesFor, ReferencedDataFile; Iceberg Java) tell the single data file
-// it points at; they are never truncated.
+// it points at; they are never truncated. Their schema and those bounds are the core's
+// (iceberg/position_delete_files.h).
 #pragma once
 
 #include <cstdint>
@@ -16,18 +17,12 @@
 #include "common/error.h"
 #include "duck/connection.h"
 #include "fileio/file_io.h"
-#include "iceberg/data_files.h"
+#include "iceberg/data/data_files.h"
 #include "iceberg/manifest.h"
+#include "iceberg/position_delete_files.h"
 #include "iceberg/schema.h"
 
 namespace databox::iceberg {
-
-//! Reserved field ids of a position delete file's columns.
-inline constexpr int32_t kDeleteFilePathFieldId = 2147483546;
-inline constexpr int32_t kDeletePosFieldId = 2147483545;
-
-//! The schema of a position delete file: file_path string, pos long (both required).
-Schema PositionDeleteSchema();
 
 //! Writes the (file_path, pos) rows of `positions_sql` (file_path = a data file's location) as
 //! position delete files, one per data file. Every file_path must be among `data_files` (for

@@ -1,6 +1,6 @@
-#include "iceberg/sort_sql.h"
+#include "iceberg/data/sort_sql.h"
 
-#include "iceberg/partition_sql.h"
+#include "iceberg/data/partition_sql.h"
 
 namespace databox::iceberg {
 
