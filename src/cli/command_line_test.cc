@@ -130,11 +130,7 @@ TEST(CommandLine, HelpNamesTheCommandsAndPhasesThatExist) {
   EXPECT_EQ(NamedIn(named, "databox status"), (std::set<std::string>{"refresh", "transform"}));
 
   std::set<std::string> phases;
-  for (refresh::SourcePhase phase : refresh::kSourcePhases) {
-    if (phase != refresh::SourcePhase::kNone) {
-      phases.insert(std::string(refresh::SourcePhaseName(phase)));
-    }
-  }
+  for (load::Phase phase : load::kPhases) phases.insert(std::string(load::PhaseName(phase)));
   for (const auto& [name, app] : AllApps(line)) {
     for (const std::string& phase : PhasesNamed(app->help())) {
       EXPECT_TRUE(phases.contains(phase)) << name << " --help names a phase '" << phase << "'";
