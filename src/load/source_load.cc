@@ -24,6 +24,7 @@
 #include "load/resource_hints.h"
 #include "load/streamed_files.h"
 #include "load/system_tables.h"
+#include "load/table_reads.h"
 #include "normalize/naming.h"
 #include "normalize/normalizer.h"
 #include "source/extractor.h"
@@ -107,6 +108,7 @@ class SourceLoad {
   Result<bool> StatusCommitted();
 
   Workspace& ws_;
+  TableReads reads_{ws_.catalog()};  //!< each table read once by this load (table_reads.h)
   const registry::Source& source_;
   const SourceLoadOptions& options_;
   std::unique_ptr<source::Source> runner_;  //!< extracts and feeds the records (source.h)
@@ -169,7 +171,7 @@ Status SourceLoad::NormalizeResource(const registry::Resource& resource) {
   // The resource's tables as earlier loads left them (existing_tables.h).
   normalize::NormalizerOptions options;
   DATABOX_ASSIGN_OR_RETURN(options.known_tables,
-                           ExistingTables(ws_.catalog(), source_.Namespace(), hints));
+                           ExistingTables(reads_, source_.Namespace(), hints));
   DATABOX_ASSIGN_OR_RETURN(
       auto normalizer,
       normalize::Normalizer::Make(std::move(hints), result_.load_id, std::move(options)));
@@ -179,7 +181,9 @@ Status SourceLoad::NormalizeResource(const registry::Resource& resource) {
   if (resource.write_disposition != registry::WriteDisposition::kMerge) {
     streamed.emplace(
         db_->database(), *ws_.file_io(),
-        [this](const normalize::TableSchema& schema) { return StreamTarget(ws_, source_, schema); },
+        [this](const normalize::TableSchema& schema) {
+          return StreamTarget(ws_, reads_, source_, schema);
+        },
         StreamedFiles::Options{});
   }
   bool key_checked = false;
@@ -237,7 +241,7 @@ Status SourceLoad::PlanAndCommit() {
   DATABOX_ASSIGN_OR_RETURN(
       CommittedLoad committed,
       load::PlanAndCommit(
-          ws_, db_->conn(), source_, db_->tables(), result_.load_id,
+          ws_, reads_, db_->conn(), source_, db_->tables(), result_.load_id,
           [&] { Report(Phase::kCommit, "", records_fed_); }, std::move(written_)));
   result_.tables = std::move(committed.tables);
   result_.rows_loaded = committed.rows_loaded;
