@@ -316,7 +316,7 @@ ExitCode Refresh(const GlobalOptions& global, const RefreshArgs& args) {
   Out("\nrun " + record.run_id + "\n");
   for (const auto& s : record.sources) {
     const std::string status(refresh::SourceStatusName(s.status));
-    const std::string phase(refresh::SourcePhaseName(s.phase));
+    const std::string phase(load::OptionalPhaseName(s.phase));
     Out("  " + s.source + ": " + status + "  rows=" + std::to_string(s.rows) +
         (s.error.empty() ? "" : "  [" + phase + "] " + s.error) + "\n");
     for (const auto& note : s.notes) Out("    note: " + note + "\n");

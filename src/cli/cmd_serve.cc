@@ -1,13 +1,16 @@
 // `databox serve --port N`: the status page of `databox report` (made again for every request)
 // at / and the run history as JSON at /runs.json, on 127.0.0.1 only, until SIGINT or SIGTERM;
 // with --every or --at it also runs `databox refresh` on that schedule (serve/refresh_scheduler.h)
-// and answers the schedule at /schedule.json.
+// and answers the schedule at /schedule.json. The command wires its options, the session and the
+// schedule to serve/: the server (page_server.h) and what it answers (status_site.h).
 #include <csignal>
 #include <filesystem>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "cli/catalog_tables.h"
 #include "cli/commands.h"
@@ -16,14 +19,12 @@
 #include "cli/run_list.h"
 #include "cli/session.h"
 #include "common/exit_code.h"
-#include "common/redact.h"
 #include "refresh/run_history.h"
-#include "report/html_page.h"
-#include "report/redaction.h"
 #include "report/report_gather.h"
 #include "serve/page_server.h"
 #include "serve/refresh_scheduler.h"
 #include "serve/serve_schedule.h"
+#include "serve/status_site.h"
 
 namespace databox::cli {
 namespace {
@@ -40,42 +41,6 @@ struct ServeArgs {
   std::vector<std::string> at;  //!< --at HH:MM[,HH:MM...], each time given
 };
 
-//! How often the served page reloads itself, so an open tab follows the runs.
-constexpr int kPageReloadSeconds = 30;
-
-serve::PageReply Problem(const std::string& message) {
-  return {500, "text/plain; charset=utf-8", Redact(message) + "\n"};
-}
-
-serve::PageReply Page(Session& session, const report::ReportOptions& options,
-                      const serve::RefreshScheduler* scheduler) {
-  auto records = refresh::RunHistory(session.registry.project.state_dir).ReadAll();
-  if (!records) return Problem(records.error().message);
-  report::Report page = report::GatherReport(
-      session.registry, ReportTables(session.workspace->catalog()), std::move(*records), options);
-  if (scheduler != nullptr) page.schedule = scheduler->State();
-  page.reload_seconds = kPageReloadSeconds;
-  return {200, "text/html; charset=utf-8", report::RenderReportHtml(page)};
-}
-
-serve::PageReply ScheduleJson(const serve::RefreshScheduler* scheduler) {
-  nlohmann::ordered_json json = {{"schedule", "none"}};
-  if (scheduler != nullptr) {
-    const report::ScheduleState state = scheduler->State();
-    json = {{"schedule", state.schedule},
-            {"next_run_at", state.next_run_at},
-            {"running_since", state.running_since.empty()
-                                  ? nlohmann::ordered_json()
-                                  : nlohmann::ordered_json(state.running_since)},
-            {"started", state.started},
-            {"finished", state.finished},
-            {"skipped", state.skipped},
-            {"last_exit_code", state.last_exit_code ? nlohmann::ordered_json(*state.last_exit_code)
-                                                    : nlohmann::ordered_json()}};
-  }
-  return {200, "application/json", json.dump(2) + "\n"};
-}
-
 //! The scheduled refresh's command line: this binary, the same registry, `refresh`.
 std::vector<std::string> RefreshArgv(const GlobalOptions& global) {
   std::error_code error;
@@ -83,17 +48,6 @@ std::vector<std::string> RefreshArgv(const GlobalOptions& global) {
   if (error) self = "/proc/self/exe";
   return {self.string(), "--config", std::filesystem::absolute(global.config_path).string(),
           "refresh"};
-}
-
-serve::PageReply RunsJson(const Session& session, const report::ReportOptions& options) {
-  auto records = refresh::RunHistory(session.registry.project.state_dir).ReadAll();
-  if (!records) return Problem(records.error().message);
-  report::Report runs_only;
-  runs_only.runs = refresh::NewestRuns(std::move(*records), options.runs);
-  report::RedactReport(runs_only);
-  nlohmann::ordered_json json = nlohmann::ordered_json::array();
-  for (const auto& run : runs_only.runs) json.push_back(RunTraceJson(run));
-  return {200, "application/json", json.dump(2) + "\n"};
 }
 
 ExitCode Serve(const GlobalOptions& global, const ServeArgs& args) {
@@ -123,17 +77,19 @@ ExitCode Serve(const GlobalOptions& global, const ServeArgs& args) {
                       [](std::string_view line) { Out(line); });
     scheduler->Start();
   }
-  const serve::RefreshScheduler* schedule_view = scheduler ? &*scheduler : nullptr;
   const report::ReportOptions options = args.view.ToOptions();
-  server->Serve(
-      [&](std::string_view path) -> serve::PageReply {
-        if (path == "/" || path == "/index.html") return Page(*session, options, schedule_view);
-        if (path == "/runs.json") return RunsJson(*session, options);
-        if (path == "/schedule.json") return ScheduleJson(schedule_view);
-        return {404, "text/plain; charset=utf-8",
-                "not found: try /, /runs.json or /schedule.json\n"};
-      },
-      g_stop_signal);
+  const serve::StatusSite site{.state_dir = session->registry.project.state_dir,
+                               .options = options,
+                               .gather =
+                                   [&](std::vector<refresh::RunRecord> records) {
+                                     return report::GatherReport(
+                                         session->registry,
+                                         ReportTables(session->workspace->catalog()),
+                                         std::move(records), options);
+                                   },
+                               .run_json = RunTraceJson,
+                               .scheduler = scheduler ? &*scheduler : nullptr};
+  server->Serve([&](std::string_view path) { return serve::Answer(site, path); }, g_stop_signal);
   if (scheduler) scheduler->Join();  // a running refresh is stopped and waited for
   return ExitCodeOfSignal(g_stop_signal).value_or(ExitCode::kOk);
 }

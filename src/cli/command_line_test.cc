@@ -130,10 +130,9 @@ TEST(CommandLine, HelpNamesTheCommandsAndPhasesThatExist) {
   EXPECT_EQ(NamedIn(named, "databox status"), (std::set<std::string>{"refresh", "transform"}));
 
   std::set<std::string> phases;
-  for (refresh::SourcePhase phase : refresh::kSourcePhases) {
-    if (phase != refresh::SourcePhase::kNone) {
-      phases.insert(std::string(refresh::SourcePhaseName(phase)));
-    }
+  // The phases a source's run record names: all but the transform, which has a status of its own.
+  for (load::Phase phase : load::kPhases) {
+    if (phase != load::Phase::kTransform) phases.insert(std::string(load::PhaseName(phase)));
   }
   for (const auto& [name, app] : AllApps(line)) {
     for (const std::string& phase : PhasesNamed(app->help())) {

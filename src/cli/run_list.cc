@@ -4,6 +4,7 @@
 
 #include "cli/table_format.h"
 #include "common/json_integer.h"
+#include "load/load_phase.h"
 
 namespace databox::cli {
 namespace {
@@ -78,8 +79,8 @@ std::string SourceTrace(const refresh::SourceRun& source) {
       "  " + source.source + ": " + std::string(refresh::SourceStatusName(source.status));
   if ((source.status == refresh::SourceStatus::kFailed ||
        source.status == refresh::SourceStatus::kInterrupted) &&
-      source.phase != refresh::SourcePhase::kNone) {
-    text += " in " + std::string(refresh::SourcePhaseName(source.phase));
+      source.phase) {
+    text += " in " + std::string(load::PhaseName(*source.phase));
   }
   text += "\n";
   if (source.status == refresh::SourceStatus::kNotStarted) return text;
@@ -171,7 +172,7 @@ Json RunTraceJson(const refresh::RunRecord& record) {
   for (const auto& source : record.sources) {
     sources.push_back({{"source", source.source},
                        {"status", refresh::SourceStatusName(source.status)},
-                       {"phase", refresh::SourcePhaseName(source.phase)},
+                       {"phase", load::OptionalPhaseName(source.phase)},
                        {"load_id", source.load_id},
                        {"started_at", source.started_at},
                        {"rows", source.rows},

@@ -65,7 +65,7 @@ TEST(RunListTest, ListIsNewestFirstWithOutcomeAndSourceCounts) {
 TEST(RunListTest, TraceNamesWhereASourceFailedAndItsSnapshots) {
   auto record = Record("r1", "2026-11-30T02:00:00Z", "bad time", ExitCode::kRunFailed);
   auto failed = Source("noaa", refresh::SourceStatus::kFailed);
-  failed.phase = refresh::SourcePhase::kNormalize;
+  failed.phase = load::Phase::kNormalize;
   failed.error = "resource daily_weather: column tmax is not a number";
   auto ok = Source("usgs", refresh::SourceStatus::kOk);
   ok.rows = 170;
@@ -93,7 +93,7 @@ TEST(RunListTest, InterruptedSourcesAreCountedAndTracedWithTheirPhase) {
       Record("r2", "2026-11-30T02:00:00.000Z", "2026-11-30T02:00:02.000Z", ExitCode::kTerminated);
   record.command = "run";
   auto stopped = Source("noaa", refresh::SourceStatus::kInterrupted);
-  stopped.phase = refresh::SourcePhase::kLoad;
+  stopped.phase = load::Phase::kLoad;
   stopped.error = "source noaa, resource daily_weather: interrupted by SIGTERM";
   record.sources = {stopped};
   EXPECT_THAT(FormatRunList({record}), HasSubstr("terminated  0 ok, 0 failed, 1 interrupted\n"));

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "common/clock.h"
+#include "load/load_phase.h"
 #include "refresh/source_last.h"
 
 namespace databox::cli {
@@ -108,7 +109,7 @@ std::string FormatStatus(const std::vector<std::string>& sources,
     }
     if (l.failure.run) {
       text += "  last failure: " + At(l.failure.ended_at, now_ms) + " [" +
-              std::string(refresh::SourcePhaseName(l.failure.run->phase)) + "] " +
+              std::string(load::OptionalPhaseName(l.failure.run->phase)) + "] " +
               l.failure.run->error + "\n";
     }
   }
@@ -139,7 +140,7 @@ Json StatusJson(const std::vector<std::string>& sources,
     if (const refresh::SourceRun* failed = l.failure.run) {
       entry["last_failure"] = {{"at", l.failure.ended_at},
                                {"age_seconds", AgeSeconds(l.failure.ended_at, now_ms)},
-                               {"phase", std::string(refresh::SourcePhaseName(failed->phase))},
+                               {"phase", std::string(load::OptionalPhaseName(failed->phase))},
                                {"error", failed->error},
                                {"current", l.FailureIsCurrent()}};
     }

@@ -59,7 +59,7 @@ TEST(SourceStatusTest, LastLoadAndFailurePerSourceWithTheirAges) {
   first.sources.push_back(Source("usgs", refresh::SourceStatus::kOk, 12));
   auto second = Record("r2", "run", 120, ExitCode::kRunFailed);
   auto failed = Source("usgs", refresh::SourceStatus::kFailed);
-  failed.phase = refresh::SourcePhase::kLoad;
+  failed.phase = load::Phase::kLoad;
   failed.error = "HTTP 500";
   second.sources.push_back(failed);
   const std::string text = FormatStatus({"usgs", "noaa"}, {first, second}, kNow);
@@ -85,7 +85,7 @@ TEST(SourceStatusTest, StatusAndTheReportAgreeOnEachSourcesLastFailure) {
   first.sources.push_back(noaa_failed);
   auto second = Record("r2", "run", 60, ExitCode::kInterrupted);
   auto stopped = Source("usgs", refresh::SourceStatus::kInterrupted);
-  stopped.phase = refresh::SourcePhase::kExtract;
+  stopped.phase = load::Phase::kExtract;
   stopped.error = "interrupted";
   second.sources.push_back(stopped);
   second.sources.push_back(Source("noaa", refresh::SourceStatus::kOk, 3));

@@ -62,12 +62,14 @@ std::vector<std::string> NameList(const EnumNames<Enum, N>& names) {
   return out;
 }
 
-//! The names in table order, quoted and joined: `'a', 'b', 'c'`.
+//! The names in table order, each between two `quote`s, joined by ", ": `'a', 'b', 'c'` for
+//! quote "'", `a, b, c` for none.
 template <typename Enum, std::size_t N>
-std::string QuotedNames(const EnumNames<Enum, N>& names) {
+std::string JoinNames(const EnumNames<Enum, N>& names, std::string_view quote = "") {
   std::string out;
   for (const EnumName<Enum>& entry : names) {
-    out += (out.empty() ? "'" : ", '") + std::string(entry.name) + "'";
+    if (!out.empty()) out += ", ";
+    out.append(quote).append(entry.name).append(quote);
   }
   return out;
 }
@@ -78,7 +80,7 @@ Result<Enum> ParseName(const EnumNames<Enum, N>& names, std::string_view text,
                        std::string_view what) {
   if (auto value = ValueOf(names, text)) return *value;
   return MakeError(ErrorKind::kData, "unknown " + std::string(what) + " '" + std::string(text) +
-                                         "': expected one of " + QuotedNames(names));
+                                         "': expected one of " + JoinNames(names, "'"));
 }
 
 }  // namespace databox

@@ -31,6 +31,12 @@ TEST(EnumNamesTest, AnUnknownNameIsADataErrorListingTheNames) {
   EXPECT_EQ(ParseName(kSomeColors, "green", "color").value(), Color::kGreen);
 }
 
+TEST(EnumNamesTest, JoinNamesKeepsTheTableOrderQuotedOrNot) {
+  EXPECT_EQ(JoinNames(kSomeColors), "red, green");
+  EXPECT_EQ(JoinNames(kSomeColors, "'"), "'red', 'green'");
+  EXPECT_EQ(JoinNames(kSomeColors, "\""), "\"red\", \"green\"");
+}
+
 TEST(EnumNamesTest, DistinctNamesFindsARepeatedValueOrName) {
   constexpr EnumNames<Color, 2> kSameValue{{{Color::kRed, "red"}, {Color::kRed, "rouge"}}};
   constexpr EnumNames<Color, 2> kSameName{{{Color::kRed, "red"}, {Color::kBlue, "red"}}};

@@ -1,79 +1,52 @@
 #include "duck/type_id.h"
 
-namespace databox::duck {
+#include <cstddef>
 
-std::string_view TypeIdName(TypeId id) {
-  switch (id) {
-    case TypeId::kInvalid:
-      return "INVALID";
-    case TypeId::kBoolean:
-      return "BOOLEAN";
-    case TypeId::kTinyInt:
-      return "TINYINT";
-    case TypeId::kSmallInt:
-      return "SMALLINT";
-    case TypeId::kInteger:
-      return "INTEGER";
-    case TypeId::kBigInt:
-      return "BIGINT";
-    case TypeId::kUTinyInt:
-      return "UTINYINT";
-    case TypeId::kUSmallInt:
-      return "USMALLINT";
-    case TypeId::kUInteger:
-      return "UINTEGER";
-    case TypeId::kUBigInt:
-      return "UBIGINT";
-    case TypeId::kHugeInt:
-      return "HUGEINT";
-    case TypeId::kUHugeInt:
-      return "UHUGEINT";
-    case TypeId::kFloat:
-      return "FLOAT";
-    case TypeId::kDouble:
-      return "DOUBLE";
-    case TypeId::kDecimal:
-      return "DECIMAL";
-    case TypeId::kVarchar:
-      return "VARCHAR";
-    case TypeId::kBlob:
-      return "BLOB";
-    case TypeId::kDate:
-      return "DATE";
-    case TypeId::kTime:
-      return "TIME";
-    case TypeId::kTimeTz:
-      return "TIME WITH TIME ZONE";
-    case TypeId::kTimestamp:
-      return "TIMESTAMP";
-    case TypeId::kTimestampTz:
-      return "TIMESTAMP WITH TIME ZONE";
-    case TypeId::kTimestampSec:
-      return "TIMESTAMP_S";
-    case TypeId::kTimestampMs:
-      return "TIMESTAMP_MS";
-    case TypeId::kTimestampNs:
-      return "TIMESTAMP_NS";
-    case TypeId::kInterval:
-      return "INTERVAL";
-    case TypeId::kUuid:
-      return "UUID";
-    case TypeId::kEnum:
-      return "ENUM";
-    case TypeId::kList:
-      return "LIST";
-    case TypeId::kArray:
-      return "ARRAY";
-    case TypeId::kStruct:
-      return "STRUCT";
-    case TypeId::kMap:
-      return "MAP";
-    case TypeId::kUnion:
-      return "UNION";
-    case TypeId::kOther:
-      return "OTHER";
-  }
-  return "UNKNOWN";
-}
+#include "common/enum_names.h"
+
+namespace databox::duck {
+namespace {
+
+constexpr EnumNames<TypeId, 34> kTypeIdNames{{{TypeId::kInvalid, "INVALID"},
+                                              {TypeId::kBoolean, "BOOLEAN"},
+                                              {TypeId::kTinyInt, "TINYINT"},
+                                              {TypeId::kSmallInt, "SMALLINT"},
+                                              {TypeId::kInteger, "INTEGER"},
+                                              {TypeId::kBigInt, "BIGINT"},
+                                              {TypeId::kUTinyInt, "UTINYINT"},
+                                              {TypeId::kUSmallInt, "USMALLINT"},
+                                              {TypeId::kUInteger, "UINTEGER"},
+                                              {TypeId::kUBigInt, "UBIGINT"},
+                                              {TypeId::kHugeInt, "HUGEINT"},
+                                              {TypeId::kUHugeInt, "UHUGEINT"},
+                                              {TypeId::kFloat, "FLOAT"},
+                                              {TypeId::kDouble, "DOUBLE"},
+                                              {TypeId::kDecimal, "DECIMAL"},
+                                              {TypeId::kVarchar, "VARCHAR"},
+                                              {TypeId::kBlob, "BLOB"},
+                                              {TypeId::kDate, "DATE"},
+                                              {TypeId::kTime, "TIME"},
+                                              {TypeId::kTimeTz, "TIME WITH TIME ZONE"},
+                                              {TypeId::kTimestamp, "TIMESTAMP"},
+                                              {TypeId::kTimestampTz, "TIMESTAMP WITH TIME ZONE"},
+                                              {TypeId::kTimestampSec, "TIMESTAMP_S"},
+                                              {TypeId::kTimestampMs, "TIMESTAMP_MS"},
+                                              {TypeId::kTimestampNs, "TIMESTAMP_NS"},
+                                              {TypeId::kInterval, "INTERVAL"},
+                                              {TypeId::kUuid, "UUID"},
+                                              {TypeId::kEnum, "ENUM"},
+                                              {TypeId::kList, "LIST"},
+                                              {TypeId::kArray, "ARRAY"},
+                                              {TypeId::kStruct, "STRUCT"},
+                                              {TypeId::kMap, "MAP"},
+                                              {TypeId::kUnion, "UNION"},
+                                              {TypeId::kOther, "OTHER"}}};
+static_assert(DistinctNames(kTypeIdNames));
+// Every value named: kOther is the last.
+static_assert(kTypeIdNames.size() == static_cast<std::size_t>(TypeId::kOther) + 1);
+
+}  // namespace
+
+std::string_view TypeIdName(TypeId id) { return NameOf(kTypeIdNames, id, "UNKNOWN"); }
 
 }  // namespace databox::duck

@@ -2,34 +2,33 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string>
+
+#include "common/enum_names.h"
 
 namespace databox::http {
 
-std::string_view MethodName(Method method) {
-  switch (method) {
-    case Method::kGet:
-      return "GET";
-    case Method::kHead:
-      return "HEAD";
-    case Method::kPost:
-      return "POST";
-    case Method::kPut:
-      return "PUT";
-    case Method::kPatch:
-      return "PATCH";
-    case Method::kDelete:
-      return "DELETE";
-  }
-  return "GET";
-}
+namespace {
+
+constexpr EnumNames<Method, 6> kMethodNames{{{Method::kGet, "GET"},
+                                             {Method::kHead, "HEAD"},
+                                             {Method::kPost, "POST"},
+                                             {Method::kPut, "PUT"},
+                                             {Method::kPatch, "PATCH"},
+                                             {Method::kDelete, "DELETE"}}};
+static_assert(DistinctNames(kMethodNames));
+
+}  // namespace
+
+std::string_view MethodName(Method method) { return NameOf(kMethodNames, method, "GET"); }
 
 Result<Method> ParseMethod(std::string_view name) {
-  for (Method method : {Method::kGet, Method::kHead, Method::kPost, Method::kPut, Method::kPatch,
-                        Method::kDelete}) {
-    if (EqualsIgnoreCase(name, MethodName(method))) return method;
-  }
+  std::string upper(name);
+  std::ranges::transform(upper, upper.begin(),
+                         [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  if (auto method = ValueOf(kMethodNames, upper)) return *method;
   return MakeError(ErrorKind::kData, "unsupported HTTP method '" + std::string(name) +
-                                         "': expected GET, HEAD, POST, PUT, PATCH or DELETE");
+                                         "': expected one of " + JoinNames(kMethodNames));
 }
 
 bool IsIdempotent(Method method) { return method != Method::kPost && method != Method::kPatch; }

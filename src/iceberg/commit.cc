@@ -152,7 +152,11 @@ Result<std::vector<LoadedTable>> CommitChanges(Catalog& catalog, fileio::FileIO&
     std::vector<TableCommit> commits;
     std::vector<size_t> committed_index;  // changes with updates, in commit order
     for (size_t i = 0; i < changes.size(); ++i) {
-      DATABOX_ASSIGN_OR_RETURN(auto base, LoadOrMissing(catalog, changes[i]->identifier()));
+      // The first attempt starts from the caller's read, if it gave one; a retry reads again.
+      std::optional<LoadedTable> base = changes[i]->TakeRead();
+      if (attempt > 1 || !base) {
+        DATABOX_ASSIGN_OR_RETURN(base, LoadOrMissing(catalog, changes[i]->identifier()));
+      }
       if (attempt == 1 && base) {
         auto narrowed = ApplyCommitRetryProperties(policy, base->metadata.properties,
                                                    changes[i]->identifier().ToString());

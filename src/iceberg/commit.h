@@ -1,6 +1,7 @@
 // Committing table changes through a catalog with optimistic concurrency.
 //
-// Each attempt loads the tables, asks every change to plan itself against what it loaded,
+// Each attempt loads the tables (the first one starts from the caller's read of a table where
+// the change has one, TableChange::StartFrom), asks every change to plan itself against them,
 // derives the requirements from the planned updates and commits (one table: CommitTable;
 // several: CommitTransaction, all or nothing). On kConflict the attempt's own files are
 // deleted (the catalog rejected them) and the loop re-plans after an exponential backoff with
@@ -23,6 +24,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/error.h"
@@ -69,6 +71,15 @@ class TableChange {
   virtual Result<PlannedChange> Plan(const LoadedTable* base) = 0;
   //! Files kept across attempts; deleted only when the commit is rejected for good.
   virtual std::vector<std::string> DurableFiles() const = 0;
+
+  //! The table as the caller read it to make this change: the commit's first attempt plans
+  //! against it instead of reading the table again; a retry after a conflict reads it again.
+  void StartFrom(LoadedTable read) { read_ = std::move(read); }
+  //! The read StartFrom gave, once: the first attempt takes it.
+  std::optional<LoadedTable> TakeRead() { return std::exchange(read_, std::nullopt); }
+
+ private:
+  std::optional<LoadedTable> read_;
 };
 
 //! The requirements that make `updates` safe to apply to `base` (nullptr: assert-create):

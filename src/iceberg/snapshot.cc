@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/enum_names.h"
 #include "iceberg/json_internal.h"
 
 namespace databox::iceberg {
@@ -53,15 +54,23 @@ Result<Snapshot> Snapshot::FromJson(const nlohmann::json& json) {
   return s;
 }
 
-const char* SnapshotRefTypeName(SnapshotRefType type) {
-  return type == SnapshotRefType::kBranch ? "branch" : "tag";
+namespace {
+
+constexpr EnumNames<SnapshotRefType, 2> kSnapshotRefTypeNames{
+    {{SnapshotRefType::kBranch, "branch"}, {SnapshotRefType::kTag, "tag"}}};
+static_assert(DistinctNames(kSnapshotRefTypeNames));
+
+}  // namespace
+
+std::string_view SnapshotRefTypeName(SnapshotRefType type) {
+  return NameOf(kSnapshotRefTypeNames, type, "branch");
 }
 
 Result<SnapshotRefType> ParseSnapshotRefType(std::string_view text) {
-  if (text == "branch") return SnapshotRefType::kBranch;
-  if (text == "tag") return SnapshotRefType::kTag;
-  return internal::JsonError(
-      "snapshot ref", "\"type\" must be \"branch\" or \"tag\", not \"" + std::string(text) + "\"");
+  if (auto type = ValueOf(kSnapshotRefTypeNames, text)) return *type;
+  return internal::JsonError("snapshot ref", "\"type\" must be one of " +
+                                                 JoinNames(kSnapshotRefTypeNames, "\"") +
+                                                 ", not \"" + std::string(text) + "\"");
 }
 
 nlohmann::json SnapshotRef::ToJson() const {

@@ -163,7 +163,7 @@ struct SnapshotRef {
 };
 
 //! "branch" / "tag" and back.
-const char* SnapshotRefTypeName(SnapshotRefType type);
+std::string_view SnapshotRefTypeName(SnapshotRefType type);
 Result<SnapshotRefType> ParseSnapshotRefType(std::string_view text);
 
 struct SnapshotLogEntry {

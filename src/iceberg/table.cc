@@ -7,6 +7,11 @@ namespace databox::iceberg {
 Result<Table> Table::Load(Catalog& catalog, std::shared_ptr<fileio::FileIO> io,
                           TableIdentifier table) {
   DATABOX_ASSIGN_OR_RETURN(LoadedTable loaded, catalog.LoadTable(table));
+  return Of(catalog, std::move(io), std::move(table), std::move(loaded));
+}
+
+Result<Table> Table::Of(Catalog& catalog, std::shared_ptr<fileio::FileIO> io, TableIdentifier table,
+                        LoadedTable loaded) {
   if (loaded.metadata.CurrentSchema() == nullptr) {
     return MakeError(ErrorKind::kData, "table " + table.ToString() + " has no current schema");
   }

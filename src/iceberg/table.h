@@ -32,12 +32,17 @@ class Table {
   //! Loads `table` from `catalog` (which must outlive the Table).
   static Result<Table> Load(Catalog& catalog, std::shared_ptr<fileio::FileIO> io,
                             TableIdentifier table);
+  //! The table as `loaded` (a read of `table` from `catalog` the caller already made) says.
+  static Result<Table> Of(Catalog& catalog, std::shared_ptr<fileio::FileIO> io,
+                          TableIdentifier table, LoadedTable loaded);
   //! Reloads the metadata from the catalog.
   Status Refresh();
 
   const TableIdentifier& identifier() const { return table_; }
   const TableMetadata& metadata() const { return loaded_.metadata; }
   const std::string& metadata_location() const { return loaded_.metadata_location; }
+  //! The catalog's answer this Table was made from (or last refreshed with).
+  const LoadedTable& loaded() const { return loaded_; }
   const Schema& schema() const { return *loaded_.metadata.CurrentSchema(); }
   Catalog& catalog() const { return *catalog_; }
   const std::shared_ptr<fileio::FileIO>& io() const { return io_; }

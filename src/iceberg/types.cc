@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/enum_names.h"
 #include "iceberg/json_internal.h"
 
 namespace databox::iceberg {
@@ -14,24 +15,20 @@ namespace {
 
 constexpr int32_t kMaxDecimalPrecision = 38;
 
-struct PrimitiveName {
-  std::string_view name;
-  TypeId id;
-};
-constexpr PrimitiveName kPrimitiveNames[] = {
-    {"boolean", TypeId::kBoolean},
-    {"int", TypeId::kInt},
-    {"long", TypeId::kLong},
-    {"float", TypeId::kFloat},
-    {"double", TypeId::kDouble},
-    {"date", TypeId::kDate},
-    {"time", TypeId::kTime},
-    {"timestamp", TypeId::kTimestamp},
-    {"timestamptz", TypeId::kTimestampTz},
-    {"string", TypeId::kString},
-    {"uuid", TypeId::kUuid},
-    {"binary", TypeId::kBinary},
-};
+//! The types named by one word; decimal, fixed and the nested types name themselves in ToString.
+constexpr EnumNames<TypeId, 12> kPrimitiveNames{{{TypeId::kBoolean, "boolean"},
+                                                 {TypeId::kInt, "int"},
+                                                 {TypeId::kLong, "long"},
+                                                 {TypeId::kFloat, "float"},
+                                                 {TypeId::kDouble, "double"},
+                                                 {TypeId::kDate, "date"},
+                                                 {TypeId::kTime, "time"},
+                                                 {TypeId::kTimestamp, "timestamp"},
+                                                 {TypeId::kTimestampTz, "timestamptz"},
+                                                 {TypeId::kString, "string"},
+                                                 {TypeId::kUuid, "uuid"},
+                                                 {TypeId::kBinary, "binary"}}};
+static_assert(DistinctNames(kPrimitiveNames));
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
@@ -105,17 +102,12 @@ std::string Type::ToString() const {
     default:
       break;
   }
-  for (const auto& p : kPrimitiveNames) {
-    if (p.id == id_) return std::string(p.name);
-  }
-  return "unknown";
+  return std::string(NameOf(kPrimitiveNames, id_, "unknown"));
 }
 
 Result<Type> Type::ParsePrimitive(std::string_view text) {
   const std::string_view s = Trim(text);
-  for (const auto& p : kPrimitiveNames) {
-    if (p.name == s) return Type(p.id);
-  }
+  if (auto id = ValueOf(kPrimitiveNames, s)) return Type(*id);
   if (s.starts_with("decimal(") && s.ends_with(")")) {
     const std::string_view inner = s.substr(8, s.size() - 9);
     const auto comma = inner.find(',');

@@ -91,11 +91,10 @@ std::string ParentOf(const std::string& name, const std::vector<normalize::Table
 
 }  // namespace
 
-Result<std::vector<normalize::TableSchema>> ExistingTables(iceberg::Catalog& catalog,
-                                                           const std::string& ns,
+Result<std::vector<normalize::TableSchema>> ExistingTables(TableReads& reads, const std::string& ns,
                                                            const normalize::ResourceHints& hints) {
   std::vector<normalize::TableSchema> out;
-  auto listed = catalog.ListTables(iceberg::Namespace{ns});
+  auto listed = reads.catalog().ListTables(iceberg::Namespace{ns});
   if (!listed && listed.error().kind == ErrorKind::kNotFound) return out;
   if (!listed) return std::unexpected(listed.error());
   const std::string root = normalize::NormalizePath(hints.table_name);
@@ -105,9 +104,9 @@ Result<std::vector<normalize::TableSchema>> ExistingTables(iceberg::Catalog& cat
   }
   std::ranges::sort(names);  // the root table first, and every table before the ones it parents
   for (const std::string& name : names) {
-    DATABOX_ASSIGN_OR_RETURN(auto loaded, catalog.LoadTable(iceberg::TableIdentifier{{ns}, name}));
-    const iceberg::Schema* schema = loaded.metadata.CurrentSchema();
-    if (schema == nullptr) continue;
+    DATABOX_ASSIGN_OR_RETURN(auto loaded, reads.Read(iceberg::TableIdentifier{{ns}, name}));
+    const iceberg::Schema* schema = loaded ? loaded->metadata.CurrentSchema() : nullptr;
+    if (schema == nullptr) continue;  // dropped since it was listed, or without a schema
     out.push_back(SchemaOf(name, *schema, hints, name == root));
     out.back().parent = ParentOf(name, out);
   }

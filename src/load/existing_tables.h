@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/error.h"
-#include "iceberg/catalog.h"
+#include "load/table_reads.h"
 #include "normalize/normalizer.h"
 #include "normalize/table_schema.h"
 
@@ -16,7 +16,8 @@ namespace databox::load {
 
 //! The tables of namespace `ns` that the resource `hints` describes has made (its root table and
 //! its child tables `<root>__...`), as the normalizer made them: root first, then by name; none
-//! when the namespace does not exist yet.
+//! when the namespace does not exist yet. Each table is read through `reads` (the load's one read
+//! of it).
 //! - Each Iceberg column keeps its name and gets the dlt type stored that way (Iceberg's narrower
 //!   int and float are bigint and double, and widen when written); a column of a type the
 //!   normalizer never makes (e.g. a struct another engine added) is left out.
@@ -26,8 +27,7 @@ namespace databox::load {
 //!   is an identifier field; the root table's hints apply as Normalizer::Make applies them (a
 //!   json hint types a string column json, a nullable hint sets nullability, a primary key).
 //! - A child table's parent is the longest other table of the resource its name extends.
-Result<std::vector<normalize::TableSchema>> ExistingTables(iceberg::Catalog& catalog,
-                                                           const std::string& ns,
+Result<std::vector<normalize::TableSchema>> ExistingTables(TableReads& reads, const std::string& ns,
                                                            const normalize::ResourceHints& hints);
 
 }  // namespace databox::load

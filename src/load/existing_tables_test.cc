@@ -62,7 +62,8 @@ TEST_F(ExistingTablesTest, AreTheTablesTheNormalizerMade) {
   std::map<std::string, normalize::TableSchema> made;
   for (normalize::TableSchema& table : (*normalizer)->Schemas()) made[table.name] = table;
 
-  auto existing = ExistingTables(workspace_->catalog(), "raw_dump", *hints);
+  TableReads reads(workspace_->catalog());
+  auto existing = ExistingTables(reads, "raw_dump", *hints);
   ASSERT_TRUE(existing) << existing.error().message;
   ASSERT_EQ(existing->size(), made.size());
   EXPECT_EQ(existing->front().name, "events");
@@ -83,7 +84,8 @@ TEST_F(ExistingTablesTest, NoneBeforeTheFirstLoad) {
   normalize::ResourceHints hints;
   hints.resource = "events";
   hints.table_name = "events";
-  auto existing = ExistingTables(workspace_->catalog(), "raw_nothing", hints);
+  TableReads reads(workspace_->catalog());
+  auto existing = ExistingTables(reads, "raw_nothing", hints);
   ASSERT_TRUE(existing) << existing.error().message;
   EXPECT_TRUE(existing->empty());
 }

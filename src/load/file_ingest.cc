@@ -19,6 +19,7 @@
 #include "load/staging.h"
 #include "load/stream_ingest.h"
 #include "load/streamed_files.h"
+#include "load/table_reads.h"
 
 namespace databox::load {
 namespace {
@@ -68,7 +69,7 @@ class FileIngest {
   Status Add(normalize::TableBatch batch);
   //! Where the streamed data files of the raw table `schema` names go.
   Result<TableTarget> TargetOf(const normalize::TableSchema& schema) {
-    return StreamTarget(ws_, source_, schema);
+    return StreamTarget(ws_, reads_, source_, schema);
   }
   void Report(const std::string& file, bool commit) const {
     if (!request_.on_progress) return;
@@ -79,6 +80,7 @@ class FileIngest {
   }
 
   Workspace& ws_;
+  TableReads reads_{ws_.catalog()};  //!< each table read once by this ingest (table_reads.h)
   const IngestRequest& request_;
   const registry::Source& source_;
   const registry::Resource& resource_;
@@ -195,7 +197,7 @@ Result<SourceLoadResult> FileIngest::Run() {
     DATABOX_ASSIGN_OR_RETURN(direct, WriteDirect());
   }
   if (!direct) {
-    DATABOX_ASSIGN_OR_RETURN(schemas_, ExistingTables(ws_.catalog(), source_.Namespace(), hints_));
+    DATABOX_ASSIGN_OR_RETURN(schemas_, ExistingTables(reads_, source_.Namespace(), hints_));
   }
   for (std::size_t i = 0; !direct && i < request_.files.size(); ++i) {
     DATABOX_RETURN_IF_ERROR(CheckInterrupted("ingest into " + request_.table));
@@ -222,7 +224,7 @@ Result<SourceLoadResult> FileIngest::Run() {
   DATABOX_RETURN_IF_ERROR(CheckInterrupted("ingest into " + request_.table));
   DATABOX_ASSIGN_OR_RETURN(CommittedLoad committed,
                            PlanAndCommit(
-                               ws_, db_->conn(), source_, db_->tables(), package_.load_id(),
+                               ws_, reads_, db_->conn(), source_, db_->tables(), package_.load_id(),
                                [&] { Report("", true); }, std::move(groups)));
   result.tables = std::move(committed.tables);
   result.rows_loaded = committed.rows_loaded;

@@ -5,19 +5,29 @@
 namespace databox::load {
 namespace {
 
-constexpr EnumNames<LoadPhase, 3> kLoadPhaseNames{{{LoadPhase::kExtract, "extract"},
-                                                   {LoadPhase::kNormalize, "normalize"},
-                                                   {LoadPhase::kCommit, "commit"}}};
-static_assert(DistinctNames(kLoadPhaseNames));
+constexpr EnumNames<Phase, 6> kPhaseNames{{{Phase::kExtract, "extract"},
+                                           {Phase::kNormalize, "normalize"},
+                                           {Phase::kCommit, "commit"},
+                                           {Phase::kLoad, "load"},
+                                           {Phase::kInspection, "inspection"},
+                                           {Phase::kTransform, "transform"}}};
+static_assert(DistinctNames(kPhaseNames));
+static_assert(kPhaseNames.size() == kPhases.size());
 
 }  // namespace
 
-std::string_view LoadPhaseName(LoadPhase phase) {
-  return NameOf(kLoadPhaseNames, phase, "extract");
+std::string_view PhaseName(Phase phase) { return NameOf(kPhaseNames, phase, "extract"); }
+
+std::string_view OptionalPhaseName(std::optional<Phase> phase) {
+  return phase ? PhaseName(*phase) : "";
 }
 
-Result<LoadPhase> ParseLoadPhase(std::string_view name) {
-  return ParseName(kLoadPhaseNames, name, "load phase");
+Result<Phase> ParsePhase(std::string_view name) { return ParseName(kPhaseNames, name, "phase"); }
+
+Result<std::optional<Phase>> ParseOptionalPhase(std::string_view name) {
+  if (name.empty()) return std::nullopt;
+  DATABOX_ASSIGN_OR_RETURN(Phase phase, ParsePhase(name));
+  return phase;
 }
 
 }  // namespace databox::load

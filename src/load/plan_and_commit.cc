@@ -21,15 +21,17 @@ Status EnsureNamespace(iceberg::Catalog& catalog, const std::string& name) {
   return Ok();
 }
 
-Result<TableTarget> StreamTarget(Workspace& workspace, const registry::Source& source,
+Result<TableTarget> StreamTarget(Workspace& workspace, TableReads& reads,
+                                 const registry::Source& source,
                                  const normalize::TableSchema& schema) {
   const iceberg::TableIdentifier ident{{source.Namespace()}, schema.name};
-  DATABOX_ASSIGN_OR_RETURN(bool exists, workspace.catalog().TableExists(ident));
+  DATABOX_ASSIGN_OR_RETURN(auto read, reads.Read(ident));
   DATABOX_ASSIGN_OR_RETURN(iceberg::Schema incoming, IcebergSchemaFor(schema));
-  if (exists) {
-    DATABOX_ASSIGN_OR_RETURN(auto table,
-                             iceberg::Table::Load(workspace.catalog(), workspace.file_io(), ident));
+  if (read) {
+    DATABOX_ASSIGN_OR_RETURN(
+        auto table, iceberg::Table::Of(workspace.catalog(), workspace.file_io(), ident, *read));
     DATABOX_RETURN_IF_ERROR(FollowDeclaredLayout(workspace, table, source, incoming));
+    reads.Replace(ident, table.loaded());  // as the layout it may have committed left it
     return TableTarget{table.metadata(), false};
   }
   DATABOX_RETURN_IF_ERROR(EnsureNamespace(workspace.catalog(), source.Namespace()));
@@ -41,13 +43,13 @@ Result<TableTarget> StreamTarget(Workspace& workspace, const registry::Source& s
   return TableTarget{std::move(metadata), true};
 }
 
-Result<CommittedLoad> PlanAndCommit(Workspace& workspace, duck::Connection& conn,
+Result<CommittedLoad> PlanAndCommit(Workspace& workspace, TableReads& reads, duck::Connection& conn,
                                     const registry::Source& source, const NormalizedTables& tables,
                                     const std::string& load_id,
                                     const std::function<void()>& before_commit,
                                     std::vector<WrittenTables> written) {
   DATABOX_RETURN_IF_ERROR(EnsureNamespace(workspace.catalog(), source.Namespace()));
-  TablePlanner planner(workspace, conn, source, tables, load_id);
+  TablePlanner planner(workspace, reads, conn, source, tables, load_id);
   // Every data table by name: staged (merge) tables and written ones.
   std::map<std::string, std::function<Status()>> plans;
   for (const NormalizedTable& table : tables.Tables()) {

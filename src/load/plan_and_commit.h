@@ -15,6 +15,7 @@
 #include "load/normalized_tables.h"
 #include "load/source_load.h"
 #include "load/streamed_files.h"
+#include "load/table_reads.h"
 #include "load/workspace.h"
 #include "registry/model.h"
 
@@ -33,7 +34,9 @@ Status EnsureNamespace(iceberg::Catalog& catalog, const std::string& name);
 //! metadata of the existing table (first brought to the partition spec and sort order its
 //! resource declares, layout_evolution.h), else metadata the catalog prepares for a new one (the
 //! namespace raw_<source> is made first: a REST catalog prepares tables only in an existing one).
-Result<TableTarget> StreamTarget(Workspace& workspace, const registry::Source& source,
+//! The table is read through `reads` (the load's one read of it).
+Result<TableTarget> StreamTarget(Workspace& workspace, TableReads& reads,
+                                 const registry::Source& source,
                                  const normalize::TableSchema& schema);
 
 //! Tables of one resource whose data files are already written (streamed_files.h).
@@ -44,8 +47,9 @@ struct WrittenTables {
 
 //! Plans and commits `tables` and `written` of `source` under `load_id`, data tables in name
 //! order. `before_commit` (may be empty) is called once every data file is written, just before
-//! the commit. Errors name the source and the table.
-Result<CommittedLoad> PlanAndCommit(Workspace& workspace, duck::Connection& conn,
+//! the commit. Errors name the source and the table. Tables are read through `reads` (the load's
+//! one read of each), and the commit's first attempt starts from those reads.
+Result<CommittedLoad> PlanAndCommit(Workspace& workspace, TableReads& reads, duck::Connection& conn,
                                     const registry::Source& source, const NormalizedTables& tables,
                                     const std::string& load_id,
                                     const std::function<void()>& before_commit,

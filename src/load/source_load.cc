@@ -24,6 +24,7 @@
 #include "load/resource_hints.h"
 #include "load/streamed_files.h"
 #include "load/system_tables.h"
+#include "load/table_reads.h"
 #include "normalize/naming.h"
 #include "normalize/normalizer.h"
 #include "source/extractor.h"
@@ -74,11 +75,11 @@ class SourceLoad {
   //! extracted on another thread, the load's phase stays extract: normalization reports only
   //! once extraction ended, or when it fails (`force`), so the last phase reported is the one a
   //! failure belongs to.
-  void Report(LoadPhase phase, const std::string& resource, int64_t records,
+  void Report(Phase phase, const std::string& resource, int64_t records,
               std::optional<int64_t> requests = std::nullopt, bool force = false) {
     std::lock_guard lock(report_mu_);
     if (requests) result_.requests = *requests;
-    if (phase == LoadPhase::kNormalize && extracting_ && !force) return;
+    if (phase == Phase::kNormalize && extracting_ && !force) return;
     if (options_.on_progress) {
       options_.on_progress(LoadProgress{source_.name, phase, resource, result_.requests, records});
     }
@@ -107,6 +108,7 @@ class SourceLoad {
   Result<bool> StatusCommitted();
 
   Workspace& ws_;
+  TableReads reads_{ws_.catalog()};  //!< each table read once by this load (table_reads.h)
   const registry::Source& source_;
   const SourceLoadOptions& options_;
   std::unique_ptr<source::Source> runner_;  //!< extracts and feeds the records (source.h)
@@ -123,7 +125,7 @@ class SourceLoad {
 
 Status SourceLoad::Extract() {
   auto progress = [&](const std::string& name, int64_t requests, int64_t records) {
-    Report(LoadPhase::kExtract, name, records, requests);
+    Report(Phase::kExtract, name, records, requests);
   };
   DATABOX_ASSIGN_OR_RETURN(source::StepReport report, runner_->Extract(Folders(), progress));
   std::lock_guard lock(report_mu_);
@@ -154,11 +156,11 @@ Status SourceLoad::ExtractWhileNormalizing() {
   extraction.join();
   pages_ = nullptr;
   if (feed_failed_first) {
-    Report(LoadPhase::kNormalize, "", records_fed_, std::nullopt, /*force=*/true);
+    Report(Phase::kNormalize, "", records_fed_, std::nullopt, /*force=*/true);
     return staged;
   }
   if (!extracted) {
-    Report(LoadPhase::kExtract, "", records_fed_);
+    Report(Phase::kExtract, "", records_fed_);
     return extracted;
   }
   return staged;
@@ -169,7 +171,7 @@ Status SourceLoad::NormalizeResource(const registry::Resource& resource) {
   // The resource's tables as earlier loads left them (existing_tables.h).
   normalize::NormalizerOptions options;
   DATABOX_ASSIGN_OR_RETURN(options.known_tables,
-                           ExistingTables(ws_.catalog(), source_.Namespace(), hints));
+                           ExistingTables(reads_, source_.Namespace(), hints));
   DATABOX_ASSIGN_OR_RETURN(
       auto normalizer,
       normalize::Normalizer::Make(std::move(hints), result_.load_id, std::move(options)));
@@ -179,7 +181,9 @@ Status SourceLoad::NormalizeResource(const registry::Resource& resource) {
   if (resource.write_disposition != registry::WriteDisposition::kMerge) {
     streamed.emplace(
         db_->database(), *ws_.file_io(),
-        [this](const normalize::TableSchema& schema) { return StreamTarget(ws_, source_, schema); },
+        [this](const normalize::TableSchema& schema) {
+          return StreamTarget(ws_, reads_, source_, schema);
+        },
         StreamedFiles::Options{});
   }
   bool key_checked = false;
@@ -202,7 +206,7 @@ Status SourceLoad::NormalizeResource(const registry::Resource& resource) {
     }
     ++records;
     if (records % kNormalizeProgressEvery == 0) {
-      Report(LoadPhase::kNormalize, resource.name, records_fed_ + records);
+      Report(Phase::kNormalize, resource.name, records_fed_ + records);
     }
     if (normalizer->BufferedRows() >= options_.flush_rows) return stage();
     return Ok();
@@ -220,7 +224,7 @@ Status SourceLoad::NormalizeResource(const registry::Resource& resource) {
     written_.push_back(WrittenTables{&resource, std::move(tables)});
   }
   records_fed_ += records;
-  Report(LoadPhase::kNormalize, resource.name, records_fed_);
+  Report(Phase::kNormalize, resource.name, records_fed_);
   return Ok();
 }
 
@@ -237,8 +241,8 @@ Status SourceLoad::PlanAndCommit() {
   DATABOX_ASSIGN_OR_RETURN(
       CommittedLoad committed,
       load::PlanAndCommit(
-          ws_, db_->conn(), source_, db_->tables(), result_.load_id,
-          [&] { Report(LoadPhase::kCommit, "", records_fed_); }, std::move(written_)));
+          ws_, reads_, db_->conn(), source_, db_->tables(), result_.load_id,
+          [&] { Report(Phase::kCommit, "", records_fed_); }, std::move(written_)));
   result_.tables = std::move(committed.tables);
   result_.rows_loaded = committed.rows_loaded;
   return Ok();

@@ -40,7 +40,7 @@ struct SourceLoadResult {
 //! while extracting, after each resource while normalizing, and when the commit starts.
 struct LoadProgress {
   std::string source;
-  LoadPhase phase = LoadPhase::kExtract;
+  Phase phase = Phase::kExtract;
   std::string resource;
   int64_t requests = 0;  //!< HTTP requests sent so far
   //! Records read so far: while extracting, those the responses held; from normalize on, those

@@ -452,12 +452,12 @@ class FailedLoadTest : public SourceLoadTest {
   }
   //! `phase`: the phase the load reported last (the one a run records the failure in).
   void ExpectFailsAndCommitsNothing(const std::string& source, const std::string& expected_text,
-                                    LoadPhase phase) {
+                                    Phase phase) {
     const auto before = Snapshots(source);
     ASSERT_FALSE(before.empty());
     const registry::Source* s = registry_.FindSource(source);
     SourceLoadOptions options;
-    std::optional<LoadPhase> last;
+    std::optional<Phase> last;
     options.on_progress = [&](const LoadProgress& progress) { last = progress.phase; };
     auto result = LoadSource(*workspace_, *s, options);
     ASSERT_FALSE(result) << "the load should have failed";
@@ -476,7 +476,7 @@ TEST_F(FailedLoadTest, Http500AfterRetriesCommitsNothingAndNamesTheRequest) {
     return std::regex_replace(text, std::regex("code: 200"), "code: 500");
   });
   ExpectFailsAndCommitsNothing("noaa", "https://www.ncei.noaa.gov/cdo-web/api/v2/",
-                               LoadPhase::kExtract);
+                               Phase::kExtract);
 }
 
 TEST_F(FailedLoadTest, MalformedJsonCommitsNothing) {
@@ -484,7 +484,7 @@ TEST_F(FailedLoadTest, MalformedJsonCommitsNothing) {
   UseEditedRecordings("noaa", [](std::string text) {
     return std::regex_replace(text, std::regex("string: '\\{"), "string: '{{");
   });
-  ExpectFailsAndCommitsNothing("noaa", "resource", LoadPhase::kExtract);
+  ExpectFailsAndCommitsNothing("noaa", "resource", Phase::kExtract);
 }
 
 // The pages are normalized while later ones are still fetched: a record the normalizer refuses
@@ -494,7 +494,7 @@ TEST_F(FailedLoadTest, ARecordTheNormalizerRefusesFailsTheNormalizePhase) {
   UseEditedRecordings("gbif", [](std::string text) {
     return std::regex_replace(text, std::regex("\"key\": 5938028359"), "\"key\": null");
   });
-  ExpectFailsAndCommitsNothing("gbif", "is null in this record", LoadPhase::kNormalize);
+  ExpectFailsAndCommitsNothing("gbif", "is null in this record", Phase::kNormalize);
 }
 
 // A primary key no record has fails the load before any commit, whatever the write disposition,
@@ -512,7 +512,7 @@ TEST_F(FailedLoadTest, APrimaryKeyNoRecordOfTheFirstBatchHasCommitsNothing) {
                                "databox.toml:290: source noaa, resource datasets: primary_key "
                                "column 'dataset_idd' of table raw_noaa.datasets is in no record "
                                "of the first batch",
-                               LoadPhase::kNormalize);
+                               Phase::kNormalize);
 }
 
 TEST_F(FailedLoadTest, RejectedDuplicateKeysCommitNothingAndResumeFinishesWithoutFetching) {
@@ -523,7 +523,7 @@ TEST_F(FailedLoadTest, RejectedDuplicateKeysCommitNothingAndResumeFinishesWithou
   });
   auto& gbif = *const_cast<registry::Source*>(registry_.FindSource("gbif"));
   gbif.resources.front().merge_duplicates = registry::DuplicatePolicy::kReject;
-  ExpectFailsAndCommitsNothing("gbif", "more than once", LoadPhase::kNormalize);
+  ExpectFailsAndCommitsNothing("gbif", "more than once", Phase::kNormalize);
 
   // The pages are in the failed package: --resume finishes it without any request (the replay
   // folder is emptied to prove it) once the policy allows duplicates.

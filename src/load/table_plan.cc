@@ -34,6 +34,21 @@ iceberg::TableIdentifier TablePlanner::Ident(const std::string& table) const {
   return iceberg::TableIdentifier{{source_.Namespace()}, table};
 }
 
+Result<std::optional<iceberg::Table>> TablePlanner::ReadTable(
+    const iceberg::TableIdentifier& ident) {
+  DATABOX_ASSIGN_OR_RETURN(auto read, reads_.Read(ident));
+  if (!read) return std::nullopt;
+  DATABOX_ASSIGN_OR_RETURN(auto table,
+                           iceberg::Table::Of(ws_.catalog(), ws_.file_io(), ident, *read));
+  return table;
+}
+
+std::unique_ptr<iceberg::SnapshotOperation> TablePlanner::FromRead(
+    std::unique_ptr<iceberg::SnapshotOperation> op, const iceberg::Table& table) {
+  op->StartFrom(table.loaded());
+  return op;
+}
+
 void TablePlanner::Add(std::unique_ptr<iceberg::SnapshotOperation> op, TableOutcome outcome) {
   plan_.outcomes.push_back(std::move(outcome));
   plan_.ops.push_back(std::move(op));
@@ -55,8 +70,8 @@ Status TablePlanner::PlanTable(const NormalizedTable& table) {
   outcome.rows = rows;
 
   std::unique_ptr<iceberg::SnapshotOperation> op;
-  DATABOX_ASSIGN_OR_RETURN(bool exists, ws_.catalog().TableExists(ident));
-  if (!exists) {
+  DATABOX_ASSIGN_OR_RETURN(auto read, reads_.Read(ident));
+  if (!read) {
     DATABOX_ASSIGN_OR_RETURN(op, NewTableAppend(ident, incoming, select_sql));
   } else {
     DATABOX_ASSIGN_OR_RETURN(op, PlanExistingTable(table, incoming, select_sql));
@@ -81,7 +96,13 @@ Status TablePlanner::PlanWrittenTable(const std::string& name, const registry::R
     op->CreateIfMissing(iceberg::CreateTableUpdates(written.metadata));
     plan_.creates.insert(op.get());
   } else {
-    DATABOX_ASSIGN_OR_RETURN(auto table, iceberg::Table::Load(ws_.catalog(), ws_.file_io(), ident));
+    DATABOX_ASSIGN_OR_RETURN(auto read, ReadTable(ident));
+    if (!read) {
+      return MakeError(ErrorKind::kConflict, "table " + ident.ToString() +
+                                                 " was dropped while its data files were "
+                                                 "written; load again");
+    }
+    iceberg::Table& table = *read;
     DATABOX_RETURN_IF_ERROR(EvolveSchema(table, *schema));
     if (table.metadata().default_spec_id != written.metadata.default_spec_id) {
       return MakeError(ErrorKind::kConflict, "table " + ident.ToString() +
@@ -97,9 +118,10 @@ Status TablePlanner::PlanWrittenTable(const std::string& name, const registry::R
                                                    field.name + "); load again");
       }
     }
-    op = resource.write_disposition == registry::WriteDisposition::kReplace
-             ? table.NewReplaceAll(Change())
-             : table.NewAppend(Change());
+    op = FromRead(resource.write_disposition == registry::WriteDisposition::kReplace
+                      ? table.NewReplaceAll(Change())
+                      : table.NewAppend(Change()),
+                  table);
   }
   op->AddFiles(std::move(written.files));
   plan_.rows_loaded += written.rows;
@@ -129,18 +151,27 @@ Status TablePlanner::EvolveSchema(iceberg::Table& table, const iceberg::Schema& 
       auto merged, iceberg::UnionByName(table.schema(), incoming, table.metadata().last_column_id));
   if (merged.SameStructure(table.schema())) return Ok();
   iceberg::SchemaUpdate evolve(table.identifier(), incoming);
-  DATABOX_RETURN_IF_ERROR(iceberg::CommitChange(ws_.catalog(), *ws_.file_io(), evolve));
-  return table.Refresh();
+  evolve.StartFrom(table.loaded());
+  DATABOX_ASSIGN_OR_RETURN(iceberg::LoadedTable evolved,
+                           iceberg::CommitChange(ws_.catalog(), *ws_.file_io(), evolve));
+  reads_.Replace(table.identifier(), evolved);
+  DATABOX_ASSIGN_OR_RETURN(table, iceberg::Table::Of(ws_.catalog(), ws_.file_io(),
+                                                     table.identifier(), std::move(evolved)));
+  return Ok();
 }
 
 Result<std::unique_ptr<iceberg::SnapshotOperation>> TablePlanner::PlanExistingTable(
     const NormalizedTable& normalized, const iceberg::Schema& incoming,
     const std::string& select_sql) {
   const registry::Resource& resource = *normalized.resource;
-  DATABOX_ASSIGN_OR_RETURN(
-      auto table, iceberg::Table::Load(ws_.catalog(), ws_.file_io(), Ident(normalized.name)));
+  DATABOX_ASSIGN_OR_RETURN(auto read, ReadTable(Ident(normalized.name)));
+  if (!read) {
+    return MakeError(ErrorKind::kInternal, "table " + normalized.name + " was read and is gone");
+  }
+  iceberg::Table& table = *read;
   DATABOX_RETURN_IF_ERROR(EvolveSchema(table, incoming));
   DATABOX_RETURN_IF_ERROR(FollowDeclaredLayout(ws_, table, source_, incoming));
+  reads_.Replace(table.identifier(), table.loaded());
   iceberg::RowChangeOptions options;
   options.snapshot = Change();
   if (resource.merge_mode) {
@@ -151,9 +182,13 @@ Result<std::unique_ptr<iceberg::SnapshotOperation>> TablePlanner::PlanExistingTa
   if (IsMerge(resource) && normalized.name == resource.name) {
     // DuckDB reads the table's files: give it the credentials its load just vended (if any).
     DATABOX_RETURN_IF_ERROR(ws_.PrepareDuckDbReads(conn_));
-    return iceberg::PrepareMerge(conn_, table, select_sql, options);
+    DATABOX_ASSIGN_OR_RETURN(auto op, iceberg::PrepareMerge(conn_, table, select_sql, options));
+    return FromRead(std::move(op), table);
   }
-  if (IsMerge(resource)) return PlanMergeChild(table, resource, select_sql, options);
+  if (IsMerge(resource)) {
+    DATABOX_ASSIGN_OR_RETURN(auto op, PlanMergeChild(table, resource, select_sql, options));
+    return FromRead(std::move(op), table);
+  }
   return MakeError(ErrorKind::kInternal,
                    "table " + normalized.name + " of " +
                        std::string(registry::ToString(resource.write_disposition)) + " resource " +
@@ -165,13 +200,12 @@ Result<std::unique_ptr<iceberg::SnapshotOperation>> TablePlanner::PlanMergeChild
     const iceberg::Table& table, const registry::Resource& resource, const std::string& select_sql,
     const iceberg::RowChangeOptions& options) {
   const std::string root = resource.name;
-  DATABOX_ASSIGN_OR_RETURN(bool root_exists, ws_.catalog().TableExists(Ident(root)));
+  DATABOX_ASSIGN_OR_RETURN(auto root_read, ReadTable(Ident(root)));
   DATABOX_ASSIGN_OR_RETURN(
       auto files, iceberg::WriteDataFiles(conn_, *ws_.file_io(), table.metadata(), select_sql));
   std::unique_ptr<iceberg::SnapshotOperation> op;
-  if (root_exists) {
-    DATABOX_ASSIGN_OR_RETURN(auto root_table,
-                             iceberg::Table::Load(ws_.catalog(), ws_.file_io(), Ident(root)));
+  if (root_read) {
+    const iceberg::Table& root_table = *root_read;
     DATABOX_RETURN_IF_ERROR(ws_.PrepareDuckDbReads(conn_));  // both tables' vended credentials
     DATABOX_ASSIGN_OR_RETURN(std::string root_rows, iceberg::ReadSql(root_table));
     const std::string keys = duck::QuoteIdentifierList(resource.primary_key);
@@ -194,15 +228,13 @@ Status TablePlanner::PlanSystemTables() {
     DATABOX_RETURN_IF_ERROR(conn_.Execute(system.stage_sql));
     const std::string select_sql = "SELECT * FROM " + system.relation;
     std::unique_ptr<iceberg::SnapshotOperation> op;
-    DATABOX_ASSIGN_OR_RETURN(bool exists, ws_.catalog().TableExists(ident));
-    if (!exists) {
+    DATABOX_ASSIGN_OR_RETURN(auto table, ReadTable(ident));
+    if (!table) {
       DATABOX_ASSIGN_OR_RETURN(op, NewTableAppend(ident, system.schema, select_sql));
     } else {
-      DATABOX_ASSIGN_OR_RETURN(auto table,
-                               iceberg::Table::Load(ws_.catalog(), ws_.file_io(), ident));
-      DATABOX_ASSIGN_OR_RETURN(
-          auto files, iceberg::WriteDataFiles(conn_, *ws_.file_io(), table.metadata(), select_sql));
-      op = table.NewAppend(Change());
+      DATABOX_ASSIGN_OR_RETURN(auto files, iceberg::WriteDataFiles(conn_, *ws_.file_io(),
+                                                                   table->metadata(), select_sql));
+      op = FromRead(table->NewAppend(Change()), *table);
       op->AddFiles(std::move(files));
     }
     Add(std::move(op),

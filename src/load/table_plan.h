@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "load/normalized_tables.h"
 #include "load/source_load.h"
 #include "load/streamed_files.h"
+#include "load/table_reads.h"
 #include "load/workspace.h"
 #include "registry/model.h"
 
@@ -40,10 +42,12 @@ struct LoadPlan {
 
 class TablePlanner {
  public:
-  //! Every reference must outlive the planner.
-  TablePlanner(Workspace& workspace, duck::Connection& conn, const registry::Source& source,
-               const NormalizedTables& tables, std::string load_id)
+  //! Every reference must outlive the planner. Tables are read through `reads` (the load's one
+  //! read of each); every change to an existing table starts its commit from that read.
+  TablePlanner(Workspace& workspace, TableReads& reads, duck::Connection& conn,
+               const registry::Source& source, const NormalizedTables& tables, std::string load_id)
       : ws_(workspace),
+        reads_(reads),
         conn_(conn),
         source_(source),
         tables_(tables),
@@ -67,13 +71,19 @@ class TablePlanner {
  private:
   iceberg::SnapshotChange Change() const;
   iceberg::TableIdentifier Ident(const std::string& table) const;
+  //! The existing table `ident` as this load read it; nullopt when it does not exist.
+  Result<std::optional<iceberg::Table>> ReadTable(const iceberg::TableIdentifier& ident);
+  //! `op`, a change to `table` as this load read it, starts its commit from that read.
+  static std::unique_ptr<iceberg::SnapshotOperation> FromRead(
+      std::unique_ptr<iceberg::SnapshotOperation> op, const iceberg::Table& table);
   //! `table`'s row count, counted by DuckDB.
   Result<int64_t> CountRows(const NormalizedTable& table);
   //! A table created by its first append (the files written under the prepared metadata).
   Result<std::unique_ptr<iceberg::SnapshotOperation>> NewTableAppend(
       const iceberg::TableIdentifier& ident, const iceberg::Schema& schema,
       const std::string& select_sql);
-  //! Commits the columns `incoming` adds to `table` (if any) and refreshes it.
+  //! Commits the columns `incoming` adds to `table` (if any); `table` and the load's read of it
+  //! become the catalog's answer.
   Status EvolveSchema(iceberg::Table& table, const iceberg::Schema& incoming);
   Result<std::unique_ptr<iceberg::SnapshotOperation>> PlanExistingTable(
       const NormalizedTable& table, const iceberg::Schema& incoming, const std::string& select_sql);
@@ -84,6 +94,7 @@ class TablePlanner {
   void Add(std::unique_ptr<iceberg::SnapshotOperation> op, TableOutcome outcome);
 
   Workspace& ws_;
+  TableReads& reads_;
   duck::Connection& conn_;
   const registry::Source& source_;
   const NormalizedTables& tables_;

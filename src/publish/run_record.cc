@@ -2,6 +2,7 @@
 
 #include "common/clock.h"
 #include "common/redact.h"
+#include "load/load_phase.h"
 
 namespace databox::publish {
 namespace {
@@ -39,7 +40,7 @@ refresh::RunRecord PublishRecord(const Outcome& outcome, const std::string& targ
     } else {
       run.status = refresh::SourceStatus::kFailed;
       const std::string problem = ProblemOf(outcome, relation.name);
-      run.phase = problem.empty() ? refresh::SourcePhase::kLoad : refresh::SourcePhase::kInspection;
+      run.phase = problem.empty() ? load::Phase::kLoad : load::Phase::kInspection;
       run.error = Redact(problem.empty() ? "version " + std::to_string(outcome.version) +
                                                " was not published: " + outcome.error
                                          : problem);

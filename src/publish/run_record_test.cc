@@ -30,11 +30,11 @@ TEST(PublishRecordTest, AReadBackDifferenceFailsItsRelationInInspection) {
   EXPECT_EQ(record.inspection_problems, outcome.problems);
   ASSERT_EQ(record.sources.size(), 2u);
   EXPECT_EQ(record.sources[0].status, refresh::SourceStatus::kFailed);
-  EXPECT_EQ(record.sources[0].phase, refresh::SourcePhase::kInspection);
+  EXPECT_EQ(record.sources[0].phase, load::Phase::kInspection);
   EXPECT_EQ(record.sources[0].error, outcome.problems[0]);
   EXPECT_EQ(record.sources[0].snapshots.at("raw_x.t"), 42);
   EXPECT_EQ(record.sources[1].status, refresh::SourceStatus::kFailed);
-  EXPECT_EQ(record.sources[1].phase, refresh::SourcePhase::kLoad);
+  EXPECT_EQ(record.sources[1].phase, load::Phase::kLoad);
   EXPECT_NE(record.sources[1].error.find("version 4 was not published"), std::string::npos);
   // The record survives its own JSON form (the run history's reader checks every word).
   auto back = refresh::RunRecord::FromJson(record.ToJson());

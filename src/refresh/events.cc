@@ -4,20 +4,6 @@
 
 namespace databox::refresh {
 
-std::string_view RefreshPhaseName(RefreshPhase phase) {
-  switch (phase) {
-    case RefreshPhase::kTransform:
-      return "transform";
-  }
-  return "transform";
-}
-
-Result<RefreshPhase> ParseRefreshPhase(std::string_view name) {
-  if (name == RefreshPhaseName(RefreshPhase::kTransform)) return RefreshPhase::kTransform;
-  return MakeError(ErrorKind::kData,
-                   "unknown refresh phase '" + std::string(name) + "': expected transform");
-}
-
 RunEvents::RunEvents(std::vector<RunObserver*> subscribers) : subscribers_(std::move(subscribers)) {
   std::erase(subscribers_, nullptr);
 }

@@ -7,22 +7,12 @@
 
 #include <mutex>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "load/source_load.h"
 #include "refresh/run_history.h"
 
 namespace databox::refresh {
-
-//! The phases of a refresh, after its loads, that report their start and end.
-enum class RefreshPhase {
-  kTransform,  //!< "transform"
-};
-
-std::string_view RefreshPhaseName(RefreshPhase phase);
-//! The phase named `name`; a kData error for any other text.
-Result<RefreshPhase> ParseRefreshPhase(std::string_view name);
 
 //! A source started loading.
 struct SourceStart {
@@ -39,17 +29,17 @@ struct SourceFinished {
   std::string at;  //!< ISO 8601 UTC
 };
 
-//! A phase of the refresh started.
+//! A phase of the refresh after its loads (the transform) started.
 struct PhaseStart {
-  RefreshPhase phase = RefreshPhase::kTransform;
+  load::Phase phase = load::Phase::kTransform;
   std::string at;  //!< ISO 8601 UTC
 
   bool operator==(const PhaseStart&) const = default;
 };
 
-//! A phase of the refresh ended.
+//! A phase of the refresh after its loads (the transform) ended.
 struct PhaseEnd {
-  RefreshPhase phase = RefreshPhase::kTransform;
+  load::Phase phase = load::Phase::kTransform;
   std::string at;   //!< ISO 8601 UTC
   bool ok = false;  //!< status=0 when true, status=1 when false
 

@@ -24,7 +24,7 @@ class Journal final : public RunObserver {
     heard.push_back("finished " + e.run.source + " " + std::string(SourceStatusName(e.run.status)));
   }
   void OnPhaseStart(const PhaseStart& e) override {
-    heard.push_back("phase " + std::string(RefreshPhaseName(e.phase)));
+    heard.push_back("phase " + std::string(load::PhaseName(e.phase)));
   }
   void OnPhaseEnd(const PhaseEnd& e) override {
     heard.push_back(e.ok ? "phase ok" : "phase failed");
@@ -46,14 +46,14 @@ SourceFinished Finished(const std::string& source, SourceStatus status, double s
 void SendOneOfEach(RunObserver& events) {
   events.OnSourceStart(SourceStart{.source = "noaa", .at = kAt});
   events.OnProgress(load::LoadProgress{.source = "noaa",
-                                       .phase = load::LoadPhase::kExtract,
+                                       .phase = load::Phase::kExtract,
                                        .resource = "r",
                                        .requests = 1,
                                        .records = 2});
   events.OnSourceFinished(Finished("noaa", SourceStatus::kOk, 0.88));
   events.OnSourceFinished(Finished("gbif", SourceStatus::kInterrupted, 12.5));
-  events.OnPhaseStart(PhaseStart{.phase = RefreshPhase::kTransform, .at = kAt});
-  events.OnPhaseEnd(PhaseEnd{.phase = RefreshPhase::kTransform, .at = kAt, .ok = false});
+  events.OnPhaseStart(PhaseStart{.phase = load::Phase::kTransform, .at = kAt});
+  events.OnPhaseEnd(PhaseEnd{.phase = load::Phase::kTransform, .at = kAt, .ok = false});
   RunRecord record;
   record.command = "refresh";
   events.OnRunFinished(record);

@@ -113,7 +113,7 @@ void LiveProgress::OnSourceFinished(const SourceFinished& event) {
     case SourceStatus::kFailed: {
       row.state = State::kFailed;
       if (!options_.print_failures) break;
-      const std::string phase(SourcePhaseName(run.phase));
+      const std::string phase(load::OptionalPhaseName(run.phase));
       text = Styled(run.source, Style::kBold, options_.colour) + " " +
              Styled("FAILED", Style::kRed, options_.colour) + " [" + phase + "] " +
              Redact(run.error) + "\n";
@@ -150,7 +150,7 @@ std::string LiveProgress::StateText(State state, std::optional<Clock::time_point
 
 std::string LiveProgress::Line(const std::string& source, const Row& row) const {
   const std::string state = StateText(row.state, row.started, row.seconds);
-  const std::string phase = row.phase ? std::string(load::LoadPhaseName(*row.phase)) : "";
+  const std::string phase(load::OptionalPhaseName(row.phase));
   std::string rest = Padded(phase, 10) + " requests=" + Padded(std::to_string(row.requests), 6) +
                      " records=" + std::to_string(row.records);
   if (row.rows) rest += " rows=" + std::to_string(*row.rows);
@@ -165,7 +165,7 @@ std::string LiveProgress::Line(const std::string& source, const Row& row) const 
 
 std::string LiveProgress::FooterLine() const {
   const std::string state = StateText(footer_->state, footer_->started, footer_->seconds);
-  return std::string(RefreshPhaseName(footer_->phase)) + " " +
+  return std::string(load::PhaseName(footer_->phase)) + " " +
          Styled(state, StyleOfState(footer_->state), options_.colour);
 }
 

@@ -64,14 +64,14 @@ class LiveProgress final : public RunObserver {
   struct Row {
     State state = State::kWaiting;
     std::optional<Clock::time_point> started;
-    std::optional<double> seconds;         //!< set when it ended
-    std::optional<load::LoadPhase> phase;  //!< none until the first progress event
+    std::optional<double> seconds;     //!< set when it ended
+    std::optional<load::Phase> phase;  //!< none until the first progress event
     int64_t requests = 0;
     int64_t records = 0;
     std::optional<int64_t> rows;  //!< rows written, once committed
   };
   struct Footer {
-    RefreshPhase phase = RefreshPhase::kTransform;
+    load::Phase phase = load::Phase::kTransform;
     State state = State::kRunning;
     Clock::time_point started;
     std::optional<double> seconds;

@@ -40,8 +40,8 @@ class LiveProgressTest : public ::testing::Test {
     return LiveProgress::Options{
         .colour = colour, .width = std::nullopt, .now = [this] { return now_; }};
   }
-  static load::LoadProgress Progress(const std::string& source, load::LoadPhase phase,
-                                     int64_t requests, int64_t records) {
+  static load::LoadProgress Progress(const std::string& source, load::Phase phase, int64_t requests,
+                                     int64_t records) {
     return load::LoadProgress{.source = source,
                               .phase = phase,
                               .resource = "r",
@@ -60,10 +60,10 @@ class LiveProgressTest : public ::testing::Test {
     return finished;
   }
   static PhaseStart TransformStart() {
-    return PhaseStart{.phase = RefreshPhase::kTransform, .at = "2026-11-30T02:11:00.100Z"};
+    return PhaseStart{.phase = load::Phase::kTransform, .at = "2026-11-30T02:11:00.100Z"};
   }
   static PhaseEnd TransformEnd(bool ok) {
-    return PhaseEnd{.phase = RefreshPhase::kTransform, .at = "2026-11-30T02:11:09.000Z", .ok = ok};
+    return PhaseEnd{.phase = load::Phase::kTransform, .at = "2026-11-30T02:11:09.000Z", .ok = ok};
   }
 
   std::FILE* out_ = nullptr;
@@ -76,9 +76,9 @@ TEST_F(LiveProgressTest, ShowsEachSourcesStateElapsedPhaseCountsRowsAndThePhaseF
   LiveProgress live(out_, Fake());
   live.OnSourceStart(Start("noaa"));
   live.OnSourceStart(Start("gbif"));
-  live.OnProgress(Progress("noaa", load::LoadPhase::kExtract, 2, 40));
+  live.OnProgress(Progress("noaa", load::Phase::kExtract, 2, 40));
   now_ += seconds(3);
-  live.OnProgress(Progress("noaa", load::LoadPhase::kNormalize, 3, 60));
+  live.OnProgress(Progress("noaa", load::Phase::kNormalize, 3, 60));
   EXPECT_EQ(LastFrame(),
             "noaa               running 3s       normalize  requests=3      records=60\n"
             "gbif               running 3s                  requests=0      records=0\n");
@@ -117,7 +117,7 @@ TEST_F(LiveProgressTest, AFailureIsPrintedOnceAboveTheLinesWhenItHappens) {
   SourceRun gbif;
   gbif.source = "gbif";
   gbif.status = SourceStatus::kFailed;
-  gbif.phase = SourcePhase::kExtract;
+  gbif.phase = load::Phase::kExtract;
   gbif.error = "source gbif, resource occurrences: HTTP 500";
   live.OnSourceFinished(SourceFinished{.run = gbif, .at = "2026-11-30T02:10:59.539Z"});
   // The error comes first in the frame, then the live lines; noaa is still running.
@@ -152,7 +152,7 @@ TEST_F(LiveProgressTest, LinesAreCutToTheTerminalWidthWithoutCuttingAnEscape) {
   options.width = 40;
   LiveProgress live(out_, options);
   live.OnSourceStart(Start("noaa"));
-  live.OnProgress(Progress("noaa", load::LoadPhase::kExtract, 1, 10));
+  live.OnProgress(Progress("noaa", load::Phase::kExtract, 1, 10));
   EXPECT_EQ(LastFrame(), "noaa               \x1b[33mrunning 0s\x1b[0m       ext\n");
 }
 
@@ -162,7 +162,7 @@ TEST_F(LiveProgressTest, WithoutPrintFailuresAFailureOnlyMarksItsLine) {
   LiveProgress live(out_, options);
   live.OnSourceStart(Start("noaa"));
   SourceFinished failed = Finished("noaa", SourceStatus::kFailed, 0.5);
-  failed.run.phase = SourcePhase::kExtract;
+  failed.run.phase = load::Phase::kExtract;
   failed.run.error = "HTTP 500";
   live.OnSourceFinished(failed);
   EXPECT_EQ(LastFrame(),

@@ -16,6 +16,17 @@ constexpr std::string_view kPhaseEnd = "PHASE_END";
 
 std::string StatusText(bool ok) { return ok ? "0" : "1"; }
 
+//! The phase a PHASE_START or PHASE_END line names: one after the loads (the transform), never a
+//! load's own phase (those are in the run history, not in protocol lines).
+Result<load::Phase> ParseLinePhase(std::string_view name) {
+  DATABOX_ASSIGN_OR_RETURN(load::Phase phase, load::ParsePhase(name));
+  if (phase != load::Phase::kTransform) {
+    return MakeError(ErrorKind::kData,
+                     "phase '" + std::string(name) + "' is not one of a protocol line: transform");
+  }
+  return phase;
+}
+
 struct LineWriter {
   std::string operator()(const SourceStart& e) const {
     return std::string(kSourceStart) + " source=" + e.source + " at=" + e.at;
@@ -25,11 +36,11 @@ struct LineWriter {
            " status=" + StatusText(e.ok) + " seconds=" + SecondsText(e.seconds);
   }
   std::string operator()(const PhaseStart& e) const {
-    return std::string(kPhaseStart) + " phase=" + std::string(RefreshPhaseName(e.phase)) +
+    return std::string(kPhaseStart) + " phase=" + std::string(load::PhaseName(e.phase)) +
            " at=" + e.at;
   }
   std::string operator()(const PhaseEnd& e) const {
-    return std::string(kPhaseEnd) + " phase=" + std::string(RefreshPhaseName(e.phase)) +
+    return std::string(kPhaseEnd) + " phase=" + std::string(load::PhaseName(e.phase)) +
            " at=" + e.at + " status=" + StatusText(e.ok);
   }
 };
@@ -98,12 +109,12 @@ Result<ProtocolEvent> ParsePieces(const std::vector<std::string_view>& pieces) {
   }
   if (kind == kPhaseStart) {
     DATABOX_ASSIGN_OR_RETURN(auto v, Values(fields, {"phase", "at"}));
-    DATABOX_ASSIGN_OR_RETURN(RefreshPhase phase, ParseRefreshPhase(v[0]));
+    DATABOX_ASSIGN_OR_RETURN(load::Phase phase, ParseLinePhase(v[0]));
     return PhaseStart{.phase = phase, .at = std::string(v[1])};
   }
   if (kind == kPhaseEnd) {
     DATABOX_ASSIGN_OR_RETURN(auto v, Values(fields, {"phase", "at", "status"}));
-    DATABOX_ASSIGN_OR_RETURN(RefreshPhase phase, ParseRefreshPhase(v[0]));
+    DATABOX_ASSIGN_OR_RETURN(load::Phase phase, ParseLinePhase(v[0]));
     DATABOX_ASSIGN_OR_RETURN(bool ok, ParseStatus(v[2]));
     return PhaseEnd{.phase = phase, .at = std::string(v[1]), .ok = ok};
   }

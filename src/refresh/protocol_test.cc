@@ -26,11 +26,11 @@ std::vector<Documented> DocumentedLines() {
        "SOURCE_END source=noaa at=2026-11-30T02:10:58.659Z status=0 seconds=0.880"},
       {SourceEnd{.source = "usgs_earthquakes", .at = kAt, .ok = false, .seconds = 12.5},
        "SOURCE_END source=usgs_earthquakes at=2026-11-30T02:10:58.659Z status=1 seconds=12.500"},
-      {PhaseStart{.phase = RefreshPhase::kTransform, .at = kAt},
+      {PhaseStart{.phase = load::Phase::kTransform, .at = kAt},
        "PHASE_START phase=transform at=2026-11-30T02:10:58.659Z"},
-      {PhaseEnd{.phase = RefreshPhase::kTransform, .at = kAt, .ok = true},
+      {PhaseEnd{.phase = load::Phase::kTransform, .at = kAt, .ok = true},
        "PHASE_END phase=transform at=2026-11-30T02:10:58.659Z status=0"},
-      {PhaseEnd{.phase = RefreshPhase::kTransform, .at = kAt, .ok = false},
+      {PhaseEnd{.phase = load::Phase::kTransform, .at = kAt, .ok = false},
        "PHASE_END phase=transform at=2026-11-30T02:10:58.659Z status=1"},
   };
 }
@@ -93,14 +93,17 @@ TEST(ProtocolTest, MalformedLinesAreDataErrorsQuotingTheLine) {
   }
 }
 
-TEST(ProtocolTest, PhaseNamesRoundTripAndUnknownNamesAreErrors) {
-  EXPECT_EQ(RefreshPhaseName(RefreshPhase::kTransform), "transform");
-  auto parsed = ParseRefreshPhase("transform");
-  ASSERT_TRUE(parsed.has_value());
-  EXPECT_EQ(*parsed, RefreshPhase::kTransform);
-  auto unknown = ParseRefreshPhase("inspection");
-  ASSERT_FALSE(unknown.has_value());
-  EXPECT_EQ(unknown.error().kind, ErrorKind::kData);
+TEST(ProtocolTest, PhaseLinesNameTheTransformAndNoOtherPhase) {
+  auto parsed = ParseProtocolLine("PHASE_START phase=transform at=t");
+  ASSERT_TRUE(parsed.has_value()) << parsed.error().ToString();
+  ASSERT_TRUE(std::holds_alternative<PhaseStart>(*parsed));
+  EXPECT_EQ(std::get<PhaseStart>(*parsed).phase, load::Phase::kTransform);
+  for (const std::string line :
+       {"PHASE_END phase=transfrom at=t status=0", "PHASE_START phase=inspection at=t"}) {
+    auto refused = ParseProtocolLine(line);
+    ASSERT_FALSE(refused.has_value()) << line;
+    EXPECT_EQ(refused.error().kind, ErrorKind::kData) << line;
+  }
 }
 
 }  // namespace

@@ -90,7 +90,7 @@ void LoadOne(RefreshRun& run, std::size_t i) {
     load_options.on_progress = progress;
     return load::LoadSource(run.workspace, source, load_options);
   };
-  TrackedLoad(source.name, load, SourcePhase::kExtract, run.events, run.record().sources[i]);
+  TrackedLoad(source.name, load, load::Phase::kExtract, run.events, run.record().sources[i]);
 }
 
 //! Schedule: every source in a pool of --max-workers threads (default project.max_workers);
@@ -132,7 +132,7 @@ bool Inspect(RefreshRun& run) {
          InspectSource(run.workspace, *run.sources[i], source_run.load_id)) {
       record.inspection_problems.push_back(problem);
       source_run.status = SourceStatus::kFailed;
-      source_run.phase = SourcePhase::kInspection;
+      source_run.phase = load::Phase::kInspection;
       source_run.error = problem;
       all_ok = false;
     }
@@ -160,9 +160,9 @@ void Transform(RefreshRun& run, bool ready) {
     return;
   }
   if (!ready) return;
-  run.events.OnPhaseStart(PhaseStart{.phase = RefreshPhase::kTransform, .at = NowIso()});
+  run.events.OnPhaseStart(PhaseStart{.phase = load::Phase::kTransform, .at = NowIso()});
   RecordTransform(RunTransform(run.workspace), record);
-  run.events.OnPhaseEnd(PhaseEnd{.phase = RefreshPhase::kTransform,
+  run.events.OnPhaseEnd(PhaseEnd{.phase = load::Phase::kTransform,
                                  .at = NowIso(),
                                  .ok = record.transform_status == TransformStatus::kOk});
 }

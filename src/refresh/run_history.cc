@@ -42,7 +42,7 @@ nlohmann::json RunRecord::ToJson() const {
     sources_json.push_back({{"source", s.source},
                             {"status", SourceStatusName(s.status)},
                             {"load_id", s.load_id},
-                            {"phase", SourcePhaseName(s.phase)},
+                            {"phase", load::OptionalPhaseName(s.phase)},
                             {"rows", s.rows},
                             {"snapshots", SnapshotsToJson(s.snapshots)},
                             {"started_at", s.started_at},
@@ -84,7 +84,7 @@ Result<SourceRun> SourceRunFromJson(const nlohmann::json& s) {
   run.source = s.at("source").get<std::string>();
   DATABOX_ASSIGN_OR_RETURN(run.status, ParseSourceStatus(s.value("status", "failed")));
   run.load_id = s.value("load_id", "");
-  DATABOX_ASSIGN_OR_RETURN(run.phase, ParseSourcePhase(s.value("phase", "")));
+  DATABOX_ASSIGN_OR_RETURN(run.phase, load::ParseOptionalPhase(s.value("phase", "")));
   run.rows = s.value("rows", int64_t{0});
   if (s.contains("snapshots")) {
     DATABOX_ASSIGN_OR_RETURN(run.snapshots, SnapshotsFromJson(s.at("snapshots")));

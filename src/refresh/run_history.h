@@ -16,17 +16,23 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/exit_code.h"
+#include "load/load_phase.h"
 #include "refresh/model_results.h"
 #include "refresh/run_status.h"
 
 namespace databox::refresh {
+
+//! A run record names phases as a load does (load/load_phase.h); modules above refresh that may
+//! not include load/ (report/) name them through refresh::.
+using load::OptionalPhaseName;
+using load::Phase;
 
 //! One source within a run.
 struct SourceRun {
   std::string source;
   SourceStatus status = SourceStatus::kFailed;
   std::string load_id;
-  SourcePhase phase = SourcePhase::kNone;  //!< where it failed
+  std::optional<load::Phase> phase;  //!< where it failed; none while it has not
   int64_t rows = 0;
   std::map<std::string, int64_t> snapshots;  //!< table -> new snapshot id
   std::string started_at;                    //!< ISO 8601 UTC

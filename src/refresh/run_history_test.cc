@@ -60,9 +60,9 @@ TEST(RunHistoryTest, ADocumentedRecordReadsIntoTypedStatesAndWritesBackUnchanged
   ASSERT_TRUE(record.has_value()) << record.error().ToString();
   ASSERT_EQ(record->sources.size(), 3u);
   EXPECT_EQ(record->sources[0].status, SourceStatus::kOk);
-  EXPECT_EQ(record->sources[0].phase, SourcePhase::kNone);
+  EXPECT_EQ(record->sources[0].phase, std::nullopt);
   EXPECT_EQ(record->sources[1].status, SourceStatus::kFailed);
-  EXPECT_EQ(record->sources[1].phase, SourcePhase::kCommit);
+  EXPECT_EQ(record->sources[1].phase, load::Phase::kCommit);
   EXPECT_EQ(record->sources[2].status, SourceStatus::kNotStarted);
   EXPECT_EQ(record->transform_status, TransformStatus::kNotRun);
   EXPECT_EQ(record->exit_code, ExitCode::kRunFailed);
@@ -83,7 +83,7 @@ TEST(RunHistoryTest, AnInterruptedRunReadsBackWithItsSourceInterrupted) {
   ASSERT_TRUE(record.has_value()) << record.error().ToString();
   ASSERT_EQ(record->sources.size(), 1u);
   EXPECT_EQ(record->sources[0].status, SourceStatus::kInterrupted);
-  EXPECT_EQ(record->sources[0].phase, SourcePhase::kLoad);
+  EXPECT_EQ(record->sources[0].phase, load::Phase::kLoad);
   EXPECT_EQ(record->exit_code, ExitCode::kInterrupted);
   EXPECT_EQ(record->ToJson().dump(), kInterruptedLine);
 }
@@ -104,7 +104,7 @@ TEST(RunHistoryTest, NewestRunsAreTheLastRecordsNewestFirstAndZeroMeansAll) {
 
 TEST(RunHistoryTest, ALoadEndedBySigintIsRecordedInterruptedAndOtherwiseFailed) {
   SourceRun failed;
-  RecordLoadOutcome(std::unexpected(Error{ErrorKind::kNetwork, "HTTP 500"}), SourcePhase::kExtract,
+  RecordLoadOutcome(std::unexpected(Error{ErrorKind::kNetwork, "HTTP 500"}), load::Phase::kExtract,
                     failed);
   EXPECT_EQ(failed.status, SourceStatus::kFailed);
 
@@ -113,10 +113,10 @@ TEST(RunHistoryTest, ALoadEndedBySigintIsRecordedInterruptedAndOtherwiseFailed) 
   const Status stopped = CheckInterrupted("noaa");
   ASSERT_FALSE(stopped);
   SourceRun run;
-  RecordLoadOutcome(std::unexpected(stopped.error()), SourcePhase::kExtract, run);
+  RecordLoadOutcome(std::unexpected(stopped.error()), load::Phase::kExtract, run);
   ClearInterruptForTest();
   EXPECT_EQ(run.status, SourceStatus::kInterrupted);
-  EXPECT_EQ(run.phase, SourcePhase::kExtract);
+  EXPECT_EQ(run.phase, load::Phase::kExtract);
   EXPECT_EQ(run.error, "noaa: interrupted by SIGINT");
 }
 

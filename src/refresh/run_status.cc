@@ -10,12 +10,6 @@ constexpr EnumNames<SourceStatus, 4> kSourceStatusNames{
      {SourceStatus::kFailed, "failed"},
      {SourceStatus::kNotStarted, "not_started"},
      {SourceStatus::kInterrupted, "interrupted"}}};
-constexpr EnumNames<SourcePhase, 6> kSourcePhaseNames{{{SourcePhase::kNone, ""},
-                                                       {SourcePhase::kExtract, "extract"},
-                                                       {SourcePhase::kNormalize, "normalize"},
-                                                       {SourcePhase::kCommit, "commit"},
-                                                       {SourcePhase::kLoad, "load"},
-                                                       {SourcePhase::kInspection, "inspection"}}};
 constexpr EnumNames<TransformStatus, 5> kTransformStatusNames{
     {{TransformStatus::kOk, "ok"},
      {TransformStatus::kFailed, "failed"},
@@ -31,10 +25,8 @@ constexpr EnumNames<ExitCode, 5> kRunOutcomeNames{{{ExitCode::kOk, "ok"},
                                                    {ExitCode::kUsage, "refused"},
                                                    {ExitCode::kInterrupted, "interrupted"},
                                                    {ExitCode::kTerminated, "terminated"}}};
-static_assert(DistinctNames(kSourceStatusNames) && DistinctNames(kSourcePhaseNames) &&
-              DistinctNames(kTransformStatusNames) && DistinctNames(kModelStatusNames) &&
-              DistinctNames(kRunOutcomeNames));
-static_assert(kSourcePhaseNames.size() == kSourcePhases.size());
+static_assert(DistinctNames(kSourceStatusNames) && DistinctNames(kTransformStatusNames) &&
+              DistinctNames(kModelStatusNames) && DistinctNames(kRunOutcomeNames));
 
 }  // namespace
 
@@ -44,24 +36,6 @@ std::string_view SourceStatusName(SourceStatus status) {
 
 Result<SourceStatus> ParseSourceStatus(std::string_view name) {
   return ParseName(kSourceStatusNames, name, "source status");
-}
-
-std::string_view SourcePhaseName(SourcePhase phase) { return NameOf(kSourcePhaseNames, phase, ""); }
-
-Result<SourcePhase> ParseSourcePhase(std::string_view name) {
-  return ParseName(kSourcePhaseNames, name, "source phase");
-}
-
-SourcePhase SourcePhaseOf(load::LoadPhase phase) {
-  switch (phase) {
-    case load::LoadPhase::kExtract:
-      return SourcePhase::kExtract;
-    case load::LoadPhase::kNormalize:
-      return SourcePhase::kNormalize;
-    case load::LoadPhase::kCommit:
-      return SourcePhase::kCommit;
-  }
-  return SourcePhase::kLoad;
 }
 
 std::string_view TransformStatusName(TransformStatus status) {

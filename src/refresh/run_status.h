@@ -1,14 +1,13 @@
-// The states a run record holds (docs/run_history.md): how each source ended, where a failed
-// source failed, how the transform ended, and how the whole run ended. Each has one name (the
-// text the run history and the refresh summary print); the record's states have one parser.
+// The states a run record holds (docs/run_history.md): how each source ended, how the transform
+// ended, and how the whole run ended (where a failed source failed is a load::Phase). Each has one
+// name (the text the run history and the refresh summary print); the record's states have one
+// parser.
 #pragma once
 
-#include <array>
 #include <string_view>
 
 #include "common/error.h"
 #include "common/exit_code.h"
-#include "load/load_phase.h"
 
 namespace databox::refresh {
 
@@ -19,21 +18,6 @@ enum class SourceStatus {
   kNotStarted,   //!< "not_started": the refresh ended before this source ran
   kInterrupted,  //!< "interrupted": SIGINT or SIGTERM stopped its load (SourceRun::phase: where)
 };
-
-//! Where a failed source failed; kNone ("") while it has not failed.
-enum class SourcePhase {
-  kNone,        //!< ""
-  kExtract,     //!< "extract"
-  kNormalize,   //!< "normalize"
-  kCommit,      //!< "commit"
-  kLoad,        //!< "load": `databox ingest`, which does not follow the load's phases
-  kInspection,  //!< "inspection": loaded, but the tables read back wrong
-};
-
-//! Every SourcePhase, kNone first.
-inline constexpr std::array kSourcePhases = {SourcePhase::kNone,      SourcePhase::kExtract,
-                                             SourcePhase::kNormalize, SourcePhase::kCommit,
-                                             SourcePhase::kLoad,      SourcePhase::kInspection};
 
 //! How the transform of a refresh (or of `databox transform`) ended.
 enum class TransformStatus {
@@ -47,13 +31,6 @@ enum class TransformStatus {
 std::string_view SourceStatusName(SourceStatus status);
 //! The status named `name`; a kData error for any other text.
 Result<SourceStatus> ParseSourceStatus(std::string_view name);
-
-std::string_view SourcePhaseName(SourcePhase phase);
-//! The phase named `name` ("" is kNone); a kData error for any other text.
-Result<SourcePhase> ParseSourcePhase(std::string_view name);
-
-//! The run-record phase of a source whose load failed during `phase`.
-SourcePhase SourcePhaseOf(load::LoadPhase phase);
 
 std::string_view TransformStatusName(TransformStatus status);
 

@@ -29,16 +29,6 @@ TEST(RunStatusTest, SourceStatusesAreTheDocumentedWords) {
                                 SourceStatusName, ParseSourceStatus);
 }
 
-TEST(RunStatusTest, SourcePhasesAreTheDocumentedWordsAndEmptyWhenNotFailed) {
-  ExpectRoundTrip<SourcePhase>({{SourcePhase::kNone, ""},
-                                {SourcePhase::kExtract, "extract"},
-                                {SourcePhase::kNormalize, "normalize"},
-                                {SourcePhase::kCommit, "commit"},
-                                {SourcePhase::kLoad, "load"},
-                                {SourcePhase::kInspection, "inspection"}},
-                               SourcePhaseName, ParseSourcePhase);
-}
-
 TEST(RunStatusTest, TransformStatusesAreTheDocumentedWords) {
   ExpectRoundTrip<TransformStatus>({{TransformStatus::kOk, "ok"},
                                     {TransformStatus::kFailed, "failed"},
@@ -48,13 +38,6 @@ TEST(RunStatusTest, TransformStatusesAreTheDocumentedWords) {
                                    TransformStatusName, ParseTransformStatus);
 }
 
-TEST(RunStatusTest, ALoadPhaseIsTheSourcePhaseOfTheSameName) {
-  for (load::LoadPhase phase :
-       {load::LoadPhase::kExtract, load::LoadPhase::kNormalize, load::LoadPhase::kCommit}) {
-    EXPECT_EQ(SourcePhaseName(SourcePhaseOf(phase)), load::LoadPhaseName(phase));
-  }
-}
-
 TEST(RunStatusTest, UnknownNamesAreDataErrorsThatNameTheTextAndTheChoices) {
   auto status = ParseSourceStatus("skipped");
   ASSERT_FALSE(status.has_value());
@@ -62,11 +45,6 @@ TEST(RunStatusTest, UnknownNamesAreDataErrorsThatNameTheTextAndTheChoices) {
   EXPECT_EQ(status.error().message,
             "unknown source status 'skipped': expected one of 'ok', 'failed', 'not_started', "
             "'interrupted'");
-
-  auto phase = ParseSourcePhase("transform");
-  ASSERT_FALSE(phase.has_value());
-  EXPECT_EQ(phase.error().kind, ErrorKind::kData);
-  EXPECT_NE(phase.error().message.find("'transform'"), std::string::npos);
 
   auto transform = ParseTransformStatus("OK");
   ASSERT_FALSE(transform.has_value());

@@ -31,7 +31,7 @@ SingleLoadOutcome RunSingleLoad(load::Workspace& workspace, const std::string& c
   record.started_at = NowIso();
   record.run_id = record.started_at;
   SourceRun run;
-  outcome.loaded = TrackedLoad(source, load, SourcePhase::kLoad, events, run);
+  outcome.loaded = TrackedLoad(source, load, load::Phase::kLoad, events, run);
   // The data is committed either way; stale raw views are reported and fail the command, as in
   // refresh, so that a script notices that `databox query` still shows the previous data.
   if (outcome.loaded) {

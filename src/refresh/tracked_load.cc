@@ -8,7 +8,7 @@
 
 namespace databox::refresh {
 
-void RecordLoadOutcome(const Result<load::SourceLoadResult>& loaded, SourcePhase failed_phase,
+void RecordLoadOutcome(const Result<load::SourceLoadResult>& loaded, load::Phase failed_phase,
                        SourceRun& run) {
   if (!loaded) {
     run.status =
@@ -27,19 +27,19 @@ void RecordLoadOutcome(const Result<load::SourceLoadResult>& loaded, SourcePhase
 }
 
 Result<load::SourceLoadResult> TrackedLoad(const std::string& source, const LoadCall& load,
-                                           SourcePhase unreported_phase, RunObserver& events,
+                                           load::Phase unreported_phase, RunObserver& events,
                                            SourceRun& run) {
   run.source = source;
   run.started_at = NowIso();
   const auto start = std::chrono::steady_clock::now();
   events.OnSourceStart(SourceStart{.source = source, .at = run.started_at});
-  std::optional<load::LoadPhase> phase;
+  std::optional<load::Phase> phase;
   auto loaded = load([&](const load::LoadProgress& progress) {
     phase = progress.phase;
     events.OnProgress(progress);
   });
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  RecordLoadOutcome(loaded, phase ? SourcePhaseOf(*phase) : unreported_phase, run);
+  RecordLoadOutcome(loaded, phase.value_or(unreported_phase), run);
   events.OnSourceFinished(SourceFinished{.run = run, .at = NowIso()});
   return loaded;
 }

@@ -16,7 +16,7 @@ namespace databox::refresh {
 //! Records the outcome of one source load in `run`: status, load id, rows, notes and new
 //! snapshots when it succeeded; `failed_phase` and the (redacted on write) error otherwise,
 //! status interrupted when SIGINT or SIGTERM ended it (common/interrupt.h: IsInterruption).
-void RecordLoadOutcome(const Result<load::SourceLoadResult>& loaded, SourcePhase failed_phase,
+void RecordLoadOutcome(const Result<load::SourceLoadResult>& loaded, load::Phase failed_phase,
                        SourceRun& run);
 
 using ProgressCallback = std::function<void(const load::LoadProgress& progress)>;
@@ -29,7 +29,7 @@ using LoadCall = std::function<Result<load::SourceLoadResult>(const ProgressCall
 //! (RecordLoadOutcome), a failure in the phase the load reported last (`unreported_phase` when
 //! it reported none). Returns the load's result.
 Result<load::SourceLoadResult> TrackedLoad(const std::string& source, const LoadCall& load,
-                                           SourcePhase unreported_phase, RunObserver& events,
+                                           load::Phase unreported_phase, RunObserver& events,
                                            SourceRun& run);
 
 }  // namespace databox::refresh

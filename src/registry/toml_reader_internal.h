@@ -93,13 +93,8 @@ class TableReader {
     auto text = String(key);
     if (!text) return std::nullopt;
     if (auto value = ValueOf(names, *text)) return value;
-    std::string allowed;
-    for (const EnumName<E>& entry : names) {
-      allowed += allowed.empty() ? "" : ", ";
-      allowed += entry.name;
-    }
     Report(key, "'" + std::string(key) + "' has unknown value '" + *text + "'",
-           "use one of: " + allowed);
+           "use one of: " + JoinNames(names));
     return std::nullopt;
   }
 

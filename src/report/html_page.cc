@@ -122,7 +122,7 @@ std::string SourceRunRows(const refresh::SourceRun& run) {
   std::string row = "<tr class=\"source-run " + status + "\" data-source=\"" +
                     EscapeMarkup(run.source) + "\" data-status=\"" + status + "\">";
   row += Cell(run.source, "nowrap") + "<td>" + Badge(status) + "</td>" +
-         Cell(std::string(refresh::SourcePhaseName(run.phase))) +
+         Cell(std::string(refresh::OptionalPhaseName(run.phase))) +
          Cell(std::to_string(run.rows), "num") +
          Cell(run.status == refresh::SourceStatus::kNotStarted
                   ? "-"

@@ -45,7 +45,7 @@ Report FailedRunReport() {
   run.finished_at = "2026-11-30T02:00:05.000Z";
   run.exit_code = ExitCode::kRunFailed;
   auto failed = SourceRun("noaa", refresh::SourceStatus::kFailed);
-  failed.phase = refresh::SourcePhase::kExtract;
+  failed.phase = refresh::Phase::kExtract;
   failed.error = std::string("extract failed: ") + kHostile;
   run.sources.push_back(failed);
   run.sources.push_back(SourceRun("gbif", refresh::SourceStatus::kOk));

@@ -1,15 +1,21 @@
-// The HTTP server behind `databox serve`: listens on 127.0.0.1 only (never another address) and
-// answers GET and HEAD, one connection at a time, with what a handler returns for the path;
-// every connection is closed after its answer. Deliberately small: no keep-alive, no request
-// bodies, a request head of at most 16 KiB sent within 5 s, anything else answered 400 or 405.
+// The HTTP server behind `databox serve` (cpp-httplib, Debian's libcpp-httplib-dev): listens on
+// 127.0.0.1 only (never another address) and answers GET and HEAD, one request at a time, with
+// what a handler returns for the path; every connection is closed after its answer. Anything
+// else is answered 405 (another method) or 400 (not a request), a request that is not sent
+// within 5 s is dropped.
 #pragma once
 
 #include <csignal>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "common/error.h"
+
+namespace httplib {
+class Server;
+}
 
 namespace databox::serve {
 
@@ -28,19 +34,21 @@ class PageServer {
   //! port when it cannot (in use, or below 1024 without privileges).
   static Result<PageServer> Listen(int port);
 
-  PageServer(PageServer&& other) noexcept : fd_(other.fd_), port_(other.port_) { other.fd_ = -1; }
+  PageServer(PageServer&& other) noexcept;
   PageServer& operator=(PageServer&&) = delete;
   ~PageServer();
 
   int port() const { return port_; }
 
-  //! Answers requests until `stop` becomes non-zero (checked at least every 200 ms).
-  void Serve(const PageHandler& handler, const volatile std::sig_atomic_t& stop) const;
+  //! Answers requests until `stop` becomes non-zero (checked every 200 ms), then lets the request
+  //! being answered finish and closes the port. SIGINT and SIGTERM reach the calling thread, never
+  //! the server's.
+  void Serve(const PageHandler& handler, const volatile std::sig_atomic_t& stop);
 
  private:
-  PageServer(int fd, int port) : fd_(fd), port_(port) {}
+  PageServer(std::unique_ptr<httplib::Server> server, int port);
 
-  int fd_ = -1;
+  std::unique_ptr<httplib::Server> server_;
   int port_ = 0;
 };
 

@@ -23,6 +23,7 @@ class InterposingCatalog final : public Catalog {
   std::function<void()> before_commit;  //!< run (once) before the next commit
   bool lose_next_response = false;      //!< commit, then answer kCommitStateUnknown
   int commits = 0;
+  int loads = 0;
 
   std::string_view Name() const override { return inner_.Name(); }
   Status CreateNamespace(const Namespace& ns, const Properties& p) override {
@@ -44,7 +45,10 @@ class InterposingCatalog final : public Catalog {
     return inner_.ListTables(ns);
   }
   Result<bool> TableExists(const TableIdentifier& t) override { return inner_.TableExists(t); }
-  Result<LoadedTable> LoadTable(const TableIdentifier& t) override { return inner_.LoadTable(t); }
+  Result<LoadedTable> LoadTable(const TableIdentifier& t) override {
+    ++loads;
+    return inner_.LoadTable(t);
+  }
   Result<LoadedTable> CreateTable(const TableIdentifier& t, const Schema& s,
                                   const PartitionSpec& spec, const SortOrder& order,
                                   const Properties& p,
@@ -207,6 +211,28 @@ TEST_F(TableOperationsTest, ConflictingCommitIsReplannedOnTheNewBase) {
   auto history = Load().History();
   ASSERT_EQ(history.size(), 3u);
   EXPECT_EQ(history[0].summary.at("total-records"), "3");
+}
+
+TEST_F(TableOperationsTest, TheFirstAttemptStartsFromTheCallersReadAndARetryReadsAgain) {
+  ASSERT_TRUE(Append("SELECT 1 AS id, 'wren' AS name"));
+  const Table fresh = Load();
+  InterposingCatalog counting(*catalog_);
+  auto op = fresh.NewAppend();
+  op->AddFiles(Write("SELECT 2 AS id, 'owl' AS name"));
+  op->StartFrom(fresh.loaded());
+  ASSERT_TRUE(op->Commit(counting));
+  EXPECT_EQ(counting.loads, 0) << "the caller's read was current";
+  EXPECT_EQ(counting.commits, 1);
+
+  const Table stale = Load();
+  ASSERT_TRUE(Append("SELECT 3 AS id, 'kite' AS name"));  // the table moves on after the read
+  op = stale.NewAppend();
+  op->AddFiles(Write("SELECT 4 AS id, 'tern' AS name"));
+  op->StartFrom(stale.loaded());
+  ASSERT_TRUE(op->Commit(counting));
+  EXPECT_EQ(counting.commits, 3) << "the stale read lost, the retry won";
+  EXPECT_EQ(counting.loads, 1) << "the retry read the table again";
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren", "2:owl", "3:kite", "4:tern"}));
 }
 
 TEST(CommitRetryPropertiesTest, TablePropertiesOnlyMakeCommitsGentler) {
