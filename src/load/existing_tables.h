@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/error.h"
-#include "iceberg/catalog.h"
+#include "iceberg/commit/catalog.h"
 #include "normalize/normalizer.h"
 #include "normalize/table_schema.h"
 
