@@ -18,7 +18,7 @@
 #include "catalog/sql/sql_catalog.h"
 #include "common/error.h"
 #include "fileio/local/local_file_io.h"
-#include "iceberg/types.h"
+#include "iceberg/spec/types.h"
 
 namespace databox::bench {
 

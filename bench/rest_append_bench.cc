@@ -17,10 +17,10 @@
 #include "bench/bench_util.h"
 #include "duck/connection.h"
 #include "duck/database.h"
-#include "iceberg/commit.h"
+#include "iceberg/commit/commit.h"
+#include "iceberg/commit/table_operations.h"
 #include "iceberg/data/data_files.h"
 #include "iceberg/table.h"
-#include "iceberg/table_operations.h"
 #include "platform/workspace.h"
 #include "registry/registry.h"
 

@@ -1,12 +1,19 @@
-# databox_module(NAME DEPS <targets...>)
-#   Builds the static library databox_<NAME> from every *.cc in the current folder except
-#   *_test.cc and *_main.cc, and a test program <NAME>_test from the *_test.cc files,
+# databox_module(NAME DEPS <targets...> [TEST_DEPS <targets...>] [DIRS <subfolders...>])
+#   Builds the static library databox_<NAME> from every *.cc in the current folder (and in the
+#   DIRS subfolders, parts of the same module) except *_test.cc and *_main.cc, and a test
+#   program <NAME>_test from the *_test.cc files,
 #   registered with ctest and linked with databox_test_paths (common/test_paths.h). Modules
 #   include each other as "module/file.h" from src/.
 function(databox_module NAME)
-  cmake_parse_arguments(ARG "" "" "DEPS;TEST_DEPS" ${ARGN})
-  file(GLOB srcs CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.cc")
-  file(GLOB tests CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*_test.cc")
+  cmake_parse_arguments(ARG "" "" "DEPS;TEST_DEPS;DIRS" ${ARGN})
+  set(folders "${CMAKE_CURRENT_SOURCE_DIR}")
+  foreach(dir ${ARG_DIRS})
+    list(APPEND folders "${CMAKE_CURRENT_SOURCE_DIR}/${dir}")
+  endforeach()
+  list(TRANSFORM folders APPEND "/*.cc" OUTPUT_VARIABLE src_globs)
+  list(TRANSFORM folders APPEND "/*_test.cc" OUTPUT_VARIABLE test_globs)
+  file(GLOB srcs CONFIGURE_DEPENDS ${src_globs})
+  file(GLOB tests CONFIGURE_DEPENDS ${test_globs})
   list(FILTER srcs EXCLUDE REGEX "_(test|main)\\.cc$")
   if(srcs)
     add_library(databox_${NAME} STATIC ${srcs})

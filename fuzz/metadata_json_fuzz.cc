@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "iceberg/metadata_json.h"
+#include "iceberg/metadata/metadata_json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   (void)databox::iceberg::ParseTableMetadata(

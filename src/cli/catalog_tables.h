@@ -7,8 +7,8 @@
 
 #include "cli/table_summary.h"
 #include "common/error.h"
-#include "iceberg/catalog.h"
-#include "iceberg/table_identifier.h"
+#include "iceberg/commit/catalog.h"
+#include "iceberg/spec/table_identifier.h"
 #include "report/report_model.h"
 
 namespace databox::cli {

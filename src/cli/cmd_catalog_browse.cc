@@ -9,8 +9,8 @@
 #include "cli/output.h"
 #include "cli/session.h"
 #include "cli/table_summary.h"
-#include "iceberg/catalog.h"
-#include "iceberg/table_identifier.h"
+#include "iceberg/commit/catalog.h"
+#include "iceberg/spec/table_identifier.h"
 
 namespace databox::cli {
 namespace {

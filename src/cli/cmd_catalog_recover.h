@@ -8,7 +8,7 @@
 #include <string>
 
 #include "cli/command.h"
-#include "iceberg/warehouse_recovery.h"
+#include "iceberg/recovery/warehouse_recovery.h"
 
 namespace databox::cli {
 

@@ -12,7 +12,7 @@
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "iceberg/data/scan_sql.h"
-#include "iceberg/table_identifier.h"
+#include "iceberg/spec/table_identifier.h"
 
 namespace databox::cli {
 namespace {

@@ -1,5 +1,6 @@
 // `databox maintain`: compaction of merge-on-read deletes, snapshot expiry and orphan-file
-// listing/removal for raw tables (iceberg/data/merge.h, iceberg/maintenance.h). Dry run unless
+// listing/removal for raw tables (iceberg/data/merge.h, iceberg/commit/maintenance.h). Dry run
+// unless
 // --remove; docs/maintenance.md.
 #include <chrono>
 #include <map>
@@ -18,11 +19,11 @@
 #include "common/json_integer.h"
 #include "duck/connection.h"
 #include "duck/database.h"
-#include "iceberg/commit_marker.h"
+#include "iceberg/commit/commit_marker.h"
+#include "iceberg/commit/maintenance.h"
 #include "iceberg/data/merge.h"
-#include "iceberg/maintenance.h"
+#include "iceberg/spec/table_identifier.h"
 #include "iceberg/table.h"
-#include "iceberg/table_identifier.h"
 
 namespace databox::cli {
 namespace {
@@ -161,7 +162,7 @@ Result<std::vector<iceberg::TableIdentifier>> Targets(Session& session, const Ma
 }
 
 //! With --all --remove on the embedded SQL catalog: deletes the commit markers
-//! (iceberg/commit_marker.h) older than --older-than whose files later commits supersede.
+//! (iceberg/commit/commit_marker.h) older than --older-than whose files later commits supersede.
 Status PruneMarkers(Session& session, const MaintainSettings& settings,
                     nlohmann::ordered_json& json, std::string& text) {
   const registry::ProjectSettings& project = session.registry.project;

@@ -12,7 +12,7 @@
 #include "cli/output.h"
 #include "common/edit_distance.h"
 #include "common/exit_code.h"
-#include "iceberg/table_identifier.h"
+#include "iceberg/spec/table_identifier.h"
 #include "platform/workspace.h"
 #include "registry/format.h"
 #include "registry/registry.h"

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "iceberg/snapshot.h"
+#include "iceberg/metadata/snapshot.h"
+#include "iceberg/metadata/table_metadata.h"
 #include "iceberg/table.h"
-#include "iceberg/table_metadata.h"
 
 namespace databox::cli {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "iceberg/table_identifier.h"
-#include "iceberg/table_metadata.h"
+#include "iceberg/metadata/table_metadata.h"
+#include "iceberg/spec/table_identifier.h"
 
 namespace databox::cli {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <utility>
 
-#include "iceberg/manifest.h"
-#include "iceberg/snapshot.h"
+#include "iceberg/manifest/manifest.h"
+#include "iceberg/metadata/snapshot.h"
 
 namespace databox::cli::testing {
 

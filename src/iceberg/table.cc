@@ -1,6 +1,6 @@
 #include "iceberg/table.h"
 
-#include "iceberg/snapshot_producer.h"
+#include "iceberg/produce/snapshot_producer.h"
 
 namespace databox::iceberg {
 

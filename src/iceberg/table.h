@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "fileio/file_io.h"
-#include "iceberg/catalog.h"
-#include "iceberg/manifest.h"
-#include "iceberg/table_operations.h"
+#include "iceberg/commit/catalog.h"
+#include "iceberg/commit/table_operations.h"
+#include "iceberg/manifest/manifest.h"
 
 namespace databox::iceberg {
 

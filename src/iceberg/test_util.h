@@ -12,7 +12,7 @@
 
 #include "common/test_util.h"
 #include "fileio/local/local_file_io.h"
-#include "iceberg/in_memory_catalog.h"
+#include "iceberg/commit/in_memory_catalog.h"
 
 namespace databox::iceberg {
 

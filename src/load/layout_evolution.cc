@@ -1,9 +1,9 @@
 #include "load/layout_evolution.h"
 
-#include "iceberg/commit.h"
-#include "iceberg/layout_update.h"
-#include "iceberg/schema_evolution.h"
-#include "iceberg/table_operations.h"
+#include "iceberg/commit/commit.h"
+#include "iceberg/commit/layout_update.h"
+#include "iceberg/commit/table_operations.h"
+#include "iceberg/spec/schema_evolution.h"
 #include "load/table_layout.h"
 
 namespace databox::load {

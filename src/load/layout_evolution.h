@@ -1,13 +1,13 @@
 // Partition evolution of raw tables: a resource whose declared `partition` (or `sort`) differs
 // from the spec (or sort order) its existing root table has gets a new default spec (or order)
-// before the load writes any file (iceberg/layout_update.h: add-spec and set-default-spec under
-// assert-default-spec-id and assert-last-assigned-partition-id). Files written before keep their
-// spec. A resource that declares no partition (or no sort) leaves the table's as they are, so a
-// table another engine partitioned is written with its own spec.
+// before the load writes any file (iceberg/commit/layout_update.h: add-spec and set-default-spec
+// under assert-default-spec-id and assert-last-assigned-partition-id). Files written before keep
+// their spec. A resource that declares no partition (or no sort) leaves the table's as they are, so
+// a table another engine partitioned is written with its own spec.
 #pragma once
 
 #include "common/error.h"
-#include "iceberg/schema.h"
+#include "iceberg/spec/schema.h"
 #include "iceberg/table.h"
 #include "load/workspace.h"
 #include "registry/model.h"

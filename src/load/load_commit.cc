@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "iceberg/commit.h"
+#include "iceberg/commit/commit.h"
 #include "load/system_tables.h"
 
 namespace databox::load {

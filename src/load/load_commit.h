@@ -11,7 +11,7 @@
 
 #include "common/error.h"
 #include "fileio/file_io.h"
-#include "iceberg/catalog.h"
+#include "iceberg/commit/catalog.h"
 #include "load/table_plan.h"
 
 namespace databox::load {

@@ -12,7 +12,7 @@
 #include "common/failpoint.h"
 #include "common/interrupt.h"
 #include "common/redact.h"
-#include "iceberg/snapshot_producer.h"
+#include "iceberg/produce/snapshot_producer.h"
 #include "load/existing_tables.h"
 #include "load/load_database.h"
 #include "load/load_id.h"

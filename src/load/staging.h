@@ -9,7 +9,7 @@
 
 #include "common/error.h"
 #include "duck/connection.h"
-#include "iceberg/schema.h"
+#include "iceberg/spec/schema.h"
 #include "normalize/column_batch.h"
 #include "normalize/table_schema.h"
 

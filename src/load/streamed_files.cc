@@ -5,7 +5,7 @@
 
 #include "duck/connection.h"
 #include "iceberg/data/data_files.h"
-#include "iceberg/schema_evolution.h"
+#include "iceberg/spec/schema_evolution.h"
 #include "load/staging.h"
 
 namespace databox::load {

@@ -1,7 +1,7 @@
 // The two system tables every source load appends to, in the same commit as its data:
 //   _dlt_loads        dlt's columns (load_id, schema_name, status, inserted_at,
-//   schema_version_hash) _dlt_load_status  docs/design.md: load_id, schema_name, status (0 = success),
-//   inserted_at
+//   schema_version_hash) _dlt_load_status  docs/design.md: load_id, schema_name, status (0 =
+//   success), inserted_at
 //                     (timestamp without zone, UTC), rows_loaded; identifier field load_id
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "iceberg/schema.h"
+#include "iceberg/spec/schema.h"
 
 namespace databox::load {
 

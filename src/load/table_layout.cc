@@ -1,7 +1,7 @@
 #include "load/table_layout.h"
 
 #include "common/edit_distance.h"
-#include "iceberg/transform.h"
+#include "iceberg/spec/transform.h"
 
 namespace databox::load {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "common/error.h"
-#include "iceberg/partition_spec.h"
-#include "iceberg/schema.h"
-#include "iceberg/sort_order.h"
+#include "iceberg/spec/partition_spec.h"
+#include "iceberg/spec/schema.h"
+#include "iceberg/spec/sort_order.h"
 #include "registry/model.h"
 
 namespace databox::load {

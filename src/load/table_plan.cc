@@ -3,13 +3,13 @@
 #include <chrono>
 
 #include "duck/quote.h"
-#include "iceberg/commit.h"
+#include "iceberg/commit/commit.h"
 #include "iceberg/data/data_files.h"
 #include "iceberg/data/merge.h"
 #include "iceberg/data/scan_sql.h"
-#include "iceberg/schema_evolution.h"
-#include "iceberg/snapshot_producer.h"
-#include "iceberg/table_update.h"
+#include "iceberg/metadata/table_update.h"
+#include "iceberg/produce/snapshot_producer.h"
+#include "iceberg/spec/schema_evolution.h"
 #include "load/layout_evolution.h"
 #include "load/staging.h"
 #include "load/system_tables.h"

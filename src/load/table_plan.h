@@ -18,10 +18,10 @@
 
 #include "common/error.h"
 #include "duck/connection.h"
+#include "iceberg/commit/table_operations.h"
 #include "iceberg/data/merge.h"
-#include "iceberg/snapshot_producer.h"
+#include "iceberg/produce/snapshot_producer.h"
 #include "iceberg/table.h"
-#include "iceberg/table_operations.h"
 #include "load/normalized_tables.h"
 #include "load/source_load.h"
 #include "load/streamed_files.h"

@@ -3,7 +3,7 @@
 // normalizer's known tables (existing_tables.h), the stream targets and the plan (table_plan.h)
 // and the commit's first attempt (iceberg::TableChange::StartFrom). A change the load commits
 // itself (new columns, a new layout) replaces the read with the catalog's answer; a commit that
-// meets a conflict reads the table again (iceberg/commit.h).
+// meets a conflict reads the table again (iceberg/commit/commit.h).
 #pragma once
 
 #include <map>
@@ -12,8 +12,8 @@
 #include <string>
 
 #include "common/error.h"
-#include "iceberg/catalog.h"
-#include "iceberg/table_identifier.h"
+#include "iceberg/commit/catalog.h"
+#include "iceberg/spec/table_identifier.h"
 
 namespace databox::load {
 

@@ -12,7 +12,7 @@
 #include "common/error.h"
 #include "duck/connection.h"
 #include "fileio/file_io.h"
-#include "iceberg/catalog.h"
+#include "iceberg/commit/catalog.h"
 #include "load/duckdb_s3.h"
 #include "registry/model.h"
 #include "source/source.h"

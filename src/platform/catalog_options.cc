@@ -3,7 +3,7 @@
 #include "common/failpoint.h"
 #include "common/redact.h"
 #include "http/client.h"
-#include "iceberg/commit_marker.h"
+#include "iceberg/commit/commit_marker.h"
 #include "platform/s3_settings.h"
 
 namespace databox::platform {

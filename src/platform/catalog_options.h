@@ -23,9 +23,9 @@ Result<catalog::rest::RestCatalogOptions> RestCatalogOptionsFromSettings(
     const registry::CatalogSettings& settings, const registry::S3Settings& s3);
 
 //! RestCatalogOptions::on_committed for a REST catalog of `project`: writes the commit markers
-//! the embedded catalog writes itself (iceberg/commit_marker.h) under the project's warehouse
-//! location, through `file_io`; best effort (the commit has landed whatever happens there, and a
-//! missing marker only leaves the file unconfirmed for recovery).
+//! the embedded catalog writes itself (iceberg/commit/commit_marker.h) under the project's
+//! warehouse location, through `file_io`; best effort (the commit has landed whatever happens
+//! there, and a missing marker only leaves the file unconfirmed for recovery).
 std::function<void(std::span<const iceberg::TablePointer>)> CommitMarkerWriter(
     std::shared_ptr<fileio::FileIO> file_io, const registry::ProjectSettings& project);
 

@@ -8,8 +8,8 @@
 #include "catalog/sql/sql_catalog.h"
 #include "catalog/sql/warehouse_recovery.h"
 #include "fileio/durable.h"
-#include "iceberg/catalog_recovery_target.h"
-#include "iceberg/commit_marker.h"
+#include "iceberg/commit/commit_marker.h"
+#include "iceberg/recovery/catalog_recovery_target.h"
 #include "platform/catalog_options.h"
 #include "platform/storage.h"
 

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "common/error.h"
-#include "iceberg/warehouse_recovery.h"
+#include "iceberg/recovery/warehouse_recovery.h"
 #include "registry/model.h"
 
 namespace databox::platform {

@@ -17,7 +17,7 @@
 #include "catalog/rest/storage_credentials.h"
 #include "common/error.h"
 #include "fileio/s3/credentials.h"
-#include "iceberg/catalog.h"
+#include "iceberg/commit/catalog.h"
 
 namespace databox::platform {
 

@@ -14,7 +14,7 @@
 #include "common/error.h"
 #include "duck/connection.h"
 #include "fileio/file_io.h"
-#include "iceberg/manifest.h"
+#include "iceberg/manifest/manifest.h"
 
 namespace databox::publish {
 

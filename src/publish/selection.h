@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "common/error.h"
-#include "iceberg/catalog.h"
-#include "iceberg/table_identifier.h"
+#include "iceberg/commit/catalog.h"
+#include "iceberg/spec/table_identifier.h"
 
 namespace databox::publish {
 

@@ -1,6 +1,6 @@
 #include "publish/table_plan.h"
 
-#include "iceberg/manifest_list.h"
+#include "iceberg/manifest/manifest_list.h"
 
 namespace databox::publish {
 

@@ -15,9 +15,9 @@
 
 #include "common/error.h"
 #include "fileio/file_io.h"
-#include "iceberg/manifest.h"
-#include "iceberg/table_identifier.h"
-#include "iceberg/table_metadata.h"
+#include "iceberg/manifest/manifest.h"
+#include "iceberg/metadata/table_metadata.h"
+#include "iceberg/spec/table_identifier.h"
 #include "publish/layout.h"
 
 namespace databox::publish {

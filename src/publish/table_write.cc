@@ -1,9 +1,9 @@
 #include "publish/table_write.h"
 
 #include "fileio/location.h"
-#include "iceberg/manifest_list.h"
-#include "iceberg/metadata_json.h"
-#include "iceberg/snapshot_producer.h"
+#include "iceberg/manifest/manifest_list.h"
+#include "iceberg/metadata/metadata_json.h"
+#include "iceberg/produce/snapshot_producer.h"
 
 namespace databox::publish {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "common/error.h"
 #include "fileio/file_io.h"
-#include "iceberg/manifest.h"
+#include "iceberg/manifest/manifest.h"
 #include "publish/layout.h"
 #include "publish/table_plan.h"
 

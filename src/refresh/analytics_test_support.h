@@ -13,9 +13,9 @@
 
 #include "duck/connection.h"
 #include "duck/database.h"
+#include "iceberg/commit/table_operations.h"
 #include "iceberg/data/data_files.h"
 #include "iceberg/table.h"
-#include "iceberg/table_operations.h"
 #include "load/workspace.h"
 #include "platform/workspace.h"
 #include "refresh/analytics.h"

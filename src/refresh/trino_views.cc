@@ -4,7 +4,7 @@
 
 #include "duck/quote.h"
 #include "http/client.h"
-#include "iceberg/table_identifier.h"
+#include "iceberg/spec/table_identifier.h"
 #include "refresh/analytics.h"
 #include "refresh/platform_health.h"
 #include "trino/statement_client.h"

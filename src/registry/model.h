@@ -71,7 +71,7 @@ struct CatalogSettings {
   std::string signing_name = "s3tables";  //!< rest + sigv4: the SigV4 service name
   std::string signing_region;             //!< rest + sigv4: empty = the warehouse's S3 region
   //! rest only: the catalog stores a table whose name starts with '_' as this prefix + the name
-  //! (iceberg/table_names.h), for servers that refuse such names (SeaweedFS, AWS S3 Tables);
+  //! (iceberg/spec/table_names.h), for servers that refuse such names (SeaweedFS, AWS S3 Tables);
   //! empty = names as they are.
   std::string underscore_table_prefix;
   ServiceHttpSettings http;      //!< rest only: the catalog client's timeouts and retries

@@ -83,7 +83,8 @@ void ParseTableLayout(Resource& res, TableReader& r);
 //! Cross-source checks: duplicate source names and duplicate tables.
 void CheckSources(const std::vector<Source>& sources, ParseContext& ctx);
 //! With a REST catalog's underscore_table_prefix P: a resource or child table named P_... is a
-//! problem (the catalog stores databox's _... tables under those names; iceberg/table_names.h).
+//! problem (the catalog stores databox's _... tables under those names;
+//! iceberg/spec/table_names.h).
 void CheckReservedTableNames(const std::vector<Source>& sources, const CatalogSettings& catalog,
                              ParseContext& ctx);
 

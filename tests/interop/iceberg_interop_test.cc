@@ -16,10 +16,10 @@
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "fileio/local/local_file_io.h"
+#include "iceberg/commit/table_operations.h"
 #include "iceberg/data/data_files.h"
 #include "iceberg/data/merge.h"
 #include "iceberg/table.h"
-#include "iceberg/table_operations.h"
 
 namespace databox::iceberg {
 namespace {

@@ -36,7 +36,7 @@ plant() {
 }
 
 # A model including an implementation (the cycle the catalog interface move removed).
-plant iceberg/commit.cc '#include "catalog/sql/sql_catalog.h"' \
+plant iceberg/commit/commit.cc '#include "catalog/sql/sql_catalog.h"' \
   'module iceberg may not include "catalog/sql/sql_catalog.h"'
 # A driver reading the registry.
 plant fileio/s3/s3_file_io.cc '#include "registry/model.h"' \

@@ -6,7 +6,7 @@
 
 #include "common/failpoint.h"
 #include "common/redact.h"
-#include "iceberg/metadata_json.h"
+#include "iceberg/metadata/metadata_json.h"
 
 namespace databox::catalog::rest {
 namespace {

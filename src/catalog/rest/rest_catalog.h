@@ -30,7 +30,7 @@
 #include "catalog/rest/storage_credentials.h"
 #include "http/client.h"
 #include "http/sigv4_request.h"
-#include "iceberg/catalog.h"
+#include "iceberg/commit/catalog.h"
 
 namespace databox::catalog::rest {
 
@@ -56,7 +56,7 @@ struct RestCatalogOptions {
   std::string realm;               //!< Polaris realm; empty = the server's default realm
   bool vended_credentials = true;  //!< ask for X-Iceberg-Access-Delegation: vended-credentials
   std::optional<int> page_size;    //!< pageSize for list calls; the server's default when unset
-  //! The server's names for databox's tables (iceberg/table_names.h): every request names a
+  //! The server's names for databox's tables (iceberg/spec/table_names.h): every request names a
   //! table by table_names.ToServer, every listing is read back with FromServer.
   iceberg::TableNames table_names;
   http::ClientOptions http;
@@ -69,8 +69,8 @@ struct RestCatalogOptions {
       on_credentials;
   //! Told the metadata file of every table a commit, create or register the server accepted,
   //! after its answer (a transaction's tables together), so the caller can leave evidence of the
-  //! commit in the warehouse (iceberg/commit_marker.h). Called on the committing thread; may be
-  //! null.
+  //! commit in the warehouse (iceberg/commit/commit_marker.h). Called on the committing thread; may
+  //! be null.
   std::function<void(std::span<const iceberg::TablePointer> committed)> on_committed;
 };
 

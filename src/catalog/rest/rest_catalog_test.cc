@@ -7,8 +7,8 @@
 
 #include "catalog/rest/fake_transport_test_support.h"
 #include "common/redact.h"
-#include "iceberg/metadata_json.h"
-#include "iceberg/table_update.h"
+#include "iceberg/metadata/metadata_json.h"
+#include "iceberg/metadata/table_update.h"
 
 namespace databox::catalog::rest {
 namespace {

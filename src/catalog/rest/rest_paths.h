@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "iceberg/table_identifier.h"
+#include "iceberg/spec/table_identifier.h"
 
 namespace databox::catalog::rest {
 

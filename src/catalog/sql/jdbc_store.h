@@ -23,7 +23,7 @@
 
 #include "catalog/sql/sqlite_db.h"
 #include "common/error.h"
-#include "iceberg/table_identifier.h"
+#include "iceberg/spec/table_identifier.h"
 
 namespace databox::catalog::sql {
 

@@ -4,9 +4,9 @@
 
 #include "common/failpoint.h"
 #include "fileio/location.h"
-#include "iceberg/commit_marker.h"
-#include "iceberg/metadata_files.h"
-#include "iceberg/metadata_json.h"
+#include "iceberg/commit/commit_marker.h"
+#include "iceberg/metadata/metadata_files.h"
+#include "iceberg/metadata/metadata_json.h"
 
 namespace databox::catalog::sql {
 namespace {

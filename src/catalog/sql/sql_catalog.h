@@ -27,7 +27,7 @@
 
 #include "catalog/sql/jdbc_store.h"
 #include "fileio/file_io.h"
-#include "iceberg/catalog.h"
+#include "iceberg/commit/catalog.h"
 
 namespace databox::catalog::sql {
 

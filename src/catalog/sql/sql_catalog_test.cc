@@ -9,7 +9,7 @@
 #include <functional>
 
 #include "catalog/sql/test_fixture.h"
-#include "iceberg/metadata_files.h"
+#include "iceberg/metadata/metadata_files.h"
 
 namespace databox::catalog::sql {
 namespace {

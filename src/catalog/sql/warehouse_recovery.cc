@@ -1,7 +1,7 @@
 #include "catalog/sql/warehouse_recovery.h"
 
 #include "fileio/location.h"
-#include "iceberg/commit_marker.h"
+#include "iceberg/commit/commit_marker.h"
 
 namespace databox::catalog::sql {
 namespace {

@@ -15,7 +15,7 @@
 #include "catalog/sql/jdbc_store.h"
 #include "common/error.h"
 #include "fileio/file_io.h"
-#include "iceberg/warehouse_recovery.h"
+#include "iceberg/recovery/warehouse_recovery.h"
 
 namespace databox::catalog::sql {
 

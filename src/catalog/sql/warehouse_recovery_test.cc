@@ -1,5 +1,5 @@
-// Recovery from the warehouse alone (warehouse_recovery.h, iceberg/metadata_recovery.h): real
-// commits through SqlCatalog into a temporary warehouse, then the catalog database is lost and
+// Recovery from the warehouse alone (warehouse_recovery.h, iceberg/recovery/metadata_recovery.h):
+// real commits through SqlCatalog into a temporary warehouse, then the catalog database is lost and
 // the table rows are rebuilt from the metadata files and commit markers.
 #include "catalog/sql/warehouse_recovery.h"
 
@@ -9,10 +9,10 @@
 
 #include "catalog/sql/test_fixture.h"
 #include "fileio/location.h"
-#include "iceberg/commit_marker.h"
-#include "iceberg/metadata_files.h"
-#include "iceberg/metadata_json.h"
-#include "iceberg/table_operations.h"
+#include "iceberg/commit/commit_marker.h"
+#include "iceberg/commit/table_operations.h"
+#include "iceberg/metadata/metadata_files.h"
+#include "iceberg/metadata/metadata_json.h"
 
 namespace databox::catalog::sql {
 namespace {

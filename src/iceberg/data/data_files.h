@@ -22,10 +22,10 @@
 #include "duck/connection.h"
 #include "duck/parquet_copy.h"
 #include "fileio/file_io.h"
-#include "iceberg/manifest.h"
-#include "iceberg/partition_spec.h"
-#include "iceberg/schema.h"
-#include "iceberg/table_metadata.h"
+#include "iceberg/manifest/manifest.h"
+#include "iceberg/metadata/table_metadata.h"
+#include "iceberg/spec/partition_spec.h"
+#include "iceberg/spec/schema.h"
 
 namespace databox::iceberg {
 

@@ -1,6 +1,6 @@
 // Partition evolution: the updates and requirements a LayoutUpdate commits, field ids kept for a
 // field an earlier spec had, and files of both specs read back after an append under the new one.
-#include "iceberg/layout_update.h"
+#include "iceberg/commit/layout_update.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Maintenance on a SqlCatalog + local warehouse in a temp folder: tables written with our
 // writer, stray files planted beside them with back-dated modification times, expiry checked
 // by pyiceberg reading every remaining snapshot.
-#include "iceberg/maintenance.h"
+#include "iceberg/commit/maintenance.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@
 #include "duck/test_support.h"
 #include "fileio/location.h"
 #include "iceberg/data/data_files.h"
-#include "iceberg/snapshot_producer.h"
+#include "iceberg/produce/snapshot_producer.h"
 #include "iceberg/table.h"
 #include "iceberg/test_util.h"
 

@@ -19,9 +19,9 @@
 #include <string>
 
 #include "duck/connection.h"
+#include "iceberg/commit/table_operations.h"
 #include "iceberg/data/data_files.h"
 #include "iceberg/table.h"
-#include "iceberg/table_operations.h"
 
 namespace databox::iceberg {
 

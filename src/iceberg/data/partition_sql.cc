@@ -6,7 +6,7 @@
 
 #include "duck/int_function.h"
 #include "duck/quote.h"
-#include "iceberg/transform.h"
+#include "iceberg/spec/transform.h"
 
 namespace databox::iceberg {
 namespace {

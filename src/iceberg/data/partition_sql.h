@@ -13,9 +13,9 @@
 
 #include "common/error.h"
 #include "duck/connection.h"
-#include "iceberg/literal.h"
-#include "iceberg/partition_spec.h"
-#include "iceberg/schema.h"
+#include "iceberg/spec/literal.h"
+#include "iceberg/spec/partition_spec.h"
+#include "iceberg/spec/schema.h"
 
 namespace databox::iceberg {
 

@@ -6,7 +6,7 @@
 // tuple, rows sorted by pos. Its file_path bounds are the full location (lower = upper), which
 // is how readers (ours: DeletesFor, ReferencedDataFile; Iceberg Java) tell the single data file
 // it points at; they are never truncated. Their schema and those bounds are the core's
-// (iceberg/position_delete_files.h).
+// (iceberg/spec/position_delete_files.h).
 #pragma once
 
 #include <cstdint>
@@ -18,9 +18,9 @@
 #include "duck/connection.h"
 #include "fileio/file_io.h"
 #include "iceberg/data/data_files.h"
-#include "iceberg/manifest.h"
-#include "iceberg/position_delete_files.h"
-#include "iceberg/schema.h"
+#include "iceberg/manifest/manifest.h"
+#include "iceberg/spec/position_delete_files.h"
+#include "iceberg/spec/schema.h"
 
 namespace databox::iceberg {
 

@@ -5,7 +5,7 @@
 #include "duck/quote.h"
 #include "fileio/location.h"
 #include "iceberg/data/data_files.h"
-#include "iceberg/position_delete_files.h"
+#include "iceberg/spec/position_delete_files.h"
 
 namespace databox::iceberg {
 namespace {

@@ -14,8 +14,8 @@
 #include <string_view>
 
 #include "common/error.h"
-#include "iceberg/manifest.h"
-#include "iceberg/schema.h"
+#include "iceberg/manifest/manifest.h"
+#include "iceberg/spec/schema.h"
 #include "iceberg/table.h"
 
 namespace databox::iceberg {

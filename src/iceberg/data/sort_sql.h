@@ -7,8 +7,8 @@
 
 #include "common/error.h"
 #include "duck/connection.h"
-#include "iceberg/schema.h"
-#include "iceberg/sort_order.h"
+#include "iceberg/spec/schema.h"
+#include "iceberg/spec/sort_order.h"
 
 namespace databox::iceberg {
 

@@ -1,6 +1,6 @@
 // Table operations end to end on a SqlCatalog + local FileIO in a temp folder: rows are
 // written with DuckDB, committed, and read back through the manifests.
-#include "iceberg/table_operations.h"
+#include "iceberg/commit/table_operations.h"
 
 #include <gtest/gtest.h>
 

@@ -19,8 +19,8 @@
 #include "catalog/rest/rest_catalog.h"
 #include "catalog/rest/storage_credentials.h"
 #include "common/test_paths.h"
-#include "iceberg/layout_update.h"
-#include "iceberg/table_update.h"
+#include "iceberg/commit/layout_update.h"
+#include "iceberg/metadata/table_update.h"
 
 namespace databox::catalog::rest {
 namespace {
@@ -303,7 +303,7 @@ TEST_F(RestCatalogIntegrationTest, CommitWithRequirementsAndStaleConflict) {
   EXPECT_EQ(retried->metadata.properties.at("b"), "1");
 }
 
-// Partition evolution as databox commits it (iceberg/layout_update.h): add-spec and
+// Partition evolution as databox commits it (iceberg/commit/layout_update.h): add-spec and
 // set-default-spec under assert-default-spec-id and assert-last-assigned-partition-id, which the
 // server checks: a client that planned against the old spec is refused until it re-plans.
 TEST_F(RestCatalogIntegrationTest, PartitionEvolutionUnderTheSpecRequirements) {
