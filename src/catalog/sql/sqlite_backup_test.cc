@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <thread>
 
@@ -93,16 +94,25 @@ TEST_F(SqliteBackupTest, BackupsTakenWhileAnotherConnectionCommitsAreConsistent)
       ++commits;
     }
   });
-  for (int i = 0; i < 20; ++i) {
+  // At least 20 backups, and the writer must have committed while they were taken (on a loaded
+  // machine its thread may start late): the backups go on until it has, for 60 s at most.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  const int commits_before = commits.load();
+  int backups = 0;
+  while (backups < 20 ||
+         (commits.load() <= commits_before && std::chrono::steady_clock::now() < deadline)) {
+    const int i = backups++;
     const std::string copy = (dir_ / ("backup-" + std::to_string(i) + ".sqlite")).native();
     ASSERT_TRUE(BackupSqliteDatabase(live_, copy, kBusyMs).has_value());
     const auto tables = TablesIn(copy);
     ASSERT_EQ(tables.size(), 2u);
     EXPECT_EQ(tables[0].metadata_location, tables[1].metadata_location) << "backup " << i;
   }
+  const int commits_during = commits.load() - commits_before;
   stop = true;
   writer.join();
-  EXPECT_GT(commits.load(), 0);
+  EXPECT_GT(commits_during, 0) << "the writer committed nothing while " << backups
+                               << " backups were taken";
 }
 
 }  // namespace
