@@ -21,11 +21,14 @@ namespace {
 constexpr int kTextAttempts = 50;
 constexpr auto kTextPause = std::chrono::milliseconds(10);
 
-//! Who holds the lock of `fd`. The pids come from the kernel (FlockHolders); a holder's text is
-//! used only when it names that pid (an empty or a previous holder's text is not). A lone holder
-//! may not have written its text yet, so it is awaited briefly.
-std::string Holders(int fd) {
-  const std::vector<pid_t> pids = FlockHolders(fd);
+//! How often a refused flock is tried again when the kernel shows no holder: the holder ended
+//! between the refusal and the look at the lock table, so the lock is free to take.
+constexpr int kEndedHolderRetries = 3;
+
+//! Who holds the lock of `fd`, given the holders' pids from the kernel (FlockHolders); a holder's
+//! text is used only when it names that pid (an empty or a previous holder's text is not). A lone
+//! holder may not have written its text yet, so it is awaited briefly.
+std::string Holders(int fd, const std::vector<pid_t>& pids) {
   if (pids.empty()) return "a process that has just ended; retry";
   std::string text = LockFileText(fd);
   if (pids.size() == 1) {
@@ -43,6 +46,22 @@ std::string Holders(int fd) {
   return named;
 }
 
+//! flock(2) without waiting; a refusal whose holder has already ended is tried again. Returns 0
+//! when locked, else the errno, with `holders` filled in on EWOULDBLOCK.
+int LockOrName(int fd, LockMode mode, std::string& holders) {
+  const int operation = (mode == LockMode::kExclusive ? LOCK_EX : LOCK_SH) | LOCK_NB;
+  for (int attempt = 0;; ++attempt) {
+    if (::flock(fd, operation) == 0) return 0;
+    const int error = errno;
+    if (error != EWOULDBLOCK) return error;
+    const std::vector<pid_t> pids = FlockHolders(fd);
+    if (!pids.empty() || attempt == kEndedHolderRetries) {
+      holders = Holders(fd, pids);
+      return error;
+    }
+  }
+}
+
 }  // namespace
 
 Result<LockAttempt> FileLock::Try(const std::filesystem::path& path, LockMode mode,
@@ -58,10 +77,8 @@ Result<LockAttempt> FileLock::Try(const std::filesystem::path& path, LockMode mo
     return MakeError(ErrorKind::kIo,
                      "cannot open the lock file " + path.string() + ": " + std::strerror(errno));
   }
-  if (::flock(fd, (mode == LockMode::kExclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0) {
-    const int error = errno;
-    LockAttempt refused;
-    if (error == EWOULDBLOCK) refused.holders = Holders(fd);
+  LockAttempt refused;
+  if (const int error = LockOrName(fd, mode, refused.holders); error != 0) {
     ::close(fd);
     if (error == EWOULDBLOCK) return refused;
     return MakeError(ErrorKind::kIo, "cannot lock " + path.string() + ": " + std::strerror(error));
