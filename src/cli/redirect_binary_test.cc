@@ -15,7 +15,7 @@ using http::testing::LoopbackServer;
 using http::testing::ReceivedRequest;
 using http::testing::Reply;
 
-constexpr char kSecret[] = "redir-secret-7c41a2";
+constexpr char kRedirectSecret[] = "redir-secret-7c41a2";
 
 //! The other origin: a page of two items, whatever it was asked.
 Reply OtherData(const ReceivedRequest&, int) {
@@ -57,7 +57,7 @@ class RedirectBinaryTest : public ::testing::Test {
   RunResult Run(const std::vector<std::string>& args) {
     std::vector<std::string> full = {"--config", (folder_.path() / "databox.toml").string()};
     full.insert(full.end(), args.begin(), args.end());
-    return RunDatabox(full, {std::string("REDIR_TEST_KEY=") + kSecret}, folder_.path());
+    return RunDatabox(full, {std::string("REDIR_TEST_KEY=") + kRedirectSecret}, folder_.path());
   }
   //! No file of the project (run history, saved pages, packages) holds the secret.
   void ExpectNoSecretInProject() const {
@@ -65,7 +65,7 @@ class RedirectBinaryTest : public ::testing::Test {
     for (const auto& entry : fs::recursive_directory_iterator(folder_.path())) {
       if (!entry.is_regular_file() || entry.path().extension() == ".duckdb") continue;
       ++files;
-      EXPECT_EQ(Slurp(entry.path()).find(kSecret), std::string::npos) << entry.path();
+      EXPECT_EQ(Slurp(entry.path()).find(kRedirectSecret), std::string::npos) << entry.path();
     }
     EXPECT_GT(files, 1);
   }
@@ -86,9 +86,9 @@ TEST_F(RedirectBinaryTest, ARedirectToAnotherOriginFailsTheRunNamingBothAndSends
   EXPECT_NE(run.err.find(origin_name), std::string::npos) << run.err;
   EXPECT_NE(run.err.find(other_name), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("redirect_hosts of source moved"), std::string::npos) << run.err;
-  EXPECT_EQ((run.out + run.err).find(kSecret), std::string::npos) << run.out << run.err;
+  EXPECT_EQ((run.out + run.err).find(kRedirectSecret), std::string::npos) << run.out << run.err;
   ASSERT_FALSE(origin.received().empty());
-  EXPECT_NE(Seen(origin).find(kSecret), std::string::npos);  // the origin did get it
+  EXPECT_NE(Seen(origin).find(kRedirectSecret), std::string::npos);  // the origin did get it
   EXPECT_TRUE(other.received().empty()) << Seen(other);
   ExpectNoSecretInProject();
 }
@@ -106,7 +106,7 @@ TEST_F(RedirectBinaryTest, AnAllowedHostIsFollowedWithoutTheSecret) {
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
   EXPECT_NE(run.out.find("items  replace  rows=2"), std::string::npos) << run.out;
   ASSERT_FALSE(other.received().empty());
-  EXPECT_EQ(Seen(other).find(kSecret), std::string::npos) << Seen(other);
+  EXPECT_EQ(Seen(other).find(kRedirectSecret), std::string::npos) << Seen(other);
   ExpectNoSecretInProject();
 }
 

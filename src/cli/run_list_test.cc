@@ -10,7 +10,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-refresh::SourceRun Source(std::string name, refresh::SourceStatus status) {
+refresh::SourceRun ListedSource(std::string name, refresh::SourceStatus status) {
   refresh::SourceRun run;
   run.source = std::move(name);
   run.status = status;
@@ -37,12 +37,12 @@ TEST(RunListTest, DurationsReadAsPeopleSayThem) {
 TEST(RunListTest, ListIsNewestFirstWithOutcomeAndSourceCounts) {
   auto older = Record("2026-11-30T01:00:00.000Z", "2026-11-30T01:00:00.000Z",
                       "2026-11-30T01:00:03.500Z", ExitCode::kOk);
-  older.sources = {Source("noaa", refresh::SourceStatus::kOk),
-                   Source("usgs", refresh::SourceStatus::kOk)};
+  older.sources = {ListedSource("noaa", refresh::SourceStatus::kOk),
+                   ListedSource("usgs", refresh::SourceStatus::kOk)};
   auto newer = Record("2026-11-30T02:00:00.000Z", "2026-11-30T02:00:00.000Z",
                       "2026-11-30T02:01:05.000Z", ExitCode::kInterrupted);
-  newer.sources = {Source("noaa", refresh::SourceStatus::kFailed),
-                   Source("usgs", refresh::SourceStatus::kNotStarted)};
+  newer.sources = {ListedSource("noaa", refresh::SourceStatus::kFailed),
+                   ListedSource("usgs", refresh::SourceStatus::kNotStarted)};
   const auto listed = refresh::NewestRuns({older, newer}, 0);
   ASSERT_EQ(listed.size(), 2u);
   EXPECT_EQ(listed[0].run_id, newer.run_id);
@@ -64,10 +64,10 @@ TEST(RunListTest, ListIsNewestFirstWithOutcomeAndSourceCounts) {
 
 TEST(RunListTest, TraceNamesWhereASourceFailedAndItsSnapshots) {
   auto record = Record("r1", "2026-11-30T02:00:00Z", "bad time", ExitCode::kRunFailed);
-  auto failed = Source("noaa", refresh::SourceStatus::kFailed);
+  auto failed = ListedSource("noaa", refresh::SourceStatus::kFailed);
   failed.phase = load::Phase::kNormalize;
   failed.error = "resource daily_weather: column tmax is not a number";
-  auto ok = Source("usgs", refresh::SourceStatus::kOk);
+  auto ok = ListedSource("usgs", refresh::SourceStatus::kOk);
   ok.rows = 170;
   ok.snapshots = {{"raw_usgs.sites", 801030709168230257}};
   record.sources = {failed, ok};
@@ -92,7 +92,7 @@ TEST(RunListTest, InterruptedSourcesAreCountedAndTracedWithTheirPhase) {
   auto record =
       Record("r2", "2026-11-30T02:00:00.000Z", "2026-11-30T02:00:02.000Z", ExitCode::kTerminated);
   record.command = "run";
-  auto stopped = Source("noaa", refresh::SourceStatus::kInterrupted);
+  auto stopped = ListedSource("noaa", refresh::SourceStatus::kInterrupted);
   stopped.phase = load::Phase::kLoad;
   stopped.error = "source noaa, resource daily_weather: interrupted by SIGTERM";
   record.sources = {stopped};

@@ -8,7 +8,6 @@
 namespace databox {
 namespace {
 
-constexpr int64_t kMillisPerSecond = 1000;
 constexpr int64_t kSecondsPerMinute = 60;
 constexpr int64_t kSecondsPerHour = 3600;
 

@@ -9,6 +9,9 @@
 
 namespace databox {
 
+inline constexpr int64_t kMillisPerSecond = 1000;
+inline constexpr int64_t kMicrosPerSecond = 1000 * kMillisPerSecond;
+
 //! "2026-11-30T02:03:04.123Z" for now (UTC, milliseconds).
 std::string NowIso();
 

@@ -7,6 +7,9 @@
 
 namespace databox {
 
+//! The UTF-8 byte order mark some servers put before a text body.
+inline constexpr std::string_view kUtf8ByteOrderMark = "\xEF\xBB\xBF";
+
 //! True when `text` is well-formed UTF-8 (no overlong forms, surrogates or values past U+10FFFF).
 bool IsValidUtf8(std::string_view text);
 

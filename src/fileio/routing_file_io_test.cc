@@ -32,7 +32,7 @@ TEST(RoutingFileIO, RoutesBySchemeAndRejectsUnregistered) {
   auto s3 = io.Read("s3://b/k");
   ASSERT_FALSE(s3.has_value());
   EXPECT_EQ(s3.error().kind, ErrorKind::kConfig);
-  EXPECT_THAT(s3.error().message, testing::HasSubstr("s3://b/k"));
+  EXPECT_THAT(s3.error().message, ::testing::HasSubstr("s3://b/k"));
 
   io.Register(Scheme::kS3, std::make_shared<NamedStore>("s3"));
   EXPECT_EQ(io.Read("s3://b/k").value(), "s3");

@@ -38,7 +38,7 @@ class FakeTiming final : public RetryTiming {
   std::chrono::system_clock::time_point wall_ = std::chrono::system_clock::from_time_t(1767225600);
 };
 
-Reply Status(int status, std::string body = "", Headers headers = {}) {
+Reply Answer(int status, std::string body = "", Headers headers = {}) {
   Reply reply;
   reply.status = status;
   reply.headers = std::move(headers);
@@ -80,7 +80,7 @@ class HttpClientTest : public ::testing::Test {
 
 TEST_F(HttpClientTest, GetReturnsBodyAndHeadersLookedUpCaseInsensitively) {
   LoopbackServer server([](const ReceivedRequest&, int) {
-    return Status(200, "hello", {{"X-Thing", "v1"}});
+    return Answer(200, "hello", {{"X-Thing", "v1"}});
   });
   HttpClient client = MakeClient();
   auto response = client.Get(server.Url("/a?b=1"), {{"Accept", "application/json"}});
@@ -94,14 +94,14 @@ TEST_F(HttpClientTest, GetReturnsBodyAndHeadersLookedUpCaseInsensitively) {
 }
 
 TEST_F(HttpClientTest, ReusesOneConnectionAcrossRequests) {
-  LoopbackServer server([](const ReceivedRequest&, int) { return Status(200, "x"); });
+  LoopbackServer server([](const ReceivedRequest&, int) { return Answer(200, "x"); });
   HttpClient client = MakeClient();
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(client.Get(server.Url("/")).has_value());
   EXPECT_EQ(server.connections(), 1);
 }
 
 TEST_F(HttpClientTest, SendsMethodAndBody) {
-  LoopbackServer server([](const ReceivedRequest&, int) { return Status(201); });
+  LoopbackServer server([](const ReceivedRequest&, int) { return Answer(201); });
   HttpClient client = MakeClient();
   Request post = MakeRequest(Method::kPost, server.Url("/p"));
   post.body = R"({"a":1})";
@@ -119,7 +119,7 @@ TEST_F(HttpClientTest, SendsMethodAndBody) {
 
 TEST_F(HttpClientTest, RetriesOn500And503ThenSucceeds) {
   LoopbackServer server([](const ReceivedRequest&, int index) {
-    return index == 0 ? Status(500) : index == 1 ? Status(503) : Status(200, "done");
+    return index == 0 ? Answer(500) : index == 1 ? Answer(503) : Answer(200, "done");
   });
   HttpClient client = MakeClient(Policy(5, milliseconds(100)));
   auto response = client.Get(server.Url("/"));
@@ -132,7 +132,7 @@ TEST_F(HttpClientTest, RetriesOn500And503ThenSucceeds) {
 
 TEST_F(HttpClientTest, HonoursRetryAfterSecondsOn429) {
   LoopbackServer server([](const ReceivedRequest&, int index) {
-    return index == 0 ? Status(429, "slow down", {{"Retry-After", "7"}}) : Status(200);
+    return index == 0 ? Answer(429, "slow down", {{"Retry-After", "7"}}) : Answer(200);
   });
   HttpClient client = MakeClient();
   ASSERT_TRUE(client.Get(server.Url("/")).has_value());
@@ -142,8 +142,8 @@ TEST_F(HttpClientTest, HonoursRetryAfterSecondsOn429) {
 TEST_F(HttpClientTest, HonoursRetryAfterHttpDate) {
   // The fake wall clock starts at 2026-01-01T00:00:00Z; ask for 30 s later.
   LoopbackServer server([](const ReceivedRequest&, int index) {
-    return index == 0 ? Status(503, "", {{"Retry-After", "Thu, 01 Jan 2026 00:00:30 GMT"}})
-                      : Status(200);
+    return index == 0 ? Answer(503, "", {{"Retry-After", "Thu, 01 Jan 2026 00:00:30 GMT"}})
+                      : Answer(200);
   });
   HttpClient client = MakeClient();
   ASSERT_TRUE(client.Get(server.Url("/")).has_value());
@@ -152,7 +152,7 @@ TEST_F(HttpClientTest, HonoursRetryAfterHttpDate) {
 
 TEST_F(HttpClientTest, StopsWhenRetryAfterExceedsBudget) {
   LoopbackServer server([](const ReceivedRequest&, int) {
-    return Status(503, "maintenance", {{"Retry-After", "600"}});
+    return Answer(503, "maintenance", {{"Retry-After", "600"}});
   });
   HttpClient client =
       MakeClient(Policy(5, milliseconds(500), milliseconds(30000), std::chrono::seconds(10)));
@@ -168,7 +168,7 @@ TEST_F(HttpClientTest, StopsWhenRetryAfterExceedsBudget) {
 }
 
 TEST_F(HttpClientTest, BackoffStopsAtTotalBudget) {
-  LoopbackServer server([](const ReceivedRequest&, int) { return Status(502); });
+  LoopbackServer server([](const ReceivedRequest&, int) { return Answer(502); });
   timing_.random = 0.999;  // waits of ~1 s each (base = max = 1 s)
   HttpClient client =
       MakeClient(Policy(10, milliseconds(1000), milliseconds(1000), milliseconds(2500)));
@@ -180,7 +180,7 @@ TEST_F(HttpClientTest, BackoffStopsAtTotalBudget) {
 }
 
 TEST_F(HttpClientTest, GivesUpAfterMaxAttempts) {
-  LoopbackServer server([](const ReceivedRequest&, int) { return Status(503); });
+  LoopbackServer server([](const ReceivedRequest&, int) { return Answer(503); });
   HttpClient client = MakeClient(Policy(3));
   auto response = client.Get(server.Url("/"));
   ASSERT_FALSE(response.has_value());
@@ -192,7 +192,7 @@ TEST_F(HttpClientTest, GivesUpAfterMaxAttempts) {
 
 TEST_F(HttpClientTest, PostIsNotResentAfter500UnlessMarkedIdempotent) {
   LoopbackServer server(
-      [](const ReceivedRequest&, int index) { return index < 2 ? Status(500) : Status(200); });
+      [](const ReceivedRequest&, int index) { return index < 2 ? Answer(500) : Answer(200); });
   HttpClient client = MakeClient();
   auto once = client.Send(MakeRequest(Method::kPost, server.Url("/commit")));
   ASSERT_FALSE(once.has_value());
@@ -207,7 +207,7 @@ TEST_F(HttpClientTest, PostIsNotResentAfter500UnlessMarkedIdempotent) {
 
 TEST_F(HttpClientTest, PostIsResentAfter429) {
   LoopbackServer server(
-      [](const ReceivedRequest&, int index) { return index == 0 ? Status(429) : Status(200); });
+      [](const ReceivedRequest&, int index) { return index == 0 ? Answer(429) : Answer(200); });
   HttpClient client = MakeClient();
   ASSERT_TRUE(client.Send(MakeRequest(Method::kPost, server.Url("/"))).has_value());
   EXPECT_EQ(server.received().size(), 2u);
@@ -225,7 +225,7 @@ TEST_F(HttpClientTest, ConnectionRefusedIsRetriedThenNetworkError) {
 
 TEST_F(HttpClientTest, SlowServerTimesOut) {
   LoopbackServer server([](const ReceivedRequest&, int) {
-    Reply reply = Status(200, "late");
+    Reply reply = Answer(200, "late");
     reply.delay = milliseconds(3000);
     return reply;
   });
@@ -259,7 +259,7 @@ std::string Gzip(const std::string& data) {
 TEST_F(HttpClientTest, DecodesGzipBodies) {
   std::string json = R"({"results":[)" + std::string(5000, ' ') + "]}";
   LoopbackServer server([&](const ReceivedRequest&, int) {
-    return Status(200, Gzip(json), {{"Content-Encoding", "gzip"}});
+    return Answer(200, Gzip(json), {{"Content-Encoding", "gzip"}});
   });
   HttpClient client = MakeClient();
   auto response = client.Get(server.Url("/"));
@@ -273,7 +273,7 @@ TEST_F(HttpClientTest, StoredObjectBytesAreNotDecoded) {
   // SeaweedFS answers a GET of an object uploaded with aws-chunked with that Content-Encoding;
   // the bytes are the object as stored, so object storage asks for them undecoded.
   LoopbackServer server([](const ReceivedRequest&, int) {
-    return Status(200, "{\"a\":1}", {{"Content-Encoding", "aws-chunked"}});
+    return Answer(200, "{\"a\":1}", {{"Content-Encoding", "aws-chunked"}});
   });
   HttpClient client = MakeClient();
   Request stored = MakeRequest(Method::kGet, server.Url("/"));
@@ -288,7 +288,7 @@ TEST_F(HttpClientTest, StoredObjectBytesAreNotDecoded) {
 
 TEST_F(HttpClientTest, BodyOverTheCapIsADataError) {
   LoopbackServer server(
-      [](const ReceivedRequest&, int) { return Status(200, std::string(10000, 'a')); });
+      [](const ReceivedRequest&, int) { return Answer(200, std::string(10000, 'a')); });
   HttpClient client = MakeClient();
   Request capped = MakeRequest(Method::kGet, server.Url("/"));
   capped.max_response_bytes = 1000;
@@ -302,7 +302,7 @@ TEST_F(HttpClientTest, BodyOverTheCapIsADataError) {
 TEST_F(HttpClientTest, DecodedBodyOverTheCapIsADataError) {
   // Small on the wire, large once decoded: the cap applies to what the caller receives.
   LoopbackServer server([](const ReceivedRequest&, int) {
-    return Status(200, Gzip(std::string(200000, 'a')), {{"Content-Encoding", "gzip"}});
+    return Answer(200, Gzip(std::string(200000, 'a')), {{"Content-Encoding", "gzip"}});
   });
   HttpClient client = MakeClient();
   Request capped = MakeRequest(Method::kGet, server.Url("/"));
@@ -315,7 +315,7 @@ TEST_F(HttpClientTest, DecodedBodyOverTheCapIsADataError) {
 
 TEST_F(HttpClientTest, MapsStatusesToErrorKinds) {
   LoopbackServer server([](const ReceivedRequest& request, int) {
-    return Status(std::stoi(request.target.substr(1)), "why");
+    return Answer(std::stoi(request.target.substr(1)), "why");
   });
   HttpClient client = MakeClient();
   EXPECT_EQ(client.Get(server.Url("/401")).error().kind, ErrorKind::kAuth);
@@ -328,7 +328,7 @@ TEST_F(HttpClientTest, MapsStatusesToErrorKinds) {
 
 TEST_F(HttpClientTest, AllowErrorStatusReturnsTheResponse) {
   LoopbackServer server([](const ReceivedRequest&, int) {
-    return Status(409, R"({"error":{"type":"CommitFailedException"}})");
+    return Answer(409, R"({"error":{"type":"CommitFailedException"}})");
   });
   HttpClient client = MakeClient();
   Request commit = MakeRequest(Method::kPost, server.Url("/commit"));
@@ -347,7 +347,7 @@ TEST_F(HttpClientTest, ErrorsNeverContainCredentials) {
   LoopbackServer server([](const ReceivedRequest& request, int) {
     std::string echo = request.target;
     for (const auto& [name, value] : request.headers.fields()) echo += " " + name + "=" + value;
-    return Status(400, echo);
+    return Answer(400, echo);
   });
   HttpClient client = MakeClient();
   Request request = MakeRequest(Method::kGet, server.Url("/q?api_key=" + url_key + "&page=2"));

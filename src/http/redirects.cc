@@ -3,9 +3,9 @@
 #include <curl/curl.h>
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 
+#include "common/ascii.h"
 #include "common/encoding.h"
 #include "common/redact.h"
 
@@ -16,12 +16,6 @@ struct UrlDeleter {
   void operator()(CURLU* url) const { curl_url_cleanup(url); }
 };
 using UrlHandle = std::unique_ptr<CURLU, UrlDeleter>;
-
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
 
 std::optional<std::string> Part(CURLU* url, CURLUPart part, unsigned int flags = 0) {
   char* value = nullptr;
@@ -62,7 +56,7 @@ bool IsSignatureHeader(std::string_view name) {
 
 bool HostAllowed(const RedirectPolicy& policy, const Origin& target) {
   return std::any_of(policy.allowed_hosts.begin(), policy.allowed_hosts.end(),
-                     [&](const std::string& host) { return Lower(host) == target.host; });
+                     [&](const std::string& host) { return AsciiLower(host) == target.host; });
 }
 
 std::string AllowHint(const RedirectPolicy& policy, const Origin& target) {
@@ -106,8 +100,8 @@ Result<Origin> OriginOf(std::string_view url) {
     return MakeError(ErrorKind::kConfig, "not an absolute URL: " + RedactUrl(url));
   }
   Origin origin;
-  origin.scheme = Lower(Part(handle.get(), CURLUPART_SCHEME).value_or(""));
-  origin.host = Lower(Part(handle.get(), CURLUPART_HOST).value_or(""));
+  origin.scheme = AsciiLower(Part(handle.get(), CURLUPART_SCHEME).value_or(""));
+  origin.host = AsciiLower(Part(handle.get(), CURLUPART_HOST).value_or(""));
   const std::string port = Part(handle.get(), CURLUPART_PORT, CURLU_DEFAULT_PORT).value_or("0");
   origin.port = std::atoi(port.c_str());
   if ((origin.scheme != "http" && origin.scheme != "https") || origin.host.empty()) {

@@ -8,6 +8,7 @@
 #include <system_error>
 #include <utility>
 
+#include "common/ascii.h"
 #include "common/edit_distance.h"
 #include "common/encoding.h"
 #include "common/redact.h"
@@ -17,12 +18,6 @@ namespace {
 
 //! How many recorded URLs an unmatched-request error suggests.
 constexpr std::size_t kClosestShown = 3;
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 //! Inflates a gzip or zlib/raw-deflate body (windowBits 47 = auto-detect gzip or zlib).
 Result<std::string> Inflate(const std::string& data, std::string_view file) {
@@ -70,7 +65,7 @@ Result<std::string> ReadBody(const YAML::Node& body, const Headers& headers,
   std::vector<unsigned char> bytes;
   text.as<YAML::Binary>().swap(bytes);
   std::string raw(bytes.begin(), bytes.end());
-  std::string encoding = Lower(headers.Get("Content-Encoding").value_or(""));
+  std::string encoding = AsciiLower(headers.Get("Content-Encoding").value_or(""));
   if (encoding == "gzip" || encoding == "deflate") return Inflate(raw, file);
   return raw;
 }
@@ -98,7 +93,7 @@ std::string ReplayMatchKey(Method method, std::string_view url) {
   std::size_t authority = base.find("://");
   std::size_t path_start = authority == std::string_view::npos ? 0 : base.find('/', authority + 3);
   if (path_start == std::string_view::npos) path_start = base.size();
-  std::string key = std::string(MethodName(method)) + " " + Lower(base.substr(0, path_start));
+  std::string key = std::string(MethodName(method)) + " " + AsciiLower(base.substr(0, path_start));
   key += base.substr(path_start).empty() ? "/" : base.substr(path_start);
 
   std::vector<std::string> params;

@@ -24,7 +24,7 @@ const std::string kNoaaData =
     "enddate=2026-02-15&includemetadata=true&limit=1000&locationid=FIPS%3A11&offset=0&"
     "startdate=2026-02-08&units=standard";
 
-AttemptLimits Limits() {
+AttemptLimits ReplayLimits() {
   return AttemptLimits{.timeout = std::chrono::seconds(1),
                        .connect_timeout = std::chrono::seconds(1),
                        .max_response_bytes = 1 << 20};
@@ -91,7 +91,7 @@ TEST(ReplayRecordingsTest, NoaaUrlMatchesInAnyParameterOrderAndWithAnyToken) {
       "offset=0&locationid=FIPS:11&limit=1000&startdate=2026-02-08&includemetadata=true&"
       "datatypeid=TMAX&datasetid=GHCND&enddate=2026-02-15";
   for (const std::string& url : {kNoaaData, shuffled}) {
-    auto response = (*replay)->Send(Get(url), Limits());
+    auto response = (*replay)->Send(Get(url), ReplayLimits());
     ASSERT_TRUE(response.has_value()) << response.error().ToString();
     EXPECT_EQ(response->status, 200);
     EXPECT_THAT(response->body, StartsWith(R"({"metadata":{"resultset":{"offset":1,"count":8,)"));
@@ -106,7 +106,7 @@ TEST(ReplayRecordingsTest, RecordedKeyValueIsIgnored) {
   auto response = (*replay)->Send(
       Get("https://xeno-canto.org/api/3/recordings?query=cnt%3A%22United%20States%22%20loc%3A"
           "%22Arizona%22%20grp%3Abirds&per_page=2&page=1&key=abcdef0123"),
-      Limits());
+      ReplayLimits());
   ASSERT_TRUE(response.has_value()) << response.error().ToString();
   EXPECT_THAT(response->body, HasSubstr(R"("numRecordings": "11711")"));
 }
@@ -116,7 +116,7 @@ TEST(ReplayRecordingsTest, UnrecordedUrlIsNotFoundAndNamesTheClosest) {
   ASSERT_TRUE(replay.has_value()) << replay.error().ToString();
   std::string other = kNoaaData;
   other.replace(other.find("offset=0"), 8, "offset=1000");
-  auto response = (*replay)->Send(Get(other), Limits());
+  auto response = (*replay)->Send(Get(other), ReplayLimits());
   ASSERT_FALSE(response.has_value());
   EXPECT_EQ(response.error().kind, ErrorKind::kNotFound);
   EXPECT_THAT(response.error().message, HasSubstr("never uses the network"));
@@ -124,7 +124,7 @@ TEST(ReplayRecordingsTest, UnrecordedUrlIsNotFoundAndNamesTheClosest) {
   // A different method does not match either.
   Request post = Get(kNoaaData);
   post.method = Method::kPost;
-  EXPECT_FALSE((*replay)->Send(post, Limits()).has_value());
+  EXPECT_FALSE((*replay)->Send(post, ReplayLimits()).has_value());
 }
 
 TEST(ReplayRecordingsTest, ServesThroughTheClientWithoutRetryingMisses) {
@@ -151,7 +151,7 @@ TEST_F(CassetteTest, RepeatedRequestsAreServedInOrderThenTheLastRepeats) {
   ASSERT_TRUE(replay.has_value()) << replay.error().ToString();
   std::vector<std::string> bodies;
   for (int i = 0; i < 4; ++i)
-    bodies.push_back((*replay)->Send(Get("https://H/x?p=1"), Limits())->body);
+    bodies.push_back((*replay)->Send(Get("https://H/x?p=1"), ReplayLimits())->body);
   EXPECT_EQ(bodies, (std::vector<std::string>{"first", "second", "third", "third"}));
 }
 
@@ -166,7 +166,7 @@ TEST_F(CassetteTest, ConcurrentClientsShareTheSequence) {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 25; ++i) {
-        auto response = (*replay)->Send(Get("https://h/x"), Limits());
+        auto response = (*replay)->Send(Get("https://h/x"), ReplayLimits());
         std::lock_guard lock(mutex);
         ++counts[response ? response->body : "error"];
       }
@@ -184,7 +184,8 @@ TEST_F(CassetteTest, CopiesOfACassetteReplayLikeOne) {
   auto replay = ReplayTransport::Load(folder_);
   ASSERT_TRUE(replay.has_value()) << replay.error().ToString();
   std::vector<std::string> bodies;
-  for (int i = 0; i < 3; ++i) bodies.push_back((*replay)->Send(Get("https://h/y"), Limits())->body);
+  for (int i = 0; i < 3; ++i)
+    bodies.push_back((*replay)->Send(Get("https://h/y"), ReplayLimits())->body);
   EXPECT_EQ(bodies, (std::vector<std::string>{"one", "two", "two"}));
 }
 
@@ -198,7 +199,7 @@ TEST_F(CassetteTest, InflatesBinaryGzipBodies) {
                     "    status:\n      code: 200\n      message: OK\n");
   auto replay = ReplayTransport::Load(path);
   ASSERT_TRUE(replay.has_value()) << replay.error().ToString();
-  auto response = (*replay)->Send(Get("https://h/z"), Limits());
+  auto response = (*replay)->Send(Get("https://h/z"), ReplayLimits());
   ASSERT_TRUE(response.has_value()) << response.error().ToString();
   EXPECT_EQ(response->body, R"({"hello": "replay"})");
 }
@@ -229,7 +230,7 @@ TEST_F(CassetteTest, EmptyBinaryBodyIsEmpty) {
                     "    status:\n      code: 200\n      message: OK\n");
   auto replay = ReplayTransport::Load(path);
   ASSERT_TRUE(replay.has_value()) << replay.error().ToString();
-  auto response = (*replay)->Send(Get("https://h/eb"), Limits());
+  auto response = (*replay)->Send(Get("https://h/eb"), ReplayLimits());
   ASSERT_TRUE(response.has_value()) << response.error().ToString();
   EXPECT_EQ(response->body, "");
 }

@@ -4,21 +4,15 @@
 #include <openssl/hmac.h>
 
 #include <algorithm>
-#include <cctype>
 #include <ctime>
 
+#include "common/ascii.h"
 #include "common/encoding.h"
 
 namespace databox::http {
 namespace {
 
 constexpr std::string_view kAlgorithm = "AWS4-HMAC-SHA256";
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 //! Trims both ends and collapses runs of spaces inside, as the canonical headers require.
 std::string CanonicalHeaderValue(std::string_view value) {
@@ -73,7 +67,7 @@ SigV4Result SignV4(const SigningRequest& request, const SigningScope& scope) {
   std::vector<std::pair<std::string, std::string>> headers;
   headers.reserve(request.headers.size());
   for (const auto& [name, value] : request.headers) {
-    headers.emplace_back(Lower(name), CanonicalHeaderValue(value));
+    headers.emplace_back(AsciiLower(name), CanonicalHeaderValue(value));
   }
   std::ranges::stable_sort(headers, {}, &std::pair<std::string, std::string>::first);
 

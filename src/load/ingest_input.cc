@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/ascii.h"
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "duck/quote.h"
@@ -19,11 +20,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::size_t kChunkBytes = 1u << 20;  //!< bytes read and written per step
-
-std::string Lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
 
 Status GunzipTo(const fs::path& from, std::ofstream& out) {
   gzFile in = gzopen(from.c_str(), "rb");
@@ -118,7 +114,7 @@ std::optional<IngestFormat> ParseIngestFormat(std::string_view name) {
 Result<InputKind> InputKindOf(const fs::path& path, std::optional<IngestFormat> format) {
   InputKind kind;
   fs::path name = path.filename();
-  const std::string outer = Lower(name.extension().string());
+  const std::string outer = AsciiLower(name.extension().string());
   if (outer == ".gz") {
     kind.compression = Compression::kGzip;
   } else if (outer == ".zst") {
@@ -129,7 +125,7 @@ Result<InputKind> InputKindOf(const fs::path& path, std::optional<IngestFormat> 
     kind.format = *format;
     return kind;
   }
-  const std::string ext = Lower(name.extension().string());
+  const std::string ext = AsciiLower(name.extension().string());
   const auto told = ParseIngestFormat(ext.empty() ? ext : ext.substr(1));
   if (!told) {
     return MakeError(ErrorKind::kConfig,

@@ -6,12 +6,12 @@
 #include <limits>
 #include <string_view>
 
+#include "common/clock.h"
 #include "normalize/iso_datetime.h"
 
 namespace databox::normalize {
 namespace {
 
-constexpr int64_t kMicrosPerSecond = 1'000'000;
 constexpr int64_t kMicrosPerDay = 86'400 * kMicrosPerSecond;
 
 std::string_view TrimSpace(std::string_view s) {

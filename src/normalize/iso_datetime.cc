@@ -1,9 +1,10 @@
 #include "normalize/iso_datetime.h"
 
+#include "common/clock.h"
+
 namespace databox::normalize {
 namespace {
 
-constexpr int64_t kMicrosPerSecond = 1'000'000;
 constexpr int64_t kSecondsPerDay = 86'400;
 
 //! A cursor over the text with small digit readers.

@@ -1,13 +1,13 @@
 #include "platform/pg_client.h"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <system_error>
 
+#include "common/ascii.h"
 #include "common/process.h"
 #include "common/redact.h"
 
@@ -26,11 +26,6 @@ std::string ReadWhole(const fs::path& path) {
   return text.str();
 }
 
-std::string Lower(std::string text) {
-  std::ranges::transform(text, text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
-
 //! `text` with every occurrence of `secret` masked, then through Redact().
 std::string Hide(std::string text, const std::string& secret) {
   if (!secret.empty()) {
@@ -45,7 +40,7 @@ std::string Hide(std::string text, const std::string& secret) {
 std::string LineWith(const std::string& output, std::string_view needle) {
   std::istringstream lines(output);
   for (std::string line; std::getline(lines, line);) {
-    if (Lower(line).find(needle) != std::string::npos) {
+    if (AsciiLower(line).find(needle) != std::string::npos) {
       while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
       return line;
     }
@@ -129,7 +124,7 @@ Result<std::vector<std::string>> PgClient::UserTables() const {
 Error ClassifyPgFailure(const std::string& program, const std::string& action,
                         const std::string& url, const std::string& password, int exit_code,
                         const std::string& output) {
-  const std::string lower = Lower(output);
+  const std::string lower = AsciiLower(output);
   const std::string where = " the catalog database " + url;
   auto error = [&](ErrorKind kind, const std::string& message) {
     return Error{kind, Hide(message, password)};

@@ -5,8 +5,8 @@
 #include "duck/parquet_copy.h"
 #include "duck/quote.h"
 #include "iceberg/data/data_files.h"
-#include "iceberg/data/position_deletes.h"
 #include "iceberg/data/scan_sql.h"
+#include "iceberg/spec/position_delete_files.h"
 
 namespace databox::publish {
 namespace {

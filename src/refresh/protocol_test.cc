@@ -10,7 +10,7 @@
 namespace databox::refresh {
 namespace {
 
-constexpr const char* kAt = "2026-11-30T02:10:58.659Z";
+constexpr const char* kProtocolAt = "2026-11-30T02:10:58.659Z";
 
 //! Events and the lines docs/refresh.md says they are printed as (written by hand).
 struct Documented {
@@ -20,17 +20,17 @@ struct Documented {
 
 std::vector<Documented> DocumentedLines() {
   return {
-      {SourceStart{.source = "noaa", .at = kAt},
+      {SourceStart{.source = "noaa", .at = kProtocolAt},
        "SOURCE_START source=noaa at=2026-11-30T02:10:58.659Z"},
-      {SourceEnd{.source = "noaa", .at = kAt, .ok = true, .seconds = 0.88},
+      {SourceEnd{.source = "noaa", .at = kProtocolAt, .ok = true, .seconds = 0.88},
        "SOURCE_END source=noaa at=2026-11-30T02:10:58.659Z status=0 seconds=0.880"},
-      {SourceEnd{.source = "usgs_earthquakes", .at = kAt, .ok = false, .seconds = 12.5},
+      {SourceEnd{.source = "usgs_earthquakes", .at = kProtocolAt, .ok = false, .seconds = 12.5},
        "SOURCE_END source=usgs_earthquakes at=2026-11-30T02:10:58.659Z status=1 seconds=12.500"},
-      {PhaseStart{.phase = load::Phase::kTransform, .at = kAt},
+      {PhaseStart{.phase = load::Phase::kTransform, .at = kProtocolAt},
        "PHASE_START phase=transform at=2026-11-30T02:10:58.659Z"},
-      {PhaseEnd{.phase = load::Phase::kTransform, .at = kAt, .ok = true},
+      {PhaseEnd{.phase = load::Phase::kTransform, .at = kProtocolAt, .ok = true},
        "PHASE_END phase=transform at=2026-11-30T02:10:58.659Z status=0"},
-      {PhaseEnd{.phase = load::Phase::kTransform, .at = kAt, .ok = false},
+      {PhaseEnd{.phase = load::Phase::kTransform, .at = kProtocolAt, .ok = false},
        "PHASE_END phase=transform at=2026-11-30T02:10:58.659Z status=1"},
   };
 }
@@ -50,7 +50,7 @@ TEST(ProtocolTest, DocumentedLinesParseToTheirEvents) {
 }
 
 TEST(ProtocolTest, SecondsAreRoundedToThreeDecimalsAndReadBackAsPrinted) {
-  const SourceEnd end{.source = "gbif", .at = kAt, .ok = true, .seconds = 1.23456};
+  const SourceEnd end{.source = "gbif", .at = kProtocolAt, .ok = true, .seconds = 1.23456};
   const std::string line = FormatProtocolLine(end);
   EXPECT_TRUE(line.ends_with(" seconds=1.235")) << line;
   auto parsed = ParseProtocolLine(line);

@@ -13,6 +13,10 @@
 
 namespace databox::registry::internal {
 
+//! Upper bounds of the timeout (seconds) and retry keys, wherever they appear.
+inline constexpr double kMaxTimeoutS = 3600;
+inline constexpr int kMaxRetries = 20;
+
 //! What every parsing step needs: where problems go and how secrets resolve.
 struct ParseContext {
   Problems& problems;

@@ -6,8 +6,6 @@ namespace databox::registry::internal {
 namespace {
 
 constexpr int kMaxWorkers = 64;
-constexpr double kMaxTimeoutS = 3600;
-constexpr int kMaxRetries = 20;
 
 //! The timeout and retry keys shared by [project.http], REST [project.catalog] and
 //! [project.warehouse.s3]; `settings` keeps its defaults for absent keys.

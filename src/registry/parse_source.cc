@@ -12,8 +12,6 @@ namespace databox::registry::internal {
 namespace {
 
 constexpr double kMaxPauseS = 60;
-constexpr double kMaxTimeoutS = 3600;
-constexpr int kMaxRetries = 20;
 constexpr int kMaxDays = 3650;
 constexpr int64_t kMaxRecords = 100'000'000;
 constexpr int kMaxPageSize = 100'000;

@@ -14,7 +14,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::optional<std::string> NoEnv(const std::string&) { return std::nullopt; }
+std::optional<std::string> NoEnvironment(const std::string&) { return std::nullopt; }
 
 class SourceReplayTest : public ::testing::Test {
  protected:
@@ -47,7 +47,7 @@ class SourceReplayTest : public ::testing::Test {
 TEST_F(SourceReplayTest, ASourceMayFetchLiveInAReplayingProject) {
   const auto path = Write("recordings", "false");
   // b is live, so its secret is required; a replays and may leave its own unset.
-  const ValidationReport report = Validate(path, {.env = NoEnv});
+  const ValidationReport report = Validate(path, {.env = NoEnvironment});
   ASSERT_EQ(report.problems.size(), 1u) << report.ToString();
   EXPECT_THAT(report.problems.front().message, HasSubstr("b_KEY"));
   auto registry =
@@ -74,7 +74,7 @@ TEST_F(SourceReplayTest, ASourceMayReplayItsOwnFolderInALiveProject) {
 }
 
 TEST_F(SourceReplayTest, ReplayTrueNeedsAProjectReplay) {
-  const ValidationReport report = Validate(Write("", "true"), {.env = NoEnv});
+  const ValidationReport report = Validate(Write("", "true"), {.env = NoEnvironment});
   EXPECT_THAT(report.ToString(), HasSubstr("'replay = true' needs [project.http] replay"));
 }
 

@@ -10,8 +10,6 @@
 namespace databox::report {
 namespace {
 
-constexpr int64_t kMillisPerSecond = 1000;
-
 Freshness Judge(const SourceState& state, int64_t stale_after_seconds) {
   if (!state.routine) return Freshness::kOnDemand;
   if (!state.age_seconds) return Freshness::kNever;

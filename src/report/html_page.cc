@@ -14,7 +14,6 @@
 namespace databox::report {
 namespace {
 
-constexpr int64_t kMillisPerSecond = 1000;
 constexpr int64_t kSecondsPerHour = 3600;
 
 std::string Optional(const std::optional<int64_t>& value) {

@@ -1,11 +1,12 @@
 #include "report/lineage.h"
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
+
+#include "common/ascii.h"
 
 namespace databox::report {
 namespace {
@@ -21,13 +22,6 @@ std::string WithoutLineComments(std::string_view sql) {
     if (!comment && sql[i] == '-' && i + 1 < sql.size() && sql[i + 1] == '-') comment = true;
     out += comment ? ' ' : sql[i];
   }
-  return out;
-}
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
@@ -56,18 +50,18 @@ std::vector<std::string> RawTablesRead(std::string_view sql, std::string_view al
   const std::string text = WithoutLineComments(sql);
   std::set<std::string> tables;
   for (std::sregex_iterator it(text.begin(), text.end(), reference), end; it != end; ++it) {
-    tables.insert(Lower((*it)[1].str()) + "." + Lower((*it)[2].str()));
+    tables.insert(AsciiLower((*it)[1].str()) + "." + AsciiLower((*it)[2].str()));
   }
   return {tables.begin(), tables.end()};
 }
 
 std::vector<std::string> ModelsRead(std::string_view sql, const std::vector<std::string>& models,
                                     const std::string& self) {
-  const std::string text = Lower(WithoutLineComments(sql));
+  const std::string text = AsciiLower(WithoutLineComments(sql));
   std::vector<std::string> read;
   for (const auto& model : models) {
     if (model == self || model.find('.') == std::string::npos) continue;
-    const std::regex name(R"((^|[^A-Za-z0-9_."]))" + EscapeRegex(Lower(model)) +
+    const std::regex name(R"((^|[^A-Za-z0-9_."]))" + EscapeRegex(AsciiLower(model)) +
                           R"(($|[^A-Za-z0-9_."]))");
     if (std::regex_search(text, name)) read.push_back(model);
   }

@@ -10,7 +10,6 @@
 namespace databox::report {
 namespace {
 
-constexpr double kMillisPerSecond = 1000;
 constexpr double kPercent = 100;
 
 std::string Percent(double value) {

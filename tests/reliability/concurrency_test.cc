@@ -21,10 +21,8 @@ namespace {
 using cli::testing::Contains;
 using std::chrono::milliseconds;
 
-const std::vector<std::string>& kSources = kRoutineSources;
-
 void UseAllRecordings(Workspace& ws) {
-  for (const auto& s : kSources) ws.UseSharedRecordings(s);
+  for (const auto& s : kRoutineSources) ws.UseSharedRecordings(s);
 }
 
 //! Lines of the run history.
@@ -81,7 +79,7 @@ TEST_F(Concurrency, SecondRefreshExitsAtOnceAndTheFirstLoadsEverySource) {
     BackgroundDatabox& loser = second_won ? first : second;
     ExpectRefused(loser, winner.pid(), when);
     EXPECT_EQ(winner.Wait(), 0) << when << "\n" << winner.Output();
-    for (const auto& s : kSources) {
+    for (const auto& s : kRoutineSources) {
       EXPECT_TRUE(Contains(winner.Output(), "  " + s + ": ok")) << when << "\n" << winner.Output();
     }
     ++winners;

@@ -45,7 +45,6 @@ using cli::testing::Contains;
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-const std::vector<std::string>& kSources = kRoutineSources;
 #if defined(__SANITIZE_ADDRESS__)
 // Under ASan every databox run is about 1.5x slower; the sanitizer stage is after memory errors
 // on every crash path, which fewer kills of each kind still reach within the same time budget.
@@ -258,10 +257,10 @@ TEST_F(CrashConsistency, SigkillAtNamedPointsAndRandomMomentsLeavesOldOrNewSnaps
   // Reference: a clean load of every source in its own workspace, traced to learn how often
   // each failpoint is reached, and read by pyiceberg.
   Workspace clean("crash_reference");
-  for (const auto& s : kSources) clean.UseSharedRecordings(s);
+  for (const auto& s : kRoutineSources) clean.UseSharedRecordings(s);
   clean.WriteRegistry();
   std::map<std::string, int> clean_ms;
-  for (const auto& s : kSources) {
+  for (const auto& s : kRoutineSources) {
     const fs::path trace = clean.dir() / ("trace_" + s);
     const auto t0 = Clock::now();
     RunResult r = clean.Databox({"run", s}, {"DATABOX_FAILPOINT_TRACE=" + trace.string()});
@@ -274,10 +273,10 @@ TEST_F(CrashConsistency, SigkillAtNamedPointsAndRandomMomentsLeavesOldOrNewSnaps
         << "the clean load of " << s << " reached no failpoint: is " << test_paths::DataboxBinary()
         << " built with src/common/failpoint.h?";
   }
-  const json clean_view = Read(clean, kSources, /*files=*/false);
+  const json clean_view = Read(clean, kRoutineSources, /*files=*/false);
   ASSERT_FALSE(clean_view.contains("error")) << clean_view["error"];
   reference_ = clean_view["namespaces"];
-  for (const auto& s : kSources) {
+  for (const auto& s : kRoutineSources) {
     int data_rows = 0;
     for (const auto& [name, entry] : reference_[Ns(s)]["tables"].items()) {
       if (!name.starts_with("_dlt_")) data_rows += entry["rows"].get<int>();
@@ -286,7 +285,7 @@ TEST_F(CrashConsistency, SigkillAtNamedPointsAndRandomMomentsLeavesOldOrNewSnaps
   }
 
   Workspace ws("crash");
-  for (const auto& s : kSources) ws.UseSharedRecordings(s);
+  for (const auto& s : kRoutineSources) ws.UseSharedRecordings(s);
   ws.WriteRegistry();
   const auto seed = std::random_device{}();
   std::mt19937 rng(seed);
@@ -306,9 +305,9 @@ TEST_F(CrashConsistency, SigkillAtNamedPointsAndRandomMomentsLeavesOldOrNewSnaps
     const bool moment = moment_kills_ < kMomentKills &&
                         (named_kills_ >= kNamedKills || uniform(0, kNamedKills) < kMomentKills);
     if (!moment && uniform(0, 99) < kMixPercent) {
-      kill.sources = kSources;
+      kill.sources = kRoutineSources;
     } else {
-      kill.sources = {kSources[uniform(0, static_cast<int>(kSources.size()) - 1)]};
+      kill.sources = {kRoutineSources[uniform(0, static_cast<int>(kRoutineSources.size()) - 1)]};
     }
     std::vector<std::string> args = {"run", kill.sources.front()};
     if (kill.sources.size() > 1) args = {"refresh", "--skip-transform"};

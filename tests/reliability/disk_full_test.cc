@@ -28,8 +28,6 @@ namespace {
 
 using cli::testing::Contains;
 
-const std::vector<std::string>& kSources = kRoutineSources;
-
 //! Files directly in the state folder whose name holds ".tmp" (a publish's leftovers).
 std::vector<std::string> TempLeftovers(const Workspace& ws) {
   std::vector<std::string> found;
@@ -62,7 +60,7 @@ class DiskFull : public ::testing::Test {
   }
   //! Every source's raw views answer a query.
   void ExpectEveryRawViewReadable(const Workspace& ws, const std::string& when) {
-    for (const auto& s : kSources) {
+    for (const auto& s : kRoutineSources) {
       RunResult r = ws.Databox(
           {"query", "SELECT count(*) AS n FROM polaris_aws.raw_" + s + "._dlt_loads", "--json"});
       EXPECT_EQ(r.exit_code, 0) << when << ": raw_" << s << " is not readable\n" << r.err;
@@ -81,7 +79,7 @@ TEST_F(DiskFull, PreflightOnAFullDiskLeavesNothingThatBreaksTheNextRefresh) {
     const std::string when = std::to_string(free >> 10) + " KB free";
     Workspace ws("disk_preflight_" + std::to_string(free >> 10));
     ws.WriteRegistry();
-    for (const auto& s : kSources) ws.UseSharedRecordings(s);
+    for (const auto& s : kRoutineSources) ws.UseSharedRecordings(s);
     SmallDisk disk(ws.state_dir(), 64 << 20);
     ASSERT_TRUE(disk.error().empty()) << "cannot make a small file system here: " << disk.error();
     // The catalog exists but the analytics database does not yet (a first `run`), so that the
@@ -117,7 +115,7 @@ TEST_F(DiskFull, PreflightOnAFullDiskLeavesNothingThatBreaksTheNextRefresh) {
 TEST_F(DiskFull, RawViewsAreNeverPublishedIncompleteWhateverSpaceIsLeft) {
   Workspace ws("disk_views");
   ws.WriteRegistry();
-  for (const auto& s : kSources) ws.UseSharedRecordings(s);
+  for (const auto& s : kRoutineSources) ws.UseSharedRecordings(s);
   SmallDisk disk(ws.state_dir(), 256 << 20);
   ASSERT_TRUE(disk.error().empty()) << "cannot make a small file system here: " << disk.error();
   RunResult first = Refresh(ws);

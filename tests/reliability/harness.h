@@ -124,6 +124,9 @@ std::string FaultySourceToml(const std::string& transform = "",
                              const std::string& extra_resources = "",
                              const std::string& leading_resources = "");
 
+//! The environment entry that gives `faulty` its key.
+inline constexpr char kFaultyKeyEnv[] = "FAULTY_API_KEY=k";
+
 //! Counts faults per category and prints the summary table when the test program ends.
 struct Tally {
   std::string category;

@@ -79,7 +79,7 @@ class Injection : public ::testing::Test {
                                  Respond(FaultyItemsUri(2), R"({"results":[]})"),
                                  Respond("https://faulty.example.test/api/y", YPage(y_note))});
     ++runs_;
-    return ws_.Databox({"run", "faulty"}, {"FAULTY_API_KEY=k"});
+    return ws_.Databox({"run", "faulty"}, {kFaultyKeyEnv});
   }
 
   Workspace ws_{"injection_" +

@@ -14,7 +14,6 @@ namespace {
 
 using cli::testing::Contains;
 
-constexpr char kKey[] = "FAULTY_API_KEY=k";
 constexpr char kRequest[] = "GET https://faulty.example.test/api/items?page=1&per_page=2";
 
 Interaction Page(int page, std::string body) { return Respond(FaultyItemsUri(page), body); }
@@ -47,7 +46,7 @@ class BadInputRoundTwo : public ::testing::Test {
   }
   RunResult Run(const Workspace& ws, const std::vector<std::string>& args = {"run", "faulty"}) {
     ++runs_;
-    return ws.Databox(args, {kKey});
+    return ws.Databox(args, {kFaultyKeyEnv});
   }
   int runs_ = 0;
   int faults_ = 0;

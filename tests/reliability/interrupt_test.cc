@@ -24,7 +24,6 @@ namespace {
 using cli::testing::Contains;
 using std::chrono::milliseconds;
 
-constexpr char kKey[] = "FAULTY_API_KEY=k";
 constexpr int kPages = 12;
 
 //! The faulty source with a one-second pause before every request but the first, and a
@@ -86,7 +85,7 @@ class Interrupt : public ::testing::Test {
     WriteSlowSource(ws);
     ++faults_;
     ++runs_;
-    BackgroundDatabox run(ws, {"run", "faulty"}, "run", {kKey});
+    BackgroundDatabox run(ws, {"run", "faulty"}, "run", {kFaultyKeyEnv});
     const auto load_id = AwaitPackage(ws);
     ASSERT_TRUE(load_id.has_value()) << "no load package appeared:\n" << run.Output();
     std::this_thread::sleep_for(milliseconds(300));  // inside the extraction's pauses
@@ -143,7 +142,7 @@ TEST_F(Interrupt, LoadsRemoveRefusesWhileALoadHoldsTheSourceLock) {
   WriteSlowSource(ws);
   ++faults_;
   runs_ += 2;
-  BackgroundDatabox run(ws, {"run", "faulty"}, "run", {kKey});
+  BackgroundDatabox run(ws, {"run", "faulty"}, "run", {kFaultyKeyEnv});
   const auto load_id = AwaitPackage(ws);
   ASSERT_TRUE(load_id.has_value()) << "no load package appeared:\n" << run.Output();
   const fs::path package = ws.state_dir() / "loads" / "faulty" / *load_id;

@@ -44,7 +44,6 @@ using cli::testing::Contains;
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-const std::vector<std::string>& kSources = kRoutineSources;
 #if defined(__SANITIZE_ADDRESS__)
 constexpr auto kTimeBudget = std::chrono::seconds(150);  // every run is ~1.5x slower
 #else
@@ -130,7 +129,7 @@ class Soak : public ::testing::Test {
     const int pick = std::uniform_int_distribution<int>(0, 99)(rng_);
     if (pick < 40) return {"refresh", "--skip-transform"};
     if (pick < 55 && transform) return {"refresh"};
-    return {"run", kSources[std::uniform_int_distribution<std::size_t>(0, 5)(rng_)]};
+    return {"run", kRoutineSources[std::uniform_int_distribution<std::size_t>(0, 5)(rng_)]};
   }
 
   //! What a load's duration is remembered under: "run", "refresh" or "refresh+transform".
@@ -181,12 +180,12 @@ class Soak : public ::testing::Test {
 
   //! The invariants every step must leave, whatever happened in it.
   json CheckTables(const Workspace& ws) {
-    const json view = reader_->Ask(ContentRequest(ws.state_dir(), kSources, /*files=*/true));
+    const json view = reader_->Ask(ContentRequest(ws.state_dir(), kRoutineSources, /*files=*/true));
     if (view.contains("error")) {
       Violation("pyiceberg cannot read the tables: " + view["error"].dump());
       return view;
     }
-    for (const auto& s : kSources) {
+    for (const auto& s : kRoutineSources) {
       for (const auto& problem : ContentProblems(s, view["namespaces"][Ns(s)]["tables"],
                                                  reference_["namespaces"][Ns(s)]["tables"],
                                                  /*complete=*/true)) {
@@ -227,7 +226,7 @@ class Soak : public ::testing::Test {
         }
       }
     }
-    for (const auto& s : kSources) {
+    for (const auto& s : kRoutineSources) {
       int packages = 0;
       for (const auto& entry : fs::directory_iterator(ws.state_dir() / "loads" / s, ec)) {
         if (!entry.is_directory()) continue;
@@ -355,7 +354,7 @@ TEST_F(Soak, RandomRefreshesRunsKillsOverlapsAndAFullDiskNeverBreakTheWorkspace)
   // The soak workspace's state folder is a small disk of its own; the reader starts after the
   // mount so that it sees it.
   Workspace ws("soak");
-  for (const auto& s : kSources) ws.UseSharedRecordings(s);
+  for (const auto& s : kRoutineSources) ws.UseSharedRecordings(s);
   ws.WriteRegistry();
   ws.AddProjectSetting("keep_load_packages = " + std::to_string(kKeepPackages));
   SmallDisk disk(ws.state_dir(), kDiskSize);
@@ -364,11 +363,11 @@ TEST_F(Soak, RandomRefreshesRunsKillsOverlapsAndAFullDiskNeverBreakTheWorkspace)
 
   // What a clean load holds, from a workspace of its own.
   Workspace clean("soak_reference");
-  for (const auto& s : kSources) clean.UseSharedRecordings(s);
+  for (const auto& s : kRoutineSources) clean.UseSharedRecordings(s);
   clean.WriteRegistry();
   RunResult reference_run = clean.Databox({"refresh", "--skip-transform"});
   ASSERT_EQ(reference_run.exit_code, 0) << reference_run.out << reference_run.err;
-  reference_ = reader_->Ask(ContentRequest(clean.state_dir(), kSources, /*files=*/false));
+  reference_ = reader_->Ask(ContentRequest(clean.state_dir(), kRoutineSources, /*files=*/false));
   ASSERT_FALSE(reference_.contains("error")) << reference_.dump();
 
   std::string output;

@@ -1,10 +1,10 @@
 #include "catalog/rest/rest_error.h"
 
 #include <algorithm>
-#include <cctype>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/ascii.h"
 #include "common/redact.h"
 
 namespace databox::catalog::rest {
@@ -13,14 +13,8 @@ namespace {
 //! Longest server message quoted in an error.
 constexpr std::size_t kMaxQuotedMessage = 500;
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::ranges::transform(out, out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
 bool Contains(std::string_view haystack, std::string_view needle) {
-  return Lower(haystack).find(Lower(needle)) != std::string::npos;
+  return AsciiLower(haystack).find(AsciiLower(needle)) != std::string::npos;
 }
 
 struct ServerError {
@@ -31,15 +25,15 @@ struct ServerError {
 //! The spec's error model, or the raw body when the server sent something else.
 ServerError ParseServerError(std::string_view body) {
   ServerError out;
-  auto json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (json.is_object() && json.contains("error") && json["error"].is_object()) {
-    const auto& error = json["error"];
+  auto parsed = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_object() && parsed.contains("error") && parsed["error"].is_object()) {
+    const auto& error = parsed["error"];
     out.type = error.value("type", "");
     out.message = error.value("message", "");
-  } else if (json.is_object() && json.contains("error") && json["error"].is_string()) {
+  } else if (parsed.is_object() && parsed.contains("error") && parsed["error"].is_string()) {
     // OAuth2 token endpoint errors: {"error": "invalid_client", "error_description": ...}.
-    out.type = json["error"].get<std::string>();
-    out.message = json.value("error_description", "");
+    out.type = parsed["error"].get<std::string>();
+    out.message = parsed.value("error_description", "");
   } else {
     out.message = std::string(body);
   }

@@ -25,7 +25,7 @@ std::optional<int64_t> ParseMillis(const std::map<std::string, std::string>& con
   return std::nullopt;
 }
 
-std::map<std::string, std::string> StringMap(const nlohmann::json& object) {
+std::map<std::string, std::string> SecretAwareStringMap(const nlohmann::json& object) {
   std::map<std::string, std::string> out;
   if (!object.is_object()) return out;
   for (const auto& [key, value] : object.items()) {
@@ -48,13 +48,13 @@ std::vector<StorageCredential> ParseStorageCredentials(const nlohmann::json& loa
       if (!entry.is_object() || !entry.contains("prefix") || !entry["prefix"].is_string()) continue;
       StorageCredential credential;
       credential.prefix = entry["prefix"].get<std::string>();
-      credential.config = StringMap(entry.value("config", nlohmann::json::object()));
+      credential.config = SecretAwareStringMap(entry.value("config", nlohmann::json::object()));
       credential.expires_at_ms = ParseMillis(credential.config);
       out.push_back(std::move(credential));
     }
   }
   if (auto it = load_result.find("config"); it != load_result.end() && it->is_object()) {
-    auto config = StringMap(*it);
+    auto config = SecretAwareStringMap(*it);
     if (config.contains("s3.access-key-id")) {
       StorageCredential credential;
       credential.prefix = std::string(table_location);

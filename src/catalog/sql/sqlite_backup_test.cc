@@ -16,7 +16,7 @@ namespace databox::catalog::sql {
 namespace {
 
 namespace fs = std::filesystem;
-constexpr int kBusyMs = 10000;
+constexpr int kBackupBusyMs = 10000;
 
 class SqliteBackupTest : public testing::Test {
  protected:
@@ -25,12 +25,12 @@ class SqliteBackupTest : public testing::Test {
     ASSERT_NE(::mkdtemp(templ.data()), nullptr);
     dir_ = templ;
     live_ = (dir_ / "catalog.sqlite").native();
-    store_ = JdbcStore::Open(live_, "cat", kBusyMs).value();
+    store_ = JdbcStore::Open(live_, "cat", kBackupBusyMs).value();
   }
   void TearDown() override { fs::remove_all(dir_); }
 
   std::vector<TablePointer> TablesIn(const std::string& path) {
-    auto tables = JdbcStore::Open(path, "cat", kBusyMs).value()->AllTables();
+    auto tables = JdbcStore::Open(path, "cat", kBackupBusyMs).value()->AllTables();
     EXPECT_TRUE(tables.has_value()) << tables.error().message;
     return tables.value_or(std::vector<TablePointer>{});
   }
@@ -45,18 +45,18 @@ TEST_F(SqliteBackupTest, CopiesEveryTableIntoOneSelfContainedFile) {
   ASSERT_TRUE(store_->InsertTable({{"raw_a"}, "t1"}, "/w/raw_a/t1/metadata/00000-a.metadata.json"));
   ASSERT_TRUE(store_->InsertTable({{"raw_a"}, "t2"}, "/w/raw_a/t2/metadata/00000-b.metadata.json"));
   const std::string copy = (dir_ / "backup.sqlite").native();
-  ASSERT_TRUE(BackupSqliteDatabase(live_, copy, kBusyMs).has_value());
+  ASSERT_TRUE(BackupSqliteDatabase(live_, copy, kBackupBusyMs).has_value());
   EXPECT_FALSE(fs::exists(copy + "-wal"));
   const auto tables = TablesIn(copy);
   ASSERT_EQ(tables.size(), 2u);
   EXPECT_EQ(tables[0].table.ToString(), "raw_a.t1");
   EXPECT_EQ(tables[1].metadata_location, "/w/raw_a/t2/metadata/00000-b.metadata.json");
 
-  auto again = BackupSqliteDatabase(live_, copy, kBusyMs);
+  auto again = BackupSqliteDatabase(live_, copy, kBackupBusyMs);
   ASSERT_FALSE(again.has_value());
   EXPECT_EQ(again.error().kind, ErrorKind::kAlreadyExists);
   auto missing = BackupSqliteDatabase((dir_ / "absent.sqlite").native(),
-                                      (dir_ / "other.sqlite").native(), kBusyMs);
+                                      (dir_ / "other.sqlite").native(), kBackupBusyMs);
   ASSERT_FALSE(missing.has_value());
   EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
 }
@@ -64,14 +64,14 @@ TEST_F(SqliteBackupTest, CopiesEveryTableIntoOneSelfContainedFile) {
 TEST_F(SqliteBackupTest, RestoreReplacesTheTargetsContent) {
   ASSERT_TRUE(store_->InsertTable({{"raw_a"}, "t1"}, "/w/1.metadata.json"));
   const std::string copy = (dir_ / "backup.sqlite").native();
-  ASSERT_TRUE(BackupSqliteDatabase(live_, copy, kBusyMs).has_value());
+  ASSERT_TRUE(BackupSqliteDatabase(live_, copy, kBackupBusyMs).has_value());
   ASSERT_TRUE(store_->InsertTable({{"raw_a"}, "later"}, "/w/2.metadata.json"));
 
   const std::string fresh = (dir_ / "fresh.sqlite").native();
-  ASSERT_TRUE(RestoreSqliteDatabase(copy, fresh, kBusyMs).has_value());
+  ASSERT_TRUE(RestoreSqliteDatabase(copy, fresh, kBackupBusyMs).has_value());
   EXPECT_EQ(TablesIn(fresh).size(), 1u);
   // Over the live database, with our store's connection still open: it sees the backup's rows.
-  ASSERT_TRUE(RestoreSqliteDatabase(copy, live_, kBusyMs).has_value());
+  ASSERT_TRUE(RestoreSqliteDatabase(copy, live_, kBackupBusyMs).has_value());
   auto tables = store_->AllTables();
   ASSERT_TRUE(tables.has_value()) << tables.error().message;
   ASSERT_EQ(tables->size(), 1u);
@@ -86,7 +86,7 @@ TEST_F(SqliteBackupTest, BackupsTakenWhileAnotherConnectionCommitsAreConsistent)
   std::atomic<bool> stop = false;
   std::atomic<int> commits = 0;
   std::thread writer([&] {
-    auto writer_store = JdbcStore::Open(live_, "cat", kBusyMs).value();
+    auto writer_store = JdbcStore::Open(live_, "cat", kBackupBusyMs).value();
     for (int v = 1; !stop; ++v) {
       const std::string prev = "v" + std::to_string(v - 1), next = "v" + std::to_string(v);
       const LocationSwap swaps[] = {{{{"ns"}, "a"}, prev, next}, {{{"ns"}, "b"}, prev, next}};
@@ -103,7 +103,7 @@ TEST_F(SqliteBackupTest, BackupsTakenWhileAnotherConnectionCommitsAreConsistent)
          (commits.load() <= commits_before && std::chrono::steady_clock::now() < deadline)) {
     const int i = backups++;
     const std::string copy = (dir_ / ("backup-" + std::to_string(i) + ".sqlite")).native();
-    ASSERT_TRUE(BackupSqliteDatabase(live_, copy, kBusyMs).has_value());
+    ASSERT_TRUE(BackupSqliteDatabase(live_, copy, kBackupBusyMs).has_value());
     const auto tables = TablesIn(copy);
     ASSERT_EQ(tables.size(), 2u);
     EXPECT_EQ(tables[0].metadata_location, tables[1].metadata_location) << "backup " << i;

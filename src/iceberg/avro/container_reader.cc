@@ -7,7 +7,6 @@
 namespace databox::avro {
 namespace {
 
-constexpr std::string_view kMagic("Obj\x01", 4);
 //! An inflated block larger than this is treated as corrupt (or hostile) input.
 constexpr size_t kMaxBlockBytes = size_t{512} << 20;
 //! Datums per block when the schema's datums can encode to zero bytes.
@@ -26,11 +25,11 @@ Result<ContainerReader> ContainerReader::Open(std::string data, std::string name
   reader.data_ = std::make_unique<std::string>(std::move(data));
   reader.block_ = std::make_unique<std::string>();
   const std::string_view bytes(*reader.data_);
-  if (!bytes.starts_with(kMagic)) {
+  if (!bytes.starts_with(kContainerMagic)) {
     return MakeError(ErrorKind::kData,
                      reader.name_ + ": not an Avro object container file (bad magic)");
   }
-  reader.file_ = Decoder(bytes.substr(kMagic.size()));
+  reader.file_ = Decoder(bytes.substr(kContainerMagic.size()));
   Decoder& d = reader.file_;
   while (true) {
     auto count = d.ReadBlockCount();

@@ -7,8 +7,6 @@
 namespace databox::avro {
 namespace {
 
-constexpr std::string_view kMagic("Obj\x01", 4);
-
 SyncMarker RandomSync() {
   std::random_device device;
   SyncMarker sync;
@@ -51,7 +49,7 @@ Status ContainerWriter::Emit(std::string_view bytes) {
 }
 
 Status ContainerWriter::WriteHeader() {
-  std::string header(kMagic);
+  std::string header(kContainerMagic);
   Encoder e(&header);
   e.WriteBlockCount(static_cast<int64_t>(2 + options_.metadata.size()));
   e.WriteString("avro.schema");

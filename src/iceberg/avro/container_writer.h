@@ -20,6 +20,9 @@
 
 namespace databox::avro {
 
+//! The four bytes an Avro object container file starts with.
+inline constexpr std::string_view kContainerMagic("Obj\x01", 4);
+
 //! Receives the file's bytes in order. A failed write fails the writer.
 using Sink = std::function<Status(std::string_view bytes)>;
 

@@ -9,7 +9,7 @@ namespace databox::iceberg {
 
 namespace {
 
-constexpr const char* kWhat = "table requirement";
+constexpr const char* kRequirementWhat = "table requirement";
 
 std::unexpected<Error> Failed(const TableRequirement& r, const std::string& detail) {
   return MakeError(ErrorKind::kConflict,
@@ -62,7 +62,7 @@ nlohmann::json TableRequirementToJson(const TableRequirement& requirement) {
 }
 
 Result<TableRequirement> TableRequirementFromJson(const nlohmann::json& json) {
-  DATABOX_ASSIGN_OR_RETURN(std::string type, internal::GetString(json, "type", kWhat));
+  DATABOX_ASSIGN_OR_RETURN(std::string type, internal::GetString(json, "type", kRequirementWhat));
   const std::string what = "requirement " + type;
   if (type == "assert-create") return AssertCreate{};
   if (type == "assert-table-uuid") {
@@ -96,7 +96,7 @@ Result<TableRequirement> TableRequirementFromJson(const nlohmann::json& json) {
     DATABOX_ASSIGN_OR_RETURN(int32_t id, internal::GetInt32(json, "default-sort-order-id", what));
     return AssertDefaultSortOrderId{id};
   }
-  return internal::JsonError(kWhat, "unknown requirement type \"" + type + "\"");
+  return internal::JsonError(kRequirementWhat, "unknown requirement type \"" + type + "\"");
 }
 
 Status CheckRequirements(const TableMetadata* current,

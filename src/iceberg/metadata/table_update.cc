@@ -13,7 +13,7 @@ namespace databox::iceberg {
 
 namespace {
 
-constexpr const char* kWhat = "table update";
+constexpr const char* kUpdateWhat = "table update";
 
 std::unexpected<Error> CannotApply(const TableUpdate& update, const std::string& problem) {
   return MakeError(ErrorKind::kData,
@@ -265,13 +265,13 @@ class MetadataBuilder {
 };
 
 Result<std::vector<std::string>> StringArray(const nlohmann::json& json, std::string_view key) {
-  DATABOX_ASSIGN_OR_RETURN(const nlohmann::json* v, internal::Member(json, key, kWhat));
+  DATABOX_ASSIGN_OR_RETURN(const nlohmann::json* v, internal::Member(json, key, kUpdateWhat));
   std::vector<std::string> out;
   if (!v->is_array())
-    return internal::JsonError(kWhat, "\"" + std::string(key) + "\" must be an array");
+    return internal::JsonError(kUpdateWhat, "\"" + std::string(key) + "\" must be an array");
   for (const auto& item : *v) {
     if (!item.is_string())
-      return internal::JsonError(kWhat, "\"" + std::string(key) + "\" must hold strings");
+      return internal::JsonError(kUpdateWhat, "\"" + std::string(key) + "\" must hold strings");
     out.push_back(item.get<std::string>());
   }
   return out;
@@ -333,7 +333,7 @@ nlohmann::json TableUpdateToJson(const TableUpdate& update) {
 }
 
 Result<TableUpdate> TableUpdateFromJson(const nlohmann::json& json) {
-  DATABOX_ASSIGN_OR_RETURN(std::string action, internal::GetString(json, "action", kWhat));
+  DATABOX_ASSIGN_OR_RETURN(std::string action, internal::GetString(json, "action", kUpdateWhat));
   const std::string what = "update " + action;
   if (action == "assign-uuid") {
     DATABOX_ASSIGN_OR_RETURN(std::string uuid, internal::GetString(json, "uuid", what));
@@ -420,7 +420,7 @@ Result<TableUpdate> TableUpdateFromJson(const nlohmann::json& json) {
     DATABOX_ASSIGN_OR_RETURN(std::vector<std::string> removals, StringArray(json, "removals"));
     return RemoveProperties{std::move(removals)};
   }
-  return internal::JsonError(kWhat, "unknown action \"" + action + "\"");
+  return internal::JsonError(kUpdateWhat, "unknown action \"" + action + "\"");
 }
 
 Result<TableMetadata> ApplyUpdates(const TableMetadata* base, std::span<const TableUpdate> updates,

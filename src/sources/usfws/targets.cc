@@ -17,7 +17,6 @@ namespace {
 
 //! A target list is a few hundred short rows; anything much bigger is the wrong file.
 constexpr std::uintmax_t kMaxTargetsFileBytes = std::uintmax_t{1} << 20;
-constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 constexpr std::array<std::string_view, 3> kColumns = {"species_code", "common_name",
                                                       "scientific_name"};
 
@@ -134,7 +133,7 @@ Result<std::vector<Target>> ParseTargetsText(std::string_view text,
                                              const registry::TargetSettings& settings,
                                              std::string_view where) {
   DATABOX_ASSIGN_OR_RETURN(const std::regex pattern, CodePattern(settings));
-  if (text.starts_with(kByteOrderMark)) text.remove_prefix(kByteOrderMark.size());
+  if (text.starts_with(kUtf8ByteOrderMark)) text.remove_prefix(kUtf8ByteOrderMark.size());
   Problems problems(where);
   if (!CheckHeader(text, problems)) return std::unexpected(problems.ToError());
   std::vector<Target> targets;

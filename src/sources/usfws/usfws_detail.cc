@@ -14,7 +14,6 @@
 namespace databox::source {
 namespace {
 
-constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 constexpr int64_t kMaxFallbackWidth = 992;
 
 std::optional<std::string> NonEmpty(std::optional<std::string> text) {
@@ -234,7 +233,7 @@ std::optional<std::string> MimeTypeOfUrl(std::string_view url) {
 }
 
 Result<DetailFields> ParseDetailPage(std::string_view body) {
-  if (body.starts_with(kByteOrderMark)) body.remove_prefix(kByteOrderMark.size());
+  if (body.starts_with(kUtf8ByteOrderMark)) body.remove_prefix(kUtf8ByteOrderMark.size());
   if (!IsValidUtf8(body)) {
     return MakeError(ErrorKind::kData, "a media page is not UTF-8 text");
   }

@@ -9,14 +9,14 @@ namespace {
 
 using testing::UsfwsFixture;
 
-DetailFields Parse(const std::string& html) {
+DetailFields ParseDetail(const std::string& html) {
   auto fields = ParseDetailPage(html);
   EXPECT_TRUE(fields.has_value()) << fields.error().ToString();
   return fields.value_or(DetailFields{});
 }
 
 TEST(UsfwsDetailTest, ReadsAPublicDomainPage) {
-  const DetailFields d = Parse(UsfwsFixture("media_perched.html"));
+  const DetailFields d = ParseDetail(UsfwsFixture("media_perched.html"));
   EXPECT_EQ(d.status, DetailStatus::kOk);
   EXPECT_EQ(d.title, "Rufous hummingbird perched");  // the overlay title, collapsed
   EXPECT_EQ(d.caption, "A male rufous hummingbird rests on a twig.");
@@ -44,7 +44,7 @@ TEST(UsfwsDetailTest, ReadsAPublicDomainPage) {
 }
 
 TEST(UsfwsDetailTest, MediumFallbackCreatorParagraphAndLicenceLink) {
-  const DetailFields d = Parse(UsfwsFixture("media_flight.html"));
+  const DetailFields d = ParseDetail(UsfwsFixture("media_flight.html"));
   EXPECT_EQ(d.status, DetailStatus::kOk);
   EXPECT_EQ(d.title, "Rufous in flight");  // no overlay: field--name-name, not the outer <h1>
   // The widest non-WebP source at most 992 wide; of two at 768 the earlier.
@@ -67,41 +67,43 @@ TEST(UsfwsDetailTest, MediumFallbackCreatorParagraphAndLicenceLink) {
 
 TEST(UsfwsDetailTest, RightsStatuses) {
   const std::string field = "<div class='field--name-field-creative-commons-license'>";
-  EXPECT_EQ(Parse("<p>no licence</p>").status, DetailStatus::kMissingRights);
-  const DetailFields empty = Parse(field + "<div class='field--item'> </div></div>");
+  EXPECT_EQ(ParseDetail("<p>no licence</p>").status, DetailStatus::kMissingRights);
+  const DetailFields empty = ParseDetail(field + "<div class='field--item'> </div></div>");
   EXPECT_EQ(empty.status, DetailStatus::kMissingRights);
   EXPECT_EQ(empty.license, std::nullopt);
   EXPECT_EQ(empty.license_url, std::nullopt);
 
-  const DetailFields two = Parse(field +
-                                 "<div class='field--item'>CC BY 2.0</div>"
-                                 "<div class='field--item'><a href='/licence'>Caf&eacute;</a> "
-                                 "<a href='https://x.example/l'>l</a></div></div>");
+  const DetailFields two =
+      ParseDetail(field +
+                  "<div class='field--item'>CC BY 2.0</div>"
+                  "<div class='field--item'><a href='/licence'>Caf&eacute;</a> "
+                  "<a href='https://x.example/l'>l</a></div></div>");
   EXPECT_EQ(two.status, DetailStatus::kAmbiguousRights);
   EXPECT_EQ(two.license, "[\"CC BY 2.0\",\"Caf\\u00e9 l\"]");
   EXPECT_EQ(two.license_url, "[\"https://www.fws.gov/licence\",\"https://x.example/l\"]");
 
-  const DetailFields two_links = Parse(field +
-                                       "<div class='field--item'>CC0 <a href='/a'>a</a> "
-                                       "<a href='/b'>b</a></div></div>");
+  const DetailFields two_links = ParseDetail(field +
+                                             "<div class='field--item'>CC0 <a href='/a'>a</a> "
+                                             "<a href='/b'>b</a></div></div>");
   EXPECT_EQ(two_links.status, DetailStatus::kAmbiguousRights);
   EXPECT_EQ(two_links.license, "[\"CC0 a b\"]");
   EXPECT_EQ(two_links.license_url, "[\"https://www.fws.gov/a\",\"https://www.fws.gov/b\"]");
 }
 
 TEST(UsfwsDetailTest, CreatorLabelIsDroppedAndEmptyIsNull) {
-  EXPECT_EQ(Parse("<div class='image-credit'><div>Photo By/Credit</div></div>").creator,
+  EXPECT_EQ(ParseDetail("<div class='image-credit'><div>Photo By/Credit</div></div>").creator,
             std::nullopt);
-  EXPECT_EQ(Parse("<div class='image-credit'>Photo By/Credit <b>Kim</b></div>").creator, "Kim");
+  EXPECT_EQ(ParseDetail("<div class='image-credit'>Photo By/Credit <b>Kim</b></div>").creator,
+            "Kim");
 }
 
 TEST(UsfwsDetailTest, TitleFallsBackToTheFirstHeading) {
-  EXPECT_EQ(Parse("<h1> Big  title </h1><h1>second</h1>").title, "Big title");
-  EXPECT_EQ(Parse("<p>none</p>").title, std::nullopt);
+  EXPECT_EQ(ParseDetail("<h1> Big  title </h1><h1>second</h1>").title, "Big title");
+  EXPECT_EQ(ParseDetail("<p>none</p>").title, std::nullopt);
 }
 
 TEST(UsfwsDetailTest, ByteOrderMarkIsAllowedOtherBytesAbort) {
-  EXPECT_EQ(Parse("\xEF\xBB\xBF<div class='media-type'>Image</div>").media_type, "Image");
+  EXPECT_EQ(ParseDetail("\xEF\xBB\xBF<div class='media-type'>Image</div>").media_type, "Image");
   auto bad = ParseDetailPage("<p>caf\xE9</p>");  // Latin-1
   ASSERT_FALSE(bad.has_value());
   EXPECT_EQ(bad.error().kind, ErrorKind::kData);

@@ -7,7 +7,7 @@
 namespace databox::source {
 namespace {
 
-using Json = nlohmann::json;
+using SearchJson = nlohmann::json;
 
 std::string Quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
@@ -16,12 +16,12 @@ Error Abort(ErrorKind kind, std::string_view where, const std::string& what) {
 }
 
 //! Whether _meta.facets.<facet> confirms the requested filter with `total` results.
-bool FacetConfirms(const Json& meta, const SearchQuery& query, int64_t total) {
+bool FacetConfirms(const SearchJson& meta, const SearchQuery& query, int64_t total) {
   const auto facets = meta.find("facets");
   if (facets == meta.end() || !facets->is_object()) return false;
   const auto entries = facets->find(query.facet);
   if (entries == facets->end() || !entries->is_array()) return false;
-  for (const Json& entry : *entries) {
+  for (const SearchJson& entry : *entries) {
     if (!entry.is_object()) continue;
     const auto filter = entry.find("filter");
     const auto count = entry.find("count");
@@ -135,7 +135,7 @@ std::string PageUrl(const SearchQuery& query, int64_t offset) {
 
 Result<SearchPage> ParseSearchPage(std::string_view body, const SearchQuery& query,
                                    std::string_view where) {
-  const Json doc = Json::parse(body, nullptr, /*allow_exceptions=*/false);
+  const SearchJson doc = SearchJson::parse(body, nullptr, /*allow_exceptions=*/false);
   auto broken = [&](const std::string& what) {
     return std::unexpected(Abort(ErrorKind::kData, where, "the response " + what));
   };
@@ -156,7 +156,7 @@ Result<SearchPage> ParseSearchPage(std::string_view body, const SearchQuery& que
                   " holds no entry for the requested value with count " +
                   std::to_string(page.total));
   }
-  for (const Json& item : *list) {
+  for (const SearchJson& item : *list) {
     if (!item.is_string()) return broken("has a result that is not an HTML string");
     page.cards.push_back(item.get<std::string>());
   }

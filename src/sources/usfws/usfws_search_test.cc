@@ -15,7 +15,7 @@ using testing::ScriptedSite;
 using testing::SearchBody;
 using testing::UsfwsFixture;
 
-const Target kRufhum{"rufhum", "Rufous Hummingbird", "Selasphorus rufus", 1};
+const Target kSearchedRufhum{"rufhum", "Rufous Hummingbird", "Selasphorus rufus", 1};
 
 TEST(UsfwsQueriesTest, ThreeSearchesWithEncodedSortedParameters) {
   const auto queries =
@@ -39,8 +39,8 @@ TEST(UsfwsQueriesTest, ThreeSearchesWithEncodedSortedParameters) {
 }
 
 TEST(UsfwsSearchPageTest, ShapeAndFacetRules) {
-  const SearchQuery facet = QueriesFor(kRufhum)[0];
-  const SearchQuery global = QueriesFor(kRufhum)[1];
+  const SearchQuery facet = QueriesFor(kSearchedRufhum)[0];
+  const SearchQuery global = QueriesFor(kSearchedRufhum)[1];
   auto error_of = [](const std::string& body, const SearchQuery& q) {
     auto page = ParseSearchPage(body, q, "where");
     EXPECT_FALSE(page.has_value()) << body;
@@ -71,13 +71,15 @@ TEST(UsfwsSearchPageTest, ShapeAndFacetRules) {
 
 class UsfwsSearchTargetTest : public ::testing::Test {
  protected:
-  std::string Url(int query, int64_t offset) { return PageUrl(QueriesFor(kRufhum)[query], offset); }
+  std::string Url(int query, int64_t offset) {
+    return PageUrl(QueriesFor(kSearchedRufhum)[query], offset);
+  }
   void ScriptEmpty(int query) {
     site_.Add(Url(query, 0), 200, R"({"list":[],"_meta":{"total":0}})");
   }
   Result<std::vector<Candidate>> Search(int max_images = 500) {
     UsfwsFetcher fetcher(site_, RequestPolicy{.max_attempts = 2, .user_agent = "test"}, timing_);
-    return SearchTarget(fetcher, kRufhum, max_images);
+    return SearchTarget(fetcher, kSearchedRufhum, max_images);
   }
   std::string AbortOf(int max_images = 500) {
     auto got = Search(max_images);

@@ -1,0 +1,14 @@
+// ASCII case folding, independent of the C locale: for the parts of protocols and formats that
+// are case-insensitive by definition (HTTP header names, URL schemes and hosts, SQL keywords,
+// file extensions). Bytes >= 0x80 are kept as they are.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace databox {
+
+//! `text` with A-Z turned into a-z.
+std::string AsciiLower(std::string_view text);
+
+}  // namespace databox

@@ -1,0 +1,16 @@
+#include "common/ascii.h"
+
+#include <gtest/gtest.h>
+
+namespace databox {
+namespace {
+
+TEST(AsciiLowerTest, FoldsOnlyAsciiCapitals) {
+  EXPECT_EQ(AsciiLower("Content-Type: AWS4-HMAC-SHA256"), "content-type: aws4-hmac-sha256");
+  EXPECT_EQ(AsciiLower(""), "");
+  // UTF-8 bytes of "Ä" (0xC3 0x84) and "é" stay as they are.
+  EXPECT_EQ(AsciiLower("\xC3\x84Z\xC3\xA9"), "\xC3\x84z\xC3\xA9");
+}
+
+}  // namespace
+}  // namespace databox
