@@ -1,7 +1,8 @@
 // Test support: an HTTP/1.1 server on a loopback address for tests of real libcurl behaviour,
 // built on cpp-httplib (Debian's libcpp-httplib-dev; a test program that includes this links
 // PkgConfig::HTTPLIB). It answers every request with what a test's handler returns, keeps the
-// connection open between requests and records what arrived.
+// connection open between requests and records what arrived. Like every httplib::Server, it
+// sets SIGPIPE to be ignored in the test process (httplib writes without MSG_NOSIGNAL).
 #pragma once
 
 #include <httplib.h>
