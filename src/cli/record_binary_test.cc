@@ -5,7 +5,7 @@
 #include <string>
 
 #include "cli/binary_test_support.h"
-#include "http/loopback_server.h"
+#include "http/loopback_server_test_support.h"
 
 namespace databox::cli::testing {
 namespace {

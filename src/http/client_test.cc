@@ -6,7 +6,7 @@
 
 #include <ctime>
 
-#include "http/loopback_server.h"
+#include "http/loopback_server_test_support.h"
 
 namespace databox::http {
 namespace {

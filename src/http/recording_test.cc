@@ -9,7 +9,7 @@
 
 #include "common/redact.h"
 #include "http/curl_transport.h"
-#include "http/loopback_server.h"
+#include "http/loopback_server_test_support.h"
 #include "http/replay.h"
 
 namespace databox::http {

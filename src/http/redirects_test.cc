@@ -5,14 +5,14 @@
 
 #include "common/redact.h"
 #include "http/client.h"
-#include "http/loopback_server.h"
+#include "http/loopback_server_test_support.h"
 
 namespace databox::http {
 namespace {
 
 using ::testing::HasSubstr;
-using ::testing::Not;
 using testing::LoopbackServer;
+using ::testing::Not;
 using testing::ReceivedRequest;
 using testing::Reply;
 
@@ -102,8 +102,7 @@ TEST(RedirectTest, SameOriginKeepsCredentials) {
 }
 
 TEST(RedirectTest, AnotherOriginIsRefusedNamingBothAndGetsNothing) {
-  LoopbackServer other([](const ReceivedRequest&, int) { return Page("other data"); },
-                       "127.0.0.2");
+  LoopbackServer other([](const ReceivedRequest&, int) { return Page("other data"); }, "127.0.0.2");
   LoopbackServer origin(
       [&](const ReceivedRequest&, int) { return Redirect(302, other.Url("/steal")); });
   RedirectPolicy policy;
@@ -122,8 +121,7 @@ TEST(RedirectTest, AnotherOriginIsRefusedNamingBothAndGetsNothing) {
 }
 
 TEST(RedirectTest, AllowedHostIsFollowedWithoutCredentials) {
-  LoopbackServer other([](const ReceivedRequest&, int) { return Page("other data"); },
-                       "127.0.0.2");
+  LoopbackServer other([](const ReceivedRequest&, int) { return Page("other data"); }, "127.0.0.2");
   LoopbackServer origin([&](const ReceivedRequest&, int) {
     return Redirect(307, other.Url(std::string("/x?token=") + kSecret + "&page=3"));
   });
@@ -163,9 +161,8 @@ TEST(RedirectTest, HttpsToHttpIsRefusedEvenForAnAllowedHost) {
 }
 
 TEST(RedirectTest, MoreThanFiveRedirectsAreRefused) {
-  LoopbackServer server([&](const ReceivedRequest& request, int) {
-    return Redirect(302, request.target + "x");
-  });
+  LoopbackServer server(
+      [&](const ReceivedRequest& request, int) { return Redirect(302, request.target + "x"); });
   auto response = Client().Send(WithToken(server.Url("/a")));
   ASSERT_FALSE(response.has_value());
   EXPECT_THAT(response.error().message, HasSubstr("redirected more than 5 times"));

@@ -20,7 +20,7 @@
 #include "common/redact.h"
 #include "fileio/s3/s3_errors.h"
 #include "fileio/s3/s3_xml.h"
-#include "http/loopback_server.h"
+#include "http/loopback_server_test_support.h"
 #include "http/sigv4.h"
 
 namespace databox::fileio::s3 {
