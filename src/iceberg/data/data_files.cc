@@ -18,6 +18,7 @@
 #include "fileio/leftovers.h"
 #include "fileio/location.h"
 #include "iceberg/data/partition_sql.h"
+#include "iceberg/data/scan_sql.h"
 #include "iceberg/data/sort_sql.h"
 
 namespace databox::iceberg {
@@ -307,9 +308,13 @@ Result<std::vector<duck::ParquetFileStats>> WriteSortedFiles(duck::Connection& c
   const duck::ParquetCopyOptions copy = CopyOptions(schema, options);
   DATABOX_ASSIGN_OR_RETURN(
       auto written, duck::CopyToParquet(conn, sorted_sql, (dir / "sorted.parquet").string(), copy));
+  // The cut reads each row's position as read_parquet's file_row_number, which DuckDB refuses
+  // for a file with a column of that name: such a table keeps its one (larger) sorted file.
+  const bool can_cut = schema.FindFieldByName(kScanPosColumn) == nullptr;
   std::vector<duck::ParquetFileStats> out;
   for (auto& file : written) {
-    if (file.file_size_bytes <= options.target_file_size_bytes || file.record_count < 2) {
+    if (!can_cut || file.file_size_bytes <= options.target_file_size_bytes ||
+        file.record_count < 2) {
       out.push_back(std::move(file));
       continue;
     }

@@ -88,6 +88,32 @@ TEST_F(SortedWriteTest, FilesAboveTheTargetSizeAreSplitIntoSortedRanges) {
   for (int i = 0; i < n; ++i) ASSERT_EQ(all[i], n - 1 - i) << "row " << i;
 }
 
+// The cut into row ranges reads read_parquet's file_row_number, which DuckDB refuses for a file
+// with a column of that name: such a table gets its one sorted file, larger than the target.
+TEST_F(SortedWriteTest, AColumnNamedFileRowNumberKeepsOneSortedFileInsteadOfFailing) {
+  NestedField id{.id = 1, .name = "id", .required = false, .type = Type::Long(), .doc = {}};
+  NestedField pos{
+      .id = 2, .name = "file_row_number", .required = false, .type = Type::Long(), .doc = {}};
+  auto created = catalog_->CreateTable({{"raw"}, "clash"}, Schema(0, {id, pos}),
+                                       PartitionSpec::Unpartitioned(), ById(SortDirection::kAsc),
+                                       {{kTargetFileSizeProperty, "60000"}}, std::nullopt);
+  ASSERT_TRUE(created) << created.error().ToString();
+  const int n = 300000;
+  const auto files = Write(created->metadata, "SELECT (i * 7919 % " + std::to_string(n) +
+                                                  ") AS id, i AS file_row_number FROM range(" +
+                                                  std::to_string(n) + ") t(i)");
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_GT(files[0].file_size_in_bytes, 60000);
+  // File order, read without file_row_number: one thread keeping insertion order.
+  ASSERT_TRUE(conn_->Execute("SET preserve_insertion_order = true"));
+  ASSERT_TRUE(conn_->Execute("SET threads = 1"));
+  auto rows = conn_->Query("SELECT id FROM read_parquet('" +
+                           files[0].file_path.substr(std::string("file://").size()) + "')");
+  ASSERT_TRUE(rows) << rows.error().ToString();
+  ASSERT_EQ(rows->row_count(), static_cast<uint64_t>(n));
+  for (uint64_t r = 0; r < rows->row_count(); ++r) ASSERT_EQ(*rows->GetInt64(0, r), r) << r;
+}
+
 TEST_F(SortedWriteTest, EachPartitionsFileIsSortedAndKeepsItsPartitionValue) {
   PartitionSpec spec;
   spec.fields = {PartitionField{2, 0, "name", Transform::Identity()}};
