@@ -11,4 +11,7 @@ namespace databox {
 //! `text` with A-Z turned into a-z.
 std::string AsciiLower(std::string_view text);
 
+//! Whether `a` and `b` are equal but for the case of A-Z.
+bool AsciiEqualsIgnoreCase(std::string_view a, std::string_view b);
+
 }  // namespace databox

@@ -12,5 +12,13 @@ TEST(AsciiLowerTest, FoldsOnlyAsciiCapitals) {
   EXPECT_EQ(AsciiLower("\xC3\x84Z\xC3\xA9"), "\xC3\x84z\xC3\xA9");
 }
 
+TEST(AsciiEqualsIgnoreCaseTest, IgnoresOnlyTheCaseOfAsciiLetters) {
+  EXPECT_TRUE(AsciiEqualsIgnoreCase("X-Amz-Date", "x-amz-date"));
+  EXPECT_TRUE(AsciiEqualsIgnoreCase("", ""));
+  EXPECT_FALSE(AsciiEqualsIgnoreCase("host", "hosts"));
+  EXPECT_FALSE(AsciiEqualsIgnoreCase("x-amz_", "x-amz-"));
+  EXPECT_FALSE(AsciiEqualsIgnoreCase("\xC3\x84", "\xC3\xA4"));  // "Ä" and "ä": not ASCII
+}
+
 }  // namespace
 }  // namespace databox

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <string>
 
+#include "common/ascii.h"
 #include "duck/prepared_statement.h"
 #include "duck/quote.h"
 
@@ -57,8 +58,7 @@ std::optional<std::string> Find(const std::map<std::string, std::string>& raw,
 
 Result<std::string> BuildCopySql(const std::string& select_sql, const std::string& destination,
                                  const ParquetCopyOptions& options) {
-  std::string codec;
-  for (char c : options.compression) codec.push_back(static_cast<char>(std::tolower(c)));
+  const std::string codec = AsciiLower(options.compression);
   bool known = false;
   for (auto k : kCodecs) known = known || k == codec;
   if (!known) {

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <string>
 
+#include "common/ascii.h"
 #include "common/enum_names.h"
 
 namespace databox::http {
@@ -33,13 +34,6 @@ Result<Method> ParseMethod(std::string_view name) {
 
 bool IsIdempotent(Method method) { return method != Method::kPost && method != Method::kPatch; }
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return std::ranges::equal(a, b, [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) ==
-           std::tolower(static_cast<unsigned char>(y));
-  });
-}
-
 Headers::Headers(std::initializer_list<std::pair<std::string, std::string>> fields)
     : fields_(fields) {}
 
@@ -53,12 +47,13 @@ void Headers::Set(std::string name, std::string value) {
 }
 
 void Headers::Remove(std::string_view name) {
-  std::erase_if(fields_, [&](const auto& field) { return EqualsIgnoreCase(field.first, name); });
+  std::erase_if(fields_,
+                [&](const auto& field) { return AsciiEqualsIgnoreCase(field.first, name); });
 }
 
 std::optional<std::string_view> Headers::Get(std::string_view name) const {
   for (const auto& [field_name, value] : fields_) {
-    if (EqualsIgnoreCase(field_name, name)) return value;
+    if (AsciiEqualsIgnoreCase(field_name, name)) return value;
   }
   return std::nullopt;
 }
@@ -66,7 +61,7 @@ std::optional<std::string_view> Headers::Get(std::string_view name) const {
 std::vector<std::string_view> Headers::GetAll(std::string_view name) const {
   std::vector<std::string_view> values;
   for (const auto& [field_name, value] : fields_) {
-    if (EqualsIgnoreCase(field_name, name)) values.push_back(value);
+    if (AsciiEqualsIgnoreCase(field_name, name)) values.push_back(value);
   }
   return values;
 }

@@ -47,9 +47,6 @@ class Headers {
   std::vector<std::pair<std::string, std::string>> fields_;  //!< (name, value) as given
 };
 
-//! Case-insensitive ASCII comparison, as HTTP field names compare.
-bool EqualsIgnoreCase(std::string_view a, std::string_view b);
-
 struct Request {
   Method method = Method::kGet;
   std::string url;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <system_error>
 
+#include "common/ascii.h"
 #include "common/redact.h"
 #include "common/utf8.h"
 
@@ -21,7 +22,7 @@ std::vector<std::pair<std::string, std::string>> RedactHeaders(
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& [name, value] : headers.fields()) {
     bool dropped = false;
-    for (std::string_view d : drop) dropped = dropped || EqualsIgnoreCase(name, d);
+    for (std::string_view d : drop) dropped = dropped || AsciiEqualsIgnoreCase(name, d);
     if (dropped) continue;
     out.emplace_back(name,
                      IsCredentialHeaderName(name) ? std::string(kMaskedHeader) : Redact(value));

@@ -51,7 +51,7 @@ std::string WithoutSecretParams(std::string_view url) {
 }
 
 bool IsSignatureHeader(std::string_view name) {
-  return name.size() >= 6 && EqualsIgnoreCase(name.substr(0, 6), "x-amz-");
+  return name.size() >= 6 && AsciiEqualsIgnoreCase(name.substr(0, 6), "x-amz-");
 }
 
 bool HostAllowed(const RedirectPolicy& policy, const Origin& target) {

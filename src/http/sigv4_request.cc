@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/ascii.h"
 #include "common/encoding.h"
 #include "common/sha256.h"
 #include "http/sigv4.h"
@@ -65,7 +66,7 @@ Status SignRequest(Request& request, const AwsSigning& signing,
   std::vector<std::pair<std::string, std::string>> signed_headers;
   for (const auto& field : request.headers.fields()) {
     const std::string_view name = field.first;
-    if (EqualsIgnoreCase(name, "host") || EqualsIgnoreCase(name.substr(0, 6), "x-amz-")) {
+    if (AsciiEqualsIgnoreCase(name, "host") || AsciiEqualsIgnoreCase(name.substr(0, 6), "x-amz-")) {
       signed_headers.push_back(field);
     }
   }

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "common/ascii.h"
 #include "normalize/digest.h"
 
 namespace databox::normalize {
@@ -95,8 +96,7 @@ std::string BreakBeforeCapitals(const std::string& s) {
 }
 
 std::string ToSnakeCase(const std::string& reduced) {
-  std::string s = BreakBeforeCapitals(BreakBeforeTitleWords(reduced));
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string s = AsciiLower(BreakBeforeCapitals(BreakBeforeTitleWords(reduced)));
   if (!s.empty() && IsDigit(s.front())) s.insert(s.begin(), '_');
   std::size_t trailing = 0;
   while (trailing < s.size() && s[s.size() - 1 - trailing] == '_') ++trailing;

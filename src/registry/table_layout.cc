@@ -4,6 +4,8 @@
 #include <charconv>
 #include <regex>
 
+#include "common/ascii.h"
+
 namespace databox::registry {
 namespace {
 
@@ -99,8 +101,7 @@ Result<PartitionTerm> ParsePartitionTerm(std::string_view raw) {
 }
 
 Result<SortTerm> ParseSortTerm(std::string_view raw) {
-  std::string text(Trim(raw));
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string text = AsciiLower(Trim(raw));
   static const std::regex kSort(
       "^([a-z_][a-z0-9_]*)(\\s+(asc|desc))?(\\s+nulls\\s+(first|last))?$");
   std::smatch m;

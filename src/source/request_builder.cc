@@ -1,9 +1,8 @@
 #include "source/request_builder.h"
 
-#include <algorithm>
-#include <cctype>
 #include <set>
 
+#include "common/ascii.h"
 #include "common/encoding.h"
 #include "common/redact.h"
 
@@ -85,10 +84,7 @@ std::string UrlOrigin(const std::string& url) {
   const std::size_t scheme = url.find("://");
   if (scheme == std::string::npos) return "";
   const std::size_t end = url.find_first_of("/?#", scheme + 3);
-  std::string origin = url.substr(0, end);
-  std::transform(origin.begin(), origin.end(), origin.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return origin;
+  return AsciiLower(url.substr(0, end));
 }
 
 Result<http::Request> BuildRequest(const registry::Source& source,

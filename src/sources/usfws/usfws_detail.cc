@@ -1,10 +1,10 @@
 #include "sources/usfws/usfws_detail.h"
 
-#include <cctype>
 #include <chrono>
 #include <regex>
 #include <vector>
 
+#include "common/ascii.h"
 #include "common/utf8.h"
 #include "sources/usfws/html.h"
 #include "sources/usfws/python_text.h"
@@ -121,11 +121,7 @@ void ReadCreator(const HtmlElement& scope, DetailFields& out) {
   } else {
     text = ElementText(*credit);
     constexpr std::string_view kLabel = "Photo By/Credit";
-    if (text.size() >= kLabel.size() &&
-        std::equal(kLabel.begin(), kLabel.end(), text.begin(), [](char a, char b) {
-          return std::tolower(static_cast<unsigned char>(a)) ==
-                 std::tolower(static_cast<unsigned char>(b));
-        })) {
+    if (AsciiEqualsIgnoreCase(std::string_view(text).substr(0, kLabel.size()), kLabel)) {
       text = CollapseWhitespace(text.substr(kLabel.size()));
     }
   }
@@ -221,8 +217,7 @@ std::optional<std::string> MimeTypeOfUrl(std::string_view url) {
       path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
   const std::size_t dot = name.rfind('.');
   if (dot == std::string_view::npos) return std::nullopt;
-  std::string extension(name.substr(dot + 1));
-  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string extension = AsciiLower(name.substr(dot + 1));
   if (extension == "jpg" || extension == "jpeg") return "image/jpeg";
   if (extension == "png" || extension == "gif" || extension == "webp" || extension == "bmp") {
     return "image/" + extension;
