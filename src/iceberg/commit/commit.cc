@@ -136,10 +136,24 @@ Result<std::vector<LoadedTable>> CommitChanges(Catalog& catalog, fileio::FileIO&
     }
     return files;
   };
+  // An attempt whose outcome was not known may still land later (a slow server finishing the
+  // request the client gave up on): from then on the files every attempt shares stay, whatever
+  // happens, since a snapshot that lands may reference them.
+  bool may_land_later = false;
   auto rejected = [&](const Error& error) -> Result<std::vector<LoadedTable>> {
-    DeleteQuietly(io, durable());
-    return std::unexpected(error);
+    if (!may_land_later) {
+      DeleteQuietly(io, durable());
+      return std::unexpected(error);
+    }
+    Error unknown = error.WithContext(
+        "an earlier attempt's outcome is unknown and it may still land; files kept for "
+        "reconciliation");
+    unknown.kind = ErrorKind::kCommitStateUnknown;
+    return std::unexpected(unknown);
   };
+  // Each change's snapshot as last planned (its id stays the same across attempts), to find it
+  // in the table when an attempt whose outcome was unknown landed after all.
+  std::vector<PlannedChange> ours(changes.size());
 
   for (int attempt = 1;; ++attempt) {
     std::vector<std::optional<LoadedTable>> bases;
@@ -165,12 +179,18 @@ Result<std::vector<LoadedTable>> CommitChanges(Catalog& catalog, fileio::FileIO&
         backoff = policy.initial_backoff;
       }
       bases.push_back(std::move(base));
+      if (bases.back() && Landed(bases.back()->metadata, ours[i])) {
+        plans.emplace_back();  // already in the table: nothing left to commit for it
+        continue;
+      }
       auto plan = changes[i]->Plan(bases.back() ? &*bases.back() : nullptr);
       if (!plan) {
         return abandon(plan.error().WithContext("planning a commit to " +
                                                 changes[i]->identifier().ToString()));
       }
       plans.push_back(std::move(*plan));
+      ours[i].snapshot_id = plans.back().snapshot_id;
+      ours[i].load_id = plans.back().load_id;
       if (plans.back().updates.empty()) continue;
       TableCommit commit{changes[i]->identifier(),
                          DeriveRequirements(bases.back() ? &bases.back()->metadata : nullptr,
@@ -229,6 +249,7 @@ Result<std::vector<LoadedTable>> CommitChanges(Catalog& catalog, fileio::FileIO&
         landed.push_back(std::move(*reloaded));
       }
       if (all_landed) return finish(std::move(landed));
+      may_land_later = true;
       if (out_of_budget) {
         return std::unexpected(error.WithContext("commit outcome unknown and not visible after " +
                                                  std::to_string(attempt) +

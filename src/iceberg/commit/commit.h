@@ -8,7 +8,11 @@
 // jitter, within an attempt and time budget (the caller's RetryPolicy, narrowed by the tables'
 // commit.retry.* properties). On kCommitStateUnknown nothing is deleted: the
 // tables are reloaded and the commit counts as done if every change's snapshot is there
-// (found by snapshot id and load id); otherwise it is retried. Files an operation keeps across
+// (found by snapshot id and load id); otherwise it is retried. A slow server may still apply
+// the request after that check, so every later attempt first looks for the change's snapshot
+// (its id stays the same across attempts) in the table it reads and commits only the changes
+// not there yet; and once an attempt's outcome was unknown, a later rejection keeps the files
+// the attempts share and is reported as kCommitStateUnknown. Files an operation keeps across
 // attempts (data files, the added-files manifest) are deleted only when the commit is rejected
 // for good (a requirement that re-planning cannot fix, or the budget ran out on conflicts).
 // They are kept when a transaction was refused because the catalog turned out not to create

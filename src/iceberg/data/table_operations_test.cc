@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "duck/connection.h"
 #include "duck/database.h"
 #include "iceberg/data/data_files.h"
@@ -22,6 +24,12 @@ class InterposingCatalog final : public Catalog {
   explicit InterposingCatalog(Catalog& inner) : inner_(inner) {}
   std::function<void()> before_commit;  //!< run (once) before the next commit
   bool lose_next_response = false;      //!< commit, then answer kCommitStateUnknown
+  //! When a commit answered with a timeout (kNetwork) is applied, as a slow server finishing it
+  //! does: not at all, just before the second table read after it (the caller's check for the
+  //! commit does not see it, its next read does), or just before the caller's next commit.
+  enum class Landing { kNever, kBeforeSecondRead, kBeforeNextCommit };
+  std::optional<Landing> time_out_next_commit;
+  std::optional<Error> fail_next_commit;  //!< answer the next commit with this, applying nothing
   int commits = 0;
   int loads = 0;
 
@@ -47,6 +55,9 @@ class InterposingCatalog final : public Catalog {
   Result<bool> TableExists(const TableIdentifier& t) override { return inner_.TableExists(t); }
   Result<LoadedTable> LoadTable(const TableIdentifier& t) override {
     ++loads;
+    if (in_flight_ && landing_ == Landing::kBeforeSecondRead && loads_until_landing_-- == 0) {
+      Land();
+    }
     return inner_.LoadTable(t);
   }
   Result<LoadedTable> CreateTable(const TableIdentifier& t, const Schema& s,
@@ -58,6 +69,14 @@ class InterposingCatalog final : public Catalog {
   Result<LoadedTable> CommitTable(const TableCommit& commit) override {
     ++commits;
     if (before_commit) std::exchange(before_commit, nullptr)();
+    if (in_flight_ && landing_ == Landing::kBeforeNextCommit) Land();
+    if (time_out_next_commit) {
+      landing_ = *std::exchange(time_out_next_commit, std::nullopt);
+      if (landing_ != Landing::kNever) in_flight_ = commit;
+      loads_until_landing_ = 1;
+      return MakeError(ErrorKind::kNetwork, "timed out waiting for the answer (test)");
+    }
+    if (fail_next_commit) return std::unexpected(*std::exchange(fail_next_commit, std::nullopt));
     auto result = inner_.CommitTable(commit);
     if (result && lose_next_response) {
       lose_next_response = false;
@@ -85,7 +104,15 @@ class InterposingCatalog final : public Catalog {
   bool TransactionsCreateTables() const override { return inner_.TransactionsCreateTables(); }
 
  private:
+  void Land() {
+    EXPECT_TRUE(inner_.CommitTable(*in_flight_)) << "the late commit did not apply";
+    in_flight_.reset();
+  }
+
   Catalog& inner_;
+  std::optional<TableCommit> in_flight_;  //!< a timed-out commit the "server" applies later
+  Landing landing_ = Landing::kNever;
+  int loads_until_landing_ = 0;
 };
 
 class TableOperationsTest : public InMemoryCatalogDuckFixture {
@@ -382,6 +409,50 @@ TEST_F(TableOperationsTest, LostResponseIsReconciledByLoadId) {
   EXPECT_EQ(lossy.commits, 1);  // found by reconciliation, not committed twice
   EXPECT_EQ(Load().History().size(), 1u);
   EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren"}));
+}
+
+TEST_F(TableOperationsTest, ACommitThatLandsAfterItsTimeoutIsFoundNotAddedTwiceAndKeepsItsFiles) {
+  // The commit's answer times out; the check right after does not see it yet. The retry must
+  // find its own snapshot once it is there (not add it again, which the catalog refuses) and
+  // must not delete the files that snapshot references. It lands before the retry's read
+  // (nothing is committed again) or between that read and the retry's commit (which then
+  // conflicts, and the next attempt finds it).
+  using Landing = InterposingCatalog::Landing;
+  for (const auto& [landing, commits] :
+       {std::pair{Landing::kBeforeSecondRead, 1}, std::pair{Landing::kBeforeNextCommit, 2}}) {
+    SCOPED_TRACE(commits);
+    InterposingCatalog slow(*catalog_);
+    slow.time_out_next_commit = landing;
+    SnapshotChange change;
+    change.load_id = "43." + std::to_string(commits);
+    const std::size_t before = Load().History().size();
+    auto op = Load().NewAppend(change);
+    auto files = Write("SELECT " + std::to_string(commits) + " AS id, 'wren' AS name");
+    op->AddFiles(files);
+    auto committed = op->Commit(slow);
+    ASSERT_TRUE(committed) << committed.error().ToString();
+    EXPECT_EQ(slow.commits, commits);
+    EXPECT_EQ(Load().History().size(), before + 1);
+    for (const auto& f : files) EXPECT_TRUE(*io_->Exists(f.file_path)) << f.file_path;
+  }
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren", "2:wren"}));
+}
+
+TEST_F(TableOperationsTest,
+       AFailureAfterAnAnswerThatTimedOutKeepsTheFilesAndSaysTheOutcomeIsUnknown) {
+  InterposingCatalog slow(*catalog_);
+  slow.time_out_next_commit = InterposingCatalog::Landing::kNever;
+  slow.fail_next_commit = Error{ErrorKind::kData, "refused (test)"};
+  auto op = Load().NewAppend();
+  auto files = Write("SELECT 1 AS id, 'wren' AS name");
+  op->AddFiles(files);
+  auto committed = op->Commit(slow);
+  ASSERT_FALSE(committed);
+  EXPECT_EQ(committed.error().kind, ErrorKind::kCommitStateUnknown) << committed.error().ToString();
+  EXPECT_NE(committed.error().message.find("refused (test)"), std::string::npos);
+  EXPECT_EQ(slow.commits, 2);
+  // The first attempt may still land: the data files it references stay.
+  for (const auto& f : files) EXPECT_TRUE(*io_->Exists(f.file_path)) << f.file_path;
 }
 
 TEST_F(TableOperationsTest, RejectedCommitCleansUpItsFiles) {
