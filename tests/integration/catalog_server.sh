@@ -24,7 +24,7 @@ catalog_test_begin() {
   server="$1"
   databox="$2"
   fail() { echo "FAIL: $*"; exit 1; }
-  step() { echo "--- $*"; }
+  step() { echo "--- [${SECONDS} s] $*"; }  # seconds since the test began: where its time goes
   catalog_workspace
   catalog_select "$server"
 }
