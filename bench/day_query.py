@@ -2,7 +2,7 @@
 S3 warehouse, through a reader we did not write, timed, with the bytes the reader read.
 Not product code.
 
-  day_query.py duckdb|trino|files CATALOG_ENV S3_ENV NAMESPACE TABLE DAY [TRINO_ENV]
+  day_query.py duckdb|trino|trino-columns|files CATALOG_ENV S3_ENV NAMESPACE TABLE DAY [TRINO_ENV]
 
 CATALOG_ENV and S3_ENV are scripts/services' KEY=VALUE files (a SigV4-signed catalog when
 CATALOG_SIGV4=1); DAY is YYYY-MM-DD; the query is `count(*), avg(temperature)` of the rows whose
@@ -10,7 +10,10 @@ observed_at falls on DAY (UTC).
 - duckdb: DuckDB's iceberg extension (`iceberg_scan` of the metadata file pyiceberg's catalog
   names), httpfs to the S3 endpoint; bytes read from DuckDB's profiler (`total_bytes_read`).
 - trino: Trino's statement API (TRINO_ENV from start-trino); bytes read are the query's
-  `physicalInputBytes`.
+  `physicalInputBytes`. Trino reads a Parquet file under its small-file threshold (3 MB by
+  default) whole, all columns.
+- trino-columns: the same with the session's `parquet_small_file_threshold` at 0B, so Trino reads
+  only the column chunks the query needs, as it does in a larger file.
 - files: no query: the table's data files and bytes (pyiceberg), and the files and bytes
   pyiceberg plans for the day.
 Prints one `result:` line for run_bench.py.
@@ -74,12 +77,14 @@ def duckdb_query(table, s3, day):
     return f"seconds={seconds:.3f} rows={rows} avg={avg:.4f} bytes_read={read}"
 
 
-def trino_query(trino, namespace, name, day):
+def trino_query(trino, namespace, name, day, whole_small_files=True):
     start, end = day_bounds(day)
     sql = (f"SELECT count(*), avg(temperature) FROM {trino['TRINO_CATALOG']}.{namespace}.{name} "
            f"WHERE observed_at >= TIMESTAMP '{start:%Y-%m-%d %H:%M:%S} UTC' "
            f"AND observed_at < TIMESTAMP '{end:%Y-%m-%d %H:%M:%S} UTC'")
     headers = {"X-Trino-User": "databox", "Content-Type": "text/plain"}
+    if not whole_small_files:
+        headers["X-Trino-Session"] = f"{trino['TRINO_CATALOG']}.parquet_small_file_threshold=0B"
     t0 = time.monotonic()
     request = urllib.request.Request(trino["TRINO_URI"] + "/v1/statement", sql.encode(),
                                      headers)
@@ -104,8 +109,9 @@ def trino_query(trino, namespace, name, day):
 def main():
     reader, cat_env, s3_env, namespace, name, day = sys.argv[1:7]
     cat, s3 = read_env(cat_env), read_env(s3_env)
-    if reader == "trino":
-        print(f"result: reader=trino {trino_query(read_env(sys.argv[7]), namespace, name, day)}")
+    if reader in ("trino", "trino-columns"):
+        result = trino_query(read_env(sys.argv[7]), namespace, name, day, reader == "trino")
+        print(f"result: reader={reader} {result}")
         return
     table = rest_catalog(cat, s3, cat.get("CATALOG_WAREHOUSE", "databox_lake")).load_table(
         (namespace, name))

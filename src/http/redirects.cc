@@ -8,6 +8,7 @@
 #include "common/ascii.h"
 #include "common/encoding.h"
 #include "common/redact.h"
+#include "http/sigv4_request.h"
 
 namespace databox::http {
 namespace {
@@ -48,10 +49,6 @@ std::string WithoutSecretParams(std::string_view url) {
   if (!kept.empty()) out += "?" + kept;
   if (fragment != std::string_view::npos) out += url.substr(fragment);
   return out;
-}
-
-bool IsSignatureHeader(std::string_view name) {
-  return name.size() >= 6 && AsciiEqualsIgnoreCase(name.substr(0, 6), "x-amz-");
 }
 
 bool HostAllowed(const RedirectPolicy& policy, const Origin& target) {
@@ -134,7 +131,7 @@ bool IsRedirectStatus(long status) {
 Request WithoutCredentials(Request request) {
   Headers kept;
   for (const auto& [name, value] : request.headers.fields()) {
-    if (IsCredentialHeaderName(name) || IsSignatureHeader(name) || HoldsSecret(value)) continue;
+    if (IsCredentialHeaderName(name) || IsAmzHeader(name) || HoldsSecret(value)) continue;
     kept.Add(name, value);
   }
   request.headers = std::move(kept);

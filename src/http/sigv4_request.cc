@@ -31,6 +31,10 @@ std::vector<std::pair<std::string, std::string>> QueryParams(std::string_view qu
 
 }  // namespace
 
+bool IsAmzHeader(std::string_view name) {
+  return name.size() >= 6 && AsciiEqualsIgnoreCase(name.substr(0, 6), "x-amz-");
+}
+
 Status SignRequest(Request& request, const AwsSigning& signing,
                    std::chrono::system_clock::time_point now) {
   std::string_view url = request.url;
@@ -66,7 +70,7 @@ Status SignRequest(Request& request, const AwsSigning& signing,
   std::vector<std::pair<std::string, std::string>> signed_headers;
   for (const auto& field : request.headers.fields()) {
     const std::string_view name = field.first;
-    if (AsciiEqualsIgnoreCase(name, "host") || AsciiEqualsIgnoreCase(name.substr(0, 6), "x-amz-")) {
+    if (AsciiEqualsIgnoreCase(name, "host") || IsAmzHeader(name)) {
       signed_headers.push_back(field);
     }
   }

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <string>
+#include <string_view>
 
 #include "common/error.h"
 #include "http/message.h"
@@ -21,6 +22,10 @@ struct AwsSigning {
   std::string region = "us-east-1";
   std::string service = "s3tables";  //!< the signing name
 };
+
+//! True for the AWS headers SigV4 signs besides Host (names starting "x-amz-", any case): the
+//! signature and what it covers, which a redirect to another origin must not carry.
+bool IsAmzHeader(std::string_view name);
 
 //! Sets Host, x-amz-date, x-amz-content-sha256 (and x-amz-security-token) on `request` and
 //! signs them into its Authorization header, at time `now`. kConfig when the URL has

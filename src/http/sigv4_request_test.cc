@@ -60,5 +60,13 @@ TEST(SignRequest, RefusesAUrlWithoutSchemeOrHost) {
   EXPECT_FALSE(SignRequest(request, ExampleKeys(), kExampleTime));
 }
 
+TEST(SignRequest, AmzHeadersAreTheXAmzPrefixInAnyCase) {
+  EXPECT_TRUE(IsAmzHeader("x-amz-date"));
+  EXPECT_TRUE(IsAmzHeader("X-Amz-Security-Token"));
+  EXPECT_FALSE(IsAmzHeader("x-amz"));
+  EXPECT_FALSE(IsAmzHeader("x-amzdate"));
+  EXPECT_FALSE(IsAmzHeader("Authorization"));
+}
+
 }  // namespace
 }  // namespace databox::http

@@ -30,6 +30,9 @@ class InterposingCatalog final : public Catalog {
   enum class Landing { kNever, kBeforeSecondRead, kBeforeNextCommit };
   std::optional<Landing> time_out_next_commit;
   std::optional<Error> fail_next_commit;  //!< answer the next commit with this, applying nothing
+  //! Apply only the first table of the next transaction, then answer with a timeout: a server
+  //! that applies a transaction table after table and stopped (or answered late) in between.
+  bool time_out_next_transaction_after_first_table = false;
   int commits = 0;
   int loads = 0;
 
@@ -87,6 +90,10 @@ class InterposingCatalog final : public Catalog {
   Result<std::vector<LoadedTable>> CommitTransaction(
       std::span<const TableCommit> commits_) override {
     ++commits;
+    if (std::exchange(time_out_next_transaction_after_first_table, false)) {
+      EXPECT_TRUE(inner_.CommitTable(commits_.front())) << "the first table did not apply";
+      return MakeError(ErrorKind::kNetwork, "timed out waiting for the answer (test)");
+    }
     return inner_.CommitTransaction(commits_);
   }
   Status DropTable(const TableIdentifier& t) override { return inner_.DropTable(t); }
@@ -453,6 +460,41 @@ TEST_F(TableOperationsTest,
   EXPECT_EQ(slow.commits, 2);
   // The first attempt may still land: the data files it references stay.
   for (const auto& f : files) EXPECT_TRUE(*io_->Exists(f.file_path)) << f.file_path;
+}
+
+TEST_F(TableOperationsTest, ATransactionThatLandedForOneTableCommitsOnlyTheOtherAndKeepsTheFiles) {
+  // The answer to a two-table transaction timed out after the server had applied the first
+  // table only. The retry must commit the second table and leave the first as it landed (adding
+  // its snapshot again is refused by the catalog), and no file either snapshot references goes.
+  const TableIdentifier kites_id{{"raw"}, "kites"};
+  ASSERT_TRUE(catalog_->CreateTable(kites_id, BirdSchema(), PartitionSpec::Unpartitioned(),
+                                    SortOrder::Unsorted(), {}, std::nullopt));
+  InterposingCatalog slow(*catalog_);
+  slow.time_out_next_transaction_after_first_table = true;
+  SnapshotChange change;
+  change.load_id = "44.0";
+  auto birds = Load().NewAppend(change);
+  const auto bird_files = Write("SELECT 1 AS id, 'wren' AS name");
+  birds->AddFiles(bird_files);
+  auto kites_table = Table::Load(*catalog_, io_, kites_id);
+  ASSERT_TRUE(kites_table) << kites_table.error().ToString();
+  auto kites = kites_table->NewAppend(change);
+  auto kite_files =
+      WriteDataFiles(*conn_, *io_, kites_table->metadata(), "SELECT 2 AS id, 'kite' AS name");
+  ASSERT_TRUE(kite_files) << kite_files.error().ToString();
+  kites->AddFiles(*kite_files);
+
+  TableChange* both[] = {birds.get(), kites.get()};
+  auto committed = CommitChanges(slow, *io_, both);
+  ASSERT_TRUE(committed) << committed.error().ToString();
+  EXPECT_EQ(slow.commits, 2);  // the transaction, then the second table alone
+  EXPECT_EQ(Load().History().size(), 1u);
+  EXPECT_EQ(Rows(), (std::vector<std::string>{"1:wren"}));
+  auto kites_after = Table::Load(*catalog_, io_, kites_id);
+  ASSERT_TRUE(kites_after) << kites_after.error().ToString();
+  EXPECT_EQ(kites_after->History().size(), 1u);
+  for (const auto& f : bird_files) EXPECT_TRUE(*io_->Exists(f.file_path)) << f.file_path;
+  for (const auto& f : *kite_files) EXPECT_TRUE(*io_->Exists(f.file_path)) << f.file_path;
 }
 
 TEST_F(TableOperationsTest, RejectedCommitCleansUpItsFiles) {
