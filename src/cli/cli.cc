@@ -8,12 +8,14 @@
 #include <vector>
 
 #include "cli/command_line.h"
+#include "cli/fatal_error.h"
 #include "common/exit_code.h"
 #include "platform/source_kinds.h"
 
 namespace databox::cli {
 
 int Main(int argc, char** argv) {
+  InstallFatalErrorHandler();
   // Everything databox writes (catalog, warehouse files, load packages with raw pages, analytics
   // databases, run history, backups) is its owner's alone: files 0600, folders 0700. Children
   // (SQLMesh) inherit it.
