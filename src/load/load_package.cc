@@ -189,7 +189,8 @@ Result<LoadPackage::Settled> LoadPackage::Settle(const fs::path& loads_dir,
                                                  const std::string& source, int keep) {
   Settled settled;
   ResumeRule rule;
-  int kept = 0;
+  std::vector<fs::path> others;  // newest first: the packages --resume would not take
+  bool kept_resumable = false;
   for (const fs::path& dir : PackagesNewestFirst(loads_dir / source)) {
     auto package = Read(dir);
     if (!package && package.error().kind == ErrorKind::kNotFound) {
@@ -207,12 +208,17 @@ Result<LoadPackage::Settled> LoadPackage::Settle(const fs::path& loads_dir,
       DATABOX_RETURN_IF_ERROR(package->SetState(PackageState::kFailed, why));
       ++settled.interrupted;
     }
-    const bool resumes = package && rule.Takes(package->state_, package->extracted_);
-    if (kept < keep || resumes) {
-      ++kept;
-      continue;
+    if (package && rule.Takes(package->state_, package->extracted_)) {
+      kept_resumable = true;
+    } else {
+      others.push_back(dir);
     }
-    DATABOX_RETURN_IF_ERROR(RemovePackageFolder(dir));
+  }
+  // The one --resume would take always stays and counts against `keep`: the newest others fill
+  // the rest, so a source never has more than `keep` (plus that one when `keep` is 0).
+  const std::size_t room = static_cast<std::size_t>(std::max(0, keep - (kept_resumable ? 1 : 0)));
+  for (std::size_t i = room; i < others.size(); ++i) {
+    DATABOX_RETURN_IF_ERROR(RemovePackageFolder(others[i]));
     ++settled.removed;
   }
   return settled;

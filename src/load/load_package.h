@@ -96,7 +96,7 @@ class LoadPackage {
   //! ("interrupted"; one whose extraction finished stays resumable); a package folder without
   //! a package.json (a load died or met a full disk before recording its first state) is
   //! removed. Then all but the newest `keep` packages (0: none) are removed, never the one
-  //! `--resume` would take.
+  //! `--resume` would take, which counts as one of the `keep` (with `keep` 0 it stays alone).
   static Result<Settled> Settle(const std::filesystem::path& loads_dir, const std::string& source,
                                 int keep);
 
