@@ -1,5 +1,6 @@
 #include "duck/escaped_error.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace databox::duck {
@@ -7,25 +8,17 @@ namespace {
 
 //! `text` on one line: every run of white space that holds a line break becomes one space.
 std::string FoldLines(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\r\n";
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
-    std::size_t end = i;
-    bool line_break = false;
-    while (end < text.size() &&
-           (text[end] == ' ' || text[end] == '\t' || text[end] == '\n' || text[end] == '\r')) {
-      line_break = line_break || text[end] == '\n' || text[end] == '\r';
-      ++end;
-    }
+    const std::size_t end = std::min(text.find_first_not_of(kSpace, i), text.size());
     if (end == i) {
       out += text[i++];
-    } else {
-      if (line_break) {
-        out += ' ';
-      } else {
-        out.append(text.substr(i, end - i));
-      }
-      i = end;
+      continue;
     }
+    const std::string_view run = text.substr(i, end - i);
+    out += run.find_first_of("\r\n") == std::string_view::npos ? run : std::string_view(" ");
+    i = end;
   }
   while (!out.empty() && out.back() == ' ') out.pop_back();
   return out;

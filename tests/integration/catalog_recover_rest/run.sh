@@ -97,12 +97,12 @@ dry_run register
 
 # markers_move FROM TO: moves every object under s3://$S3_BUCKET/FROM to TO (boto3, not ours).
 markers_move() {
-  "$py" - "$1" "$2" <<'PY'
-import os, sys, boto3
+  "$py" - "$1" "$2" "$rest_here" <<'PY'
+import os, sys
+sys.path.insert(0, sys.argv[3])
+from tables import s3_client
 src, dst = sys.argv[1], sys.argv[2]
-s3 = boto3.client("s3", endpoint_url=os.environ["S3_ENDPOINT"], region_name=os.environ["S3_REGION"],
-                  aws_access_key_id=os.environ["S3_ACCESS_KEY_ID"],
-                  aws_secret_access_key=os.environ["S3_SECRET_ACCESS_KEY"])
+s3 = s3_client()
 bucket = os.environ["S3_BUCKET"]
 keys = [o["Key"] for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=src)
         for o in page.get("Contents", [])]

@@ -252,13 +252,12 @@ step "an orphan object on S3 is aged by its LastModified and removed by maintain
 metadata="$(events_json | "$py" -c 'import json,sys; print(json.load(sys.stdin)["metadata_location"])')" ||
   fail "databox inspect of the S3 events table failed"
 stray="${metadata%/metadata/*}/data/stray-orphan.parquet"
-"$py" - "$stray" <<'PY' || fail "could not plant $stray"
-import os, sys, boto3
+"$py" - "$stray" "$here" <<'PY' || fail "could not plant $stray"
+import sys
+sys.path.insert(0, sys.argv[2])
+from tables import s3_client
 bucket, key = sys.argv[1][len("s3://"):].split("/", 1)
-boto3.client("s3", endpoint_url=os.environ["S3_ENDPOINT"], region_name=os.environ["S3_REGION"],
-             aws_access_key_id=os.environ["S3_ACCESS_KEY_ID"],
-             aws_secret_access_key=os.environ["S3_SECRET_ACCESS_KEY"]).put_object(
-    Bucket=bucket, Key=key, Body=b"stray")
+s3_client().put_object(Bucket=bucket, Key=key, Body=b"stray")
 PY
 "$databox" --config "$work/rest/databox.toml" maintain raw_usgs_earthquakes.events >"$work/orphans-dry.out" ||
   { cat "$work/orphans-dry.out"; fail "maintain (dry run) failed on S3"; }
@@ -369,16 +368,13 @@ if [ "$server" = seaweedfs ]; then
   # would abort the process: databox must end with one line naming the file and status 1.
   step "a manifest gone from S3: databox query through the attached catalog fails with one line naming it"
   manifest="$("$py" - "$here" <<'PY'
-import os, sys
+import sys
 sys.path.insert(0, sys.argv[1])
-import boto3
-from tables import rest_catalog
+from tables import rest_catalog, s3_client
 table = rest_catalog("databox_lake").load_table(("raw_usgs_earthquakes", "events"))
 path = table.current_snapshot().manifests(table.io)[0].manifest_path
 bucket, key = path.removeprefix("s3://").split("/", 1)
-boto3.client("s3", endpoint_url=os.environ["S3_ENDPOINT"], region_name=os.environ["S3_REGION"],
-             aws_access_key_id=os.environ["S3_ACCESS_KEY_ID"],
-             aws_secret_access_key=os.environ["S3_SECRET_ACCESS_KEY"]).delete_object(Bucket=bucket, Key=key)
+s3_client().delete_object(Bucket=bucket, Key=key)
 print(key.rsplit("/", 1)[-1])
 PY
 )" || fail "could not delete a manifest of raw_usgs_earthquakes.events"

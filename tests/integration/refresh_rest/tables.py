@@ -114,6 +114,15 @@ def rest_catalog(name):
     return RestCatalog(name, **properties)
 
 
+def s3_client():
+    """boto3's S3 client for the warehouse's S3 server (S3_* from scripts/services)."""
+    import boto3  # only the callers that touch S3 objects need it
+    env = os.environ
+    return boto3.client("s3", endpoint_url=env["S3_ENDPOINT"], region_name=env["S3_REGION"],
+                        aws_access_key_id=env["S3_ACCESS_KEY_ID"],
+                        aws_secret_access_key=env["S3_SECRET_ACCESS_KEY"])
+
+
 def main():
     mode = sys.argv[1]
     if mode == "dump-sql":
