@@ -91,11 +91,10 @@ if [ "$mode" = s3 ]; then
   refused "bucket does not exist" --to "s3://no-such-bucket-$RANDOM/x"
   DATABOX_AWS_SECRET_ACCESS_KEY=wrong-secret refused "publish target" --to "$target"
   DATABOX_S3_ENDPOINT=http://127.0.0.1:9 refused "publish target" --to "$target"
-  echo "mine" | "$py" -c "
-import boto3, os, sys
-boto3.client('s3', endpoint_url=os.environ['S3_ENDPOINT'], aws_access_key_id=os.environ['S3_ACCESS_KEY_ID'],
-  aws_secret_access_key=os.environ['S3_SECRET_ACCESS_KEY'], region_name='us-east-1').put_object(
-  Bucket=os.environ['S3_BUCKET'], Key='foreign/notes.txt', Body=b'mine')"
+  PYTHONPATH="$root/tests/integration/refresh_rest" "$py" -c "
+import os, tables
+tables.s3_client().put_object(Bucket=os.environ['S3_BUCKET'], Key='foreign/notes.txt', Body=b'mine')" ||
+    fail "cannot put a foreign object into the publish bucket"
   refused "did not write it" --to "s3://$S3_BUCKET/foreign"
   grep -q "wrong-secret" "$work/bad.out" && fail "a secret was printed"
 else
