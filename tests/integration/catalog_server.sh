@@ -206,8 +206,8 @@ catalog_merge_on_read() {
 catalog_trino_workers="${DATABOX_TEST_TRINO_WORKERS:-2}"
 # Its nodes compile with C1 only: a test's queries are small and many, so the optimizing compiler
 # costs more CPU than it saves (trino_gateway.nessie alone on an idle machine: 239 against 175 CPU
-# s, 161 against 136 s). Set DATABOX_TRINO_JVM_OPTIONS (even empty) to run them otherwise.
-export DATABOX_TRINO_JVM_OPTIONS="${DATABOX_TRINO_JVM_OPTIONS--XX:TieredStopAtLevel=1}"
+# s, 161 against 136 s). Set DATABOX_TRINO_JAVA_OPTS (even empty) to run them otherwise.
+export DATABOX_TRINO_JAVA_OPTS="${DATABOX_TRINO_JAVA_OPTS--XX:TieredStopAtLevel=1}"
 
 # catalog_trino_start [START-TRINO OPTIONS...]: starts Trino over this test's catalog and S3 with
 # $catalog_trino_workers workers, exports trino.env, and fails unless system.runtime.nodes has the

@@ -59,9 +59,9 @@ constexpr int kMixPercent = 15;  //!< share of kills that hit a refresh of all s
 constexpr const char* kTempMarker = ".databox-tmp-";
 constexpr int kMaintenanceEvery = 10;  //!< recoveries between maintenance dry-run checks
 //! A hang guard, not a speed target: the loop ends as soon as both counts are reached (under four
-//! minutes on an idle 2-core machine), and a loaded machine needs more time for the same kills (CI,
-//! with the sanitizer stage's ctest beside the main one at a load average of 8, reached 47 of 50
-//! named kills in 480 s).
+//! minutes on an idle 2-core machine), and a loaded machine needs more time for the same kills
+//! (CI's main ctest, four tests at once beside the sanitizer stage's builds at a load average of
+//! 8, reached 47 of 50 named kills in 480 s).
 constexpr auto kTimeBudget = std::chrono::seconds(780);
 
 std::string LoadAverage() {
